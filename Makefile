@@ -1,0 +1,33 @@
+# The two commands a new user needs: `make book` and `make test`. Both create .venv/ from
+# requirements.txt when it is missing or stale (its hash differs from the one recorded at install).
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.requirements.sha256
+JOBS   ?= 2
+
+.PHONY: book test bench venv clean
+
+venv:
+	@want=$$(sha256sum requirements.txt | cut -d' ' -f1); \
+	have=$$(cat $(STAMP) 2>/dev/null || true); \
+	if [ "$$want" != "$$have" ] || [ ! -x $(PY) ]; then \
+	  echo "Setting up $(VENV) from requirements.txt"; \
+	  rm -rf $(VENV) && $(PYTHON) -m venv $(VENV) && \
+	  $(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt && \
+	  $(PY) -m ipykernel install --prefix $(VENV) --name python3 >/dev/null && \
+	  echo "$$want" > $(STAMP); \
+	fi
+
+book: venv
+	$(PY) -m analysis build --jobs $(JOBS)
+	@echo "Open _build/html/index.html"
+
+test: venv
+	$(PY) -m pytest
+
+bench: venv
+	$(PY) -m bench.build_times
+
+clean:
+	rm -rf _build

@@ -1,0 +1,143 @@
+"""``python -m analysis``: list chapters, show parameters, rerun a chapter, build the book.
+
+Exit codes: 0 success; 2 bad input (parameter, scenario or data file; nothing written);
+1 failure while executing (the message names the section, cell and error).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from pathlib import Path
+
+from analysis.errors import ExecutionError, InputError
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but usage errors are input errors (exit 2) with the same message style."""
+
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        raise InputError(message)
+
+
+def _overrides(args) -> tuple[dict, dict]:
+    from analysis.params import load_scenario
+
+    overrides, origin = {}, {}
+    if getattr(args, "scenario", None):
+        overrides, origin = load_scenario(args.scenario)
+    for name, value in args.param or []:
+        overrides[name] = value
+        origin[name] = f"-p {name}: "
+    return overrides, origin
+
+
+def cmd_sections(args) -> int:
+    from analysis.sections import SECTIONS
+
+    for s in SECTIONS:
+        print(f"{s.name:<10} {s.title}\n{'':<10} {s.question}")
+    return 0
+
+
+def cmd_params(args) -> int:
+    from analysis.sections import get_section
+
+    section = get_section(args.section)
+    if not section.params:
+        print(f"{section.name}: no parameters")
+    for p in section.params:
+        print(f"{p.name}\n  default: {p.default!r} {p.unit}\n  valid:   {p.describe_range()}\n"
+              f"  what:    {p.description}\n  basis:   {p.basis}; source: {p.source or '-'}\n"
+              f"  why:     {p.why}")
+    return 0
+
+
+def _headline_table(section, results: dict) -> str:
+    keys = section.headline or list(results)
+    rows = [(results[k]["label"], f"{results[k]['value']:,.4g}", results[k]["unit"], k) for k in keys]
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    return "\n".join(f"{a:<{widths[0]}}  {b:>{widths[1]}}  {c:<{widths[2]}}  ({k})" for a, b, c, k in rows)
+
+
+def cmd_run(args) -> int:
+    from analysis.pipeline.build import resolve_all
+    from analysis.pipeline.runner import run_sections
+    from analysis.results import load_results
+    from analysis.sections import get_section
+
+    section = get_section(args.section)
+    overrides, origin = _overrides(args)
+    values = resolve_all(overrides, origin)  # everything is validated before anything is written
+    out = Path(args.out)
+    staging = out.with_name(f".{out.name}.partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    try:
+        run_sections(section.name, values, staging, REPO_ROOT)
+        out.mkdir(parents=True, exist_ok=True)
+        for f in staging.iterdir():
+            f.replace(out / f.name)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    results = load_results(section.name, out)["results"]
+    print(f"{section.title} -> {out / (section.name + '.ipynb')}, {out / (section.name + '.json')}")
+    print(_headline_table(section, results))
+    return 0
+
+
+def cmd_build(args) -> int:
+    from analysis.pipeline.build import build_book
+
+    overrides, origin = _overrides(args)
+    report = build_book(overrides, origin, jobs=args.jobs, root=REPO_ROOT)
+    ran = sum(not r.cached for r in report.records)
+    print(f"Built in {report.seconds:.1f} s ({ran} section(s) executed, "
+          f"{'render skipped: nothing changed' if report.unchanged else f'render {report.sphinx_seconds:.1f} s'}).")
+    return 0
+
+
+def _jobs(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if not 1 <= n <= 64:
+        raise argparse.ArgumentTypeError(f"--jobs expects an integer from 1 to 64, got {text!r}")
+    return n
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = Parser(prog="python -m analysis", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    sub.add_parser("sections", help="list the chapters").set_defaults(func=cmd_sections)
+    p = sub.add_parser("params", help="show a chapter's parameters")
+    p.add_argument("section")
+    p.set_defaults(func=cmd_params)
+    for name, helptext in (("run", "rerun one chapter"), ("build", "build the whole book")):
+        p = sub.add_parser(name, help=helptext)
+        if name == "run":
+            p.add_argument("section")
+            p.add_argument("--out", default="_build/run", help="output folder (default: _build/run)")
+        else:
+            p.add_argument("--jobs", type=_jobs, default=2, help="parallel sections (default: 2)")
+        p.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"),
+                       help="override a parameter (repeatable)")
+        p.add_argument("--scenario", help="YAML file of parameter overrides")
+        p.set_defaults(func=cmd_run if name == "run" else cmd_build)
+    return parser
+
+
+def main(argv=None) -> int:
+    try:
+        args = make_parser().parse_args(argv)
+        return args.func(args)
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except ExecutionError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1

@@ -1,0 +1,84 @@
+"""Every parameter of the book, defined once: default, unit, valid range, justification, source.
+
+``python -m analysis params SECTION``, the notebooks (through :mod:`analysis.notebook`) and the
+generated "Assumptions" appendix all read these objects. A parameter shared by several chapters
+(PUE, tariff, ...) is one object listed in each chapter's section.
+"""
+
+from analysis.params import Param
+
+# --- the cluster -------------------------------------------------------------------------------------
+GPUS = Param(
+    "gpus", 100_000, "GPUs", "GPUs in the cluster",
+    "The cluster size SemiAnalysis analyses (B02-B06).", "sa_100k_2024", low=1, high=2_000_000)
+GPU = Param(
+    "gpu", "h100_sxm", "GPU id", "GPU type, from data/gpus.csv",
+    "The report's cluster is built from H100 SXM.", "sa_100k_2024", choices_from="gpus")
+DTYPE = Param(
+    "dtype", "fp8", "data type", "Tensor data type used for sustained throughput and retraining time",
+    "The report's ~4-day GPT-4 retraining figure is for FP8 (B12).", "sa_100k_2024", choices=("fp8", "bf16"))
+MFU_FP8 = Param(
+    "mfu_fp8", 0.35, "fraction", "Model FLOPs utilization of a frontier run in FP8",
+    "SemiAnalysis: labs reach up to ~35 % FP8 MFU on trillion-parameter H100 runs (B11).",
+    "sa_100k_2024", low=0.01, high=1.0)
+MFU_BF16 = Param(
+    "mfu_bf16", 0.40, "fraction", "Model FLOPs utilization of a frontier run in BF16/FP16",
+    "SemiAnalysis: ~40 % FP16 MFU on the same runs (B11).", "sa_100k_2024", low=0.01, high=1.0)
+RUN_DAYS = Param(
+    "run_days", 100, "days", "Length of a training run on the cluster",
+    "The report's 100-day run (B13).", "sa_100k_2024", low=1, high=3_650)
+
+# --- power and energy --------------------------------------------------------------------------------
+SERVER_W_PER_GPU = Param(
+    "server_w_per_gpu", 575.0, "W per GPU", "Server power beyond the GPU chip (CPUs, NICs, fans, PSU losses)",
+    "SemiAnalysis's build-up: ~575 W per GPU on top of the 700 W chip (B14; C01 gives 1,275 W per GPU).",
+    "sa_100k_2024", low=0, high=5_000)
+NETWORK_STORAGE_FRAC = Param(
+    "network_storage_frac", 0.10, "fraction of IT", "Storage, switches, optics and management on top of servers",
+    "SemiAnalysis adds ~10 % of IT for storage, switches, CPU nodes and optics (B14).",
+    "sa_100k_2024", low=0, high=1)
+PUE = Param(
+    "pue", 1.30, "ratio", "Power usage effectiveness: facility power / critical IT power",
+    "The report does not state its PUE. 1.3 is the AI-datacenter design target SemiAnalysis cites "
+    "(C05: <1.3) and, with the B14 build-up, reproduces its 1.59 TWh per year (B04) within 1 %.",
+    "sa_energy_2024", basis="calibrated", low=1.0, high=3.0)
+LOAD_FACTOR = Param(
+    "load_factor", 1.0, "fraction", "Average draw as a fraction of full facility power over the year",
+    "1.59 TWh per year for >150 MW implies the report assumes the cluster draws full power all year.",
+    "sa_100k_2024", basis="derived", low=0.0, high=1.0)
+TARIFF = Param(
+    "tariff_usd_per_kwh", 0.078, "USD/kWh", "Electricity tariff",
+    "The report's 'standard rate' (B05: $123.9M per year at $0.078/kWh).", "sa_100k_2024",
+    low=0.0, high=1.0)
+
+# --- capital -----------------------------------------------------------------------------------------
+CAPEX_PER_GPU = Param(
+    "capex_per_gpu_usd", 31_250.0, "USD per GPU", "All-in capital cost per GPU (server, networking, storage)",
+    "SemiAnalysis's typical-hyperscaler H100 server at ~$250k all-in (A04), divided by 8 GPUs (A05). "
+    "It is the only per-server price the reports print; their 2024 '>$4B for 100k GPUs' implies more.",
+    "sa_gb200_2025", basis="derived", low=1_000, high=500_000)
+
+# --- failures and recovery -----------------------------------------------------------------------------
+LINK_MTTF_YEARS = Param(
+    "link_mttf_years", 5.0, "years", "Mean time to failure of one NIC-to-leaf link (transceiver, cable, NIC)",
+    "The report's assumption for a rail-optimized design (B27).", "sa_100k_2024", low=0.01, high=100)
+LINKS_PER_GPU = Param(
+    "links_per_gpu", 1.0, "links per GPU", "Backend NIC-to-leaf links per GPU",
+    "Rail-optimized H100 nodes have one 400G backend link per GPU (B27: 100,000 links).",
+    "sa_100k_2024", low=0.01, high=16)
+ALT_LINK_MTTF_YEARS = Param(
+    "alt_link_mttf_years", 4.0, "years", "Link MTTF in the 4-link-per-node (Cedar Fever-7) design",
+    "2x400G links are assumed to fail more often: 4-year MTTF (B28).", "sa_100k_2024", low=0.01, high=100)
+ALT_LINKS_PER_GPU = Param(
+    "alt_links_per_gpu", 0.5, "links per GPU", "Links per GPU in the 4-link-per-node design",
+    "Cedar Fever-7 uses 4 OSFP links per 8-GPU node (B28: 50,000 links for 100k GPUs).",
+    "sa_100k_2024", low=0.01, high=16)
+CHECKPOINT_INTERVAL_STEPS = Param(
+    "checkpoint_interval_steps", 100, "steps", "Training steps between persistent checkpoints",
+    "The report's example: a checkpoint every 100 iterations (B25).", "sa_100k_2024", low=1, high=1_000_000)
+STEP_TIME_S = Param(
+    "step_time_s", 2.0, "s", "Wall-clock time of one training step",
+    "The report's example: 2 s per iteration at 100k GPUs (B25).", "sa_100k_2024", low=0.01, high=3_600)
+BACKEND_GBPS = Param(
+    "backend_gbps", 400.0, "Gbit/s per GPU", "Backend network bandwidth per GPU for in-memory recovery",
+    "The report's ~400 Gbit/s backend link per GPU (B26).", "sa_100k_2024", low=1, high=100_000)

@@ -1,0 +1,170 @@
+"""What a chapter notebook calls first: resolve its parameters, show them, set the figure style.
+
+    P, R = start("cluster", globals())
+
+``P`` holds the validated parameter values (``P.gpus``); ``R`` collects results (``R.add``) and
+glues them for the prose. Values come from the notebook's namespace, where papermill injects
+overrides, and otherwise from the one definition in :mod:`analysis.defaults`.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from analysis.plots import apply_style
+from analysis.results import Results
+from analysis.sections import get_section, resolve_section
+
+
+def format_value(value) -> str:
+    if isinstance(value, str):
+        return f"`{value}`"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return f"{value:,.6g}"
+
+
+def parameter_table(section_name: str, values: dict) -> str:
+    """Markdown table of the parameters a section ran with; changed ones are marked."""
+    section = get_section(section_name)
+    lines = ["| Parameter | Value | Unit | Default | Description |", "|---|---|---|---|---|"]
+    changed = 0
+    for p in section.params:
+        value = values[p.name]
+        differs = value != p.default
+        changed += differs
+        shown = f"**{format_value(value)}** (changed)" if differs else format_value(value)
+        lines.append(f"| `{p.name}` | {shown} | {p.unit} | {format_value(p.default)} | {p.description} |")
+    note = (f"{changed} parameter(s) differ from the defaults." if changed
+            else "All parameters are at their defaults.")
+    return (f"**Parameters this chapter ran with.** {note} Each one's justification and source is in "
+            "the Assumptions appendix; rerun with `python -m analysis run "
+            f"{section_name} -p NAME VALUE`.\n\n" + "\n".join(lines))
+
+
+def start(section_name: str, namespace: dict):
+    """Validate the section's parameters from ``namespace``, display them, style the figures."""
+    from IPython.display import Markdown, display
+
+    section = get_section(section_name)
+    given = {p.name: namespace[p.name] for p in section.params if p.name in namespace}
+    values = resolve_section(section, given)
+    apply_style()
+    if section.params:
+        display(Markdown(parameter_table(section_name, values)))
+    return SimpleNamespace(**values), Results(section_name, values)
+
+
+def _md_row(*cells) -> str:
+    """One Markdown table row; escapes pipes, and dollars so that MyST's dollar-math never pairs
+    two prices into a formula."""
+    return "| " + " | ".join(str(c).replace("|", "\\|").replace("$", "\\$") for c in cells) + " |"
+
+
+def _pct(book: float, other: float) -> str:
+    return f"{(book / other - 1) * 100:+.1f} %" if other else "—"
+
+
+def comparison_table(R, pairs) -> str:
+    """Markdown table setting book results against the report's printed values.
+    ``pairs`` is a list of ``(results key, fact id)``; report values come from report_facts.csv."""
+    from analysis.data import row
+
+    lines = ["| Quantity | This book | Report | Difference | Fact |", "|---|---|---|---|---|"]
+    for key, fact_id in pairs:
+        res, f = R.results[key], row("report_facts", fact_id)
+        lines.append(_md_row(res["label"], format_quantity(res["value"], res["unit"]),
+                             format_quantity(f["value"], f["unit"]), _pct(res["value"], f["value"]),
+                             f"{fact_id} ({f['confidence']})"))
+    return "\n".join(lines)
+
+
+def claims_table(section_name: str, R) -> str:
+    """Markdown table of the seed claims this chapter settles, checked against its results."""
+    from analysis.data import load_table, row
+
+    claims = load_table("claims")
+    claims = claims[claims["section"] == section_name]
+    lines = ["| Claim | Seed says | Original source | This book | Status | Why |", "|---|---|---|---|---|---|"]
+    for c in claims.itertuples():
+        original = "—"
+        if isinstance(c.fact_id, str):
+            f = row("report_facts", c.fact_id)
+            original = f"{format_quantity(f['value'], f['unit'])} ({c.fact_id})"
+        book = "—"
+        if isinstance(c.results_key, str) and c.results_key in R.results:
+            r = R.results[c.results_key]
+            book = format_quantity(r["value"], r["unit"])
+        seed = c.seed_value if isinstance(c.seed_value, str) else "—"
+        lines.append(_md_row(f"**{c.claim_id}** {c.claim}", seed, original, book, c.status, c.explanation))
+    return "\n".join(lines)
+
+
+def glue_facts(*fact_ids: str) -> None:
+    """Glue report facts for the prose as ``fact_<ID>`` (and ``fact_<ID>_high`` for ranges)."""
+    from analysis.data import row
+
+    for fact_id in fact_ids:
+        f = row("report_facts", fact_id)
+        glue(f"fact_{fact_id}", float(f["value"]), display=False)
+        if f["value_high"] == f["value_high"]:  # not NaN
+            glue(f"fact_{fact_id}_high", float(f["value_high"]), display=False)
+
+
+def glue_results(section_name: str, keys=None) -> dict:
+    """Glue another section's results (from its results JSON) under their own keys; returns them."""
+    from analysis.results import load_results
+
+    results = load_results(section_name)["results"]
+    for key in keys or results:
+        glue(key, results[key]["value"], display=False)
+    return results
+
+
+def chapters_table() -> str:
+    """Markdown table of the chapters and the question each answers."""
+    from analysis.sections import SECTIONS
+
+    lines = ["| Chapter | What it answers |", "|---|---|"]
+    for s in SECTIONS:
+        if s.name != "intro":
+            lines.append(f"| {{ref}}`chapter-{s.name}` | {s.question} |")
+    return "\n".join(lines)
+
+
+def glue(key: str, value, display: bool = False):
+    """myst-nb's glue, with numpy scalars turned into plain Python numbers so ``{glue:text}``
+    format specs (``:.1f``) apply; figures and other objects pass through."""
+    import numbers
+
+    from myst_nb import glue as myst_glue
+
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        value = int(value)
+    elif isinstance(value, numbers.Real):
+        value = float(value)
+    return myst_glue(key, value, display=display)
+
+
+def glue_figure(key: str, fig) -> None:
+    """Glue a figure for a ``{glue:figure}`` directive and close it, so it is shown once, where
+    the prose places it with its caption, not again at the end of the cell."""
+    import matplotlib.pyplot as plt
+
+    glue(key, fig, display=False)
+    plt.close(fig)
+
+
+def format_quantity(value: float, unit: str) -> str:
+    """A number with its unit, rounded for humans: $124.6M, 1,402 W, 5.98e+26 FLOP."""
+    if unit.startswith("USD"):
+        rest = unit[3:].strip()
+        for scale, suffix in ((1e9, "B"), (1e6, "M"), (1e3, "k")):
+            if abs(value) >= scale:
+                return f"${value / scale:,.3g}{suffix} {rest}".strip()
+        return f"${value:,.2f} {rest}".strip()
+    if abs(value) >= 1e6:
+        return f"{value:.3g} {unit}"
+    if abs(value) >= 100:
+        return f"{value:,.0f} {unit}"
+    return f"{value:.3g} {unit}"

@@ -1,0 +1,140 @@
+"""Parameters: one definition each (default, unit, valid range, justification, source), and the
+validation every value passes before papermill injects it into a notebook.
+
+Values come from three places, all checked here: ``-p NAME VALUE`` on the command line (strings),
+a scenario YAML file (YAML scalars) and the defaults. A value is converted to the parameter's
+declared type, must be finite and inside its range, or one of its choices. Nothing is ever
+evaluated: a string such as ``__import__('os')`` is just an invalid number.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from analysis.errors import InputError
+
+
+class ParameterError(InputError):
+    """A parameter value or name is invalid."""
+
+
+def _fmt(x: float) -> str:
+    return f"{x:,.0f}" if float(x).is_integer() else f"{x:g}"
+
+
+@dataclass(frozen=True)
+class Param:
+    """One model input. ``source`` is a ``data/sources.csv`` id; ``basis`` says how the default
+    follows from it (``cited``, ``derived``, ``calibrated`` or ``assumption``) and ``why`` explains."""
+
+    name: str
+    default: float | int | str
+    unit: str
+    description: str
+    why: str
+    source: str | None = None
+    basis: str = "cited"
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[str, ...] | None = None
+    choices_from: str | None = field(default=None)  # a registry (``"gpus"``) that lists the choices
+
+    @property
+    def kind(self) -> type:
+        return type(self.default)
+
+    def allowed(self) -> tuple[str, ...] | None:
+        """The valid choices of a text parameter."""
+        if self.choices_from == "gpus":
+            from analysis.hardware import gpu_ids
+            return tuple(gpu_ids())
+        return self.choices
+
+    def describe_range(self) -> str:
+        if self.kind is str:
+            return "one of: " + ", ".join(self.allowed() or ())
+        kind = "an integer" if self.kind is int else "a number"
+        return f"{kind} from {_fmt(self.low)} to {_fmt(self.high)}"
+
+    def parse(self, raw) -> float | int | str:
+        """Convert ``raw`` (a CLI string or a YAML scalar) and check it; raise ParameterError."""
+        where = f"parameter '{self.name}'"
+        expected = f"expected {self.describe_range()} ({self.unit})"
+        if self.kind is str:
+            value = raw if isinstance(raw, str) else str(raw)
+            if value not in (self.allowed() or ()):
+                raise ParameterError(f"{where}: {expected}; got {raw!r}")
+            return value
+        if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
+            raise ParameterError(f"{where}: {expected}; got {raw!r}")
+        try:
+            number = float(raw.replace("_", "")) if isinstance(raw, str) else float(raw)
+        except ValueError:
+            raise ParameterError(f"{where}: {expected}; got {raw!r}, which is not a number") from None
+        if not math.isfinite(number):
+            raise ParameterError(f"{where}: {expected}; got {raw!r}, which is not finite")
+        if self.kind is int:
+            if number != int(number):
+                raise ParameterError(f"{where}: {expected}; got {raw!r}, which is not a whole number")
+            number = int(number)
+        if not (self.low <= number <= self.high):
+            raise ParameterError(f"{where}: {expected}; got {raw!r}, which is out of range")
+        return number
+
+    def __post_init__(self):
+        if self.kind is not str and (self.low is None or self.high is None):
+            raise TypeError(f"numeric parameter {self.name} needs low and high")
+        if self.basis not in ("cited", "derived", "calibrated", "assumption"):
+            raise TypeError(f"parameter {self.name}: unknown basis {self.basis!r}")
+
+
+def resolve(params: dict[str, Param], overrides: dict[str, object]) -> dict[str, object]:
+    """Defaults of ``params`` with ``overrides`` applied, every value validated. Names in
+    ``overrides`` that ``params`` lacks are ignored here (a scenario spans all sections); call
+    :func:`check_names` first to reject names that no section knows."""
+    values = {}
+    for name, param in params.items():
+        values[name] = param.parse(overrides[name]) if name in overrides else param.parse(param.default)
+    return values
+
+
+def check_names(known: dict[str, Param], overrides: dict[str, object], origin: dict[str, str] | None = None):
+    """Reject names that are not parameters of any section, suggesting near misses."""
+    import difflib
+    for name in overrides:
+        if name not in known:
+            near = difflib.get_close_matches(name, known, n=3)
+            hint = f"; did you mean {', '.join(near)}?" if near else ""
+            where = (origin or {}).get(name, "")
+            raise ParameterError(f"{where}unknown parameter '{name}'{hint} "
+                                 "(`python -m analysis params SECTION` lists them)")
+
+
+def load_scenario(path: str | Path) -> tuple[dict[str, object], dict[str, str]]:
+    """Read a scenario file: a YAML mapping with an optional ``description`` and a ``parameters``
+    mapping of name -> value. Returns the overrides and, per name, ``"FILE:LINE: "`` for messages."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ParameterError(f"scenario {path}: cannot read: {exc.strerror}") from None
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ParameterError(f"scenario {path}: not valid YAML: {exc}") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("parameters"), dict):
+        raise ParameterError(f"scenario {path}: expected a mapping with a 'parameters' mapping")
+    extra = set(doc) - {"parameters", "description", "name"}
+    if extra:
+        raise ParameterError(f"scenario {path}: unknown top-level key(s) {', '.join(sorted(extra))}")
+    origin = {}
+    for key_node, value_node in node.value:
+        if key_node.value == "parameters":
+            for k, _ in value_node.value:
+                origin[k.value] = f"{path}:{k.start_mark.line + 1}: "
+    return doc["parameters"], origin

@@ -1,0 +1,208 @@
+"""Build the whole book: execute stale sections (2-process pool), generate the appendices, run
+``jupyter-book build`` on a staged copy, and swap the result into ``_build/html`` only when every
+step succeeded. A failure names the section, cell and error and leaves the previous book as it was.
+
+Caching: a section is re-executed only when its content key changes. The key hashes the
+notebook, its validated parameters, the data files it reads (with the tables their validation
+reads), the ``analysis`` package, ``requirements.txt`` and the results of the sections it needs.
+When no key and no book page changed, the previous HTML is kept and Sphinx does not run at all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from analysis.data import table_closure
+from analysis.errors import ExecutionError
+from analysis.pipeline.pages import assumptions_page, sources_page
+from analysis.pipeline.runner import RunRecord, SectionFailed, timed_execute
+from analysis.sections import SECTIONS, Section, resolve_section, run_order
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+BOOK_FILES = ("_config.yml", "_toc.yml")
+
+
+@dataclass
+class BuildReport:
+    records: list[RunRecord] = field(default_factory=list)
+    sphinx_seconds: float = 0.0
+    unchanged: bool = False
+    seconds: float = 0.0
+
+
+def _digest_files(h, paths, root: Path) -> None:
+    for path in sorted(paths):
+        h.update(str(path.relative_to(root)).encode())
+        h.update(path.read_bytes())
+
+
+def package_files(root: Path) -> list[Path]:
+    return [p for p in (root / "analysis").rglob("*.py") if "__pycache__" not in p.parts]
+
+
+def book_source_files(root: Path) -> list[Path]:
+    files = [root / f for f in BOOK_FILES]
+    files += [p for p in (root / "book").rglob("*") if p.is_file() and "generated" not in p.parts]
+    return files
+
+
+def section_key(section: Section, params: dict, root: Path, dep_results: dict[str, bytes]) -> str:
+    """Content hash of everything a section's output depends on."""
+    h = hashlib.sha256()
+    h.update(json.dumps(params, sort_keys=True).encode())
+    data = [root / "data" / f"{t}.csv" for t in table_closure(section.tables)]
+    _digest_files(h, [root / section.notebook, root / "requirements.txt", *data, *package_files(root)], root)
+    for name in sorted(dep_results):
+        h.update(name.encode() + dep_results[name])
+    return h.hexdigest()[:20]
+
+
+def resolve_all(overrides: dict, origin: dict | None = None) -> dict[str, dict]:
+    """Validated parameters of every section (raises ParameterError before anything is written)."""
+    return {s.name: resolve_section(s, overrides, origin) for s in SECTIONS}
+
+
+def _log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def _run_level(jobs_to_run, jobs: int) -> tuple[list[RunRecord], list[str]]:
+    records, errors = [], []
+    if not jobs_to_run:
+        return records, errors
+    workers = max(1, min(jobs, len(jobs_to_run)))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = {pool.submit(timed_execute, args): args[0].name for args in jobs_to_run}
+        for future, name in futures.items():
+            try:
+                record = future.result()
+                records.append(record)
+                _log(f"  {name:<12} ran in {record.seconds:5.1f} s")
+            except SectionFailed as exc:
+                errors.append(str(exc))
+                _log(f"  {name:<12} FAILED")
+    return records, errors
+
+
+def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root: Path,
+                     results_out: Path, notebooks_out: Path) -> tuple[list[RunRecord], dict[str, str]]:
+    """Run or fetch from cache every section; copy outputs to ``results_out``/``notebooks_out``."""
+    keys, records = {}, []
+    levels = run_order([s.name for s in SECTIONS])
+    for level in levels:
+        todo = []
+        for section in level:
+            deps = {n: (results_out / f"{n}.json").read_bytes() for n in section.needs}
+            key = keys[section.name] = section_key(section, values[section.name], root, deps)
+            cached = cache_root / section.name / key
+            if (cached / f"{section.name}.json").is_file():
+                records.append(RunRecord(section.name, 0.0, cached=True))
+                _log(f"  {section.name:<12} unchanged (cached)")
+                continue
+            work = cache_root / section.name / f".tmp-{key}-{os.getpid()}"
+            shutil.rmtree(work, ignore_errors=True)
+            work.mkdir(parents=True)
+            for n in section.needs:
+                shutil.copy2(results_out / f"{n}.json", work / f"{n}.json")
+            todo.append((section, values[section.name], work, root, work))
+        ran, errors = _run_level(todo, jobs)
+        if errors:
+            for args in todo:
+                shutil.rmtree(args[2], ignore_errors=True)
+            raise ExecutionError("build failed; the previous book is untouched.\n  " + "\n  ".join(errors))
+        records += ran
+        for section, _, work, _, _ in todo:
+            final = cache_root / section.name / keys[section.name]
+            for n in section.needs:
+                (work / f"{n}.json").unlink()
+            shutil.rmtree(final, ignore_errors=True)
+            work.rename(final)
+            for old in (cache_root / section.name).iterdir():  # keep the cache small: latest only
+                if old != final and not old.name.startswith(".tmp-"):
+                    shutil.rmtree(old, ignore_errors=True)
+        for section in level:
+            cached = cache_root / section.name / keys[section.name]
+            shutil.copy2(cached / f"{section.name}.json", results_out / f"{section.name}.json")
+            shutil.copy2(cached / f"{section.name}.ipynb", notebooks_out / f"{section.name}.ipynb")
+    return records, keys
+
+
+def _stage_sources(root: Path, src: Path) -> None:
+    for name in BOOK_FILES:
+        shutil.copy2(root / name, src / name)
+    shutil.copytree(root / "book", src / "book", ignore=shutil.ignore_patterns("generated"))
+
+
+def _sphinx(src: Path, out: Path) -> None:
+    exe = Path(sys.executable).parent / "jupyter-book"
+    cmd = [str(exe), "build", str(src), "--path-output", str(out), "-W", "-n", "--keep-going", "--quiet"]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-30:])
+        raise ExecutionError(f"jupyter-book build failed; the previous book is untouched.\n{tail}")
+
+
+def _swap(new: Path, current: Path) -> None:
+    """Replace ``current`` by ``new``: two renames, so the old copy is whole until the last moment."""
+    old = current.with_name(f".old-{current.name}-{os.getpid()}")
+    if current.exists():
+        current.rename(old)
+    new.rename(current)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def build_book(overrides: dict | None = None, origin: dict | None = None, jobs: int = 2,
+               root: Path = REPO_ROOT) -> BuildReport:
+    """Build the book into ``root/_build/html``; see the module docstring."""
+    started = time.perf_counter()
+    root = Path(root).resolve()
+    values = resolve_all(overrides or {}, origin)
+    build_dir = root / "_build"
+    build_dir.mkdir(exist_ok=True)
+    for stale in build_dir.glob(".stage-*"):
+        shutil.rmtree(stale, ignore_errors=True)
+    stage = build_dir / f".stage-{os.getpid()}"
+    src, results = stage / "src", stage / "results"
+    generated = src / "book" / "generated"
+    try:
+        results.mkdir(parents=True)
+        src.mkdir()
+        _stage_sources(root, src)
+        generated.mkdir(parents=True)
+        _log(f"Executing {len(SECTIONS)} sections ({jobs} processes):")
+        records, keys = execute_sections(values, root, jobs, build_dir / "cache", results, generated)
+        (generated / "assumptions.md").write_text(assumptions_page(values), encoding="utf-8")
+        (generated / "sources.md").write_text(sources_page(), encoding="utf-8")
+        h = hashlib.sha256(json.dumps(keys, sort_keys=True).encode())
+        _digest_files(h, [p for p in src.rglob("*") if p.is_file()], src)
+        build_hash = h.hexdigest()
+        html = build_dir / "html"
+        report = BuildReport(records=records)
+        marker = html / ".build-hash"
+        if marker.is_file() and marker.read_text() == build_hash and (build_dir / "results").is_dir():
+            report.unchanged = True
+            _log("Book unchanged: keeping _build/html.")
+        else:
+            _log("Rendering with jupyter-book ...")
+            t0 = time.perf_counter()
+            _sphinx(src, stage / "out")
+            report.sphinx_seconds = time.perf_counter() - t0
+            new_html = stage / "out" / "_build" / "html"
+            (new_html / ".build-hash").write_text(build_hash)
+            _swap(results, build_dir / "results")
+            _swap(generated, build_dir / "executed")
+            _swap(new_html, html)
+            _log(f"Rendered in {report.sphinx_seconds:.1f} s: {html / 'index.html'}")
+        report.seconds = time.perf_counter() - started
+        return report
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)

@@ -1,0 +1,127 @@
+"""Execute one section: read ``notebooks/<section>.py`` with jupytext, run it with papermill's
+Python API and the validated parameters, and write the executed ``.ipynb`` and results JSON.
+
+The kernel runs with the repository as working directory and ``PYTHONPATH``, with
+``ANALYSIS_RESULTS_DIR`` pointing at the folder that receives ``<section>.json`` and
+``ANALYSIS_ALLOWED_TABLES`` listing the data tables the section declared.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import jupytext
+import nbformat
+
+from analysis.data import table_closure
+from analysis.errors import ExecutionError
+from analysis.sections import Section
+
+HIDDEN_TAGS = ("parameters", "injected-parameters")
+
+
+class SectionFailed(ExecutionError):
+    """A cell raised while executing a section."""
+
+
+@dataclass
+class RunRecord:
+    section: str
+    seconds: float
+    cached: bool
+
+
+def _hide_parameter_cells(nb) -> None:
+    """Readers see the parameter table that ``start()`` prints, not papermill's raw cells."""
+    for cell in nb.cells:
+        tags = cell.metadata.setdefault("tags", [])
+        if any(t in tags for t in HIDDEN_TAGS) and "remove-cell" not in tags:
+            tags.append("remove-cell")
+
+
+def _strip_volatile_metadata(nb) -> None:
+    """Drop timings and paths papermill records, so identical inputs give identical files."""
+    nb.metadata.pop("papermill", None)
+    for cell in nb.cells:
+        cell.metadata.pop("papermill", None)
+        cell.metadata.pop("execution", None)
+
+
+def _describe_failure(section: str, nb_path: Path, exc) -> str:
+    cell_index, source = getattr(exc, "cell_index", None), getattr(exc, "source", "") or ""
+    first = next((ln for ln in source.splitlines() if ln.strip() and not ln.startswith("#")), "")
+    where = f"cell {cell_index}" if cell_index is not None else "a cell"
+    ename, evalue = getattr(exc, "ename", type(exc).__name__), getattr(exc, "evalue", str(exc))
+    return (f"section '{section}' failed in {where} of {nb_path} (starts: {first[:80]!r}): "
+            f"{ename}: {evalue}")
+
+
+def execute_section(section: Section, params: dict, out_dir: Path, root: Path,
+                    results_dir: Path | None = None) -> Path:
+    """Run ``section`` with ``params``; write ``out_dir/<name>.ipynb`` and
+    ``(results_dir or out_dir)/<name>.json``. Raises :class:`SectionFailed` naming the cell."""
+    import papermill
+    from papermill.exceptions import PapermillExecutionError
+
+    root = Path(root).resolve()
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    results_dir = Path(results_dir or out_dir).resolve()
+    source = root / section.notebook
+    nb = jupytext.read(source)
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    env = {
+        "ANALYSIS_RESULTS_DIR": str(results_dir),
+        "ANALYSIS_ALLOWED_TABLES": ",".join(table_closure(section.tables)),
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])),
+        "PYTHONHASHSEED": "0",
+    }
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    target = out_dir / f"{section.name}.ipynb"
+    try:
+        executed = papermill.execute_notebook(
+            nb, None, parameters=params, kernel_name="python3", cwd=str(root),
+            progress_bar=False, log_output=False, report_mode=False)
+    except PapermillExecutionError as exc:
+        raise SectionFailed(_describe_failure(section.name, source, exc)) from None
+    except Exception as exc:  # kernel death, bad notebook JSON, ...
+        raise SectionFailed(f"section '{section.name}' could not run ({source}): "
+                            f"{type(exc).__name__}: {exc}") from None
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    if not (results_dir / f"{section.name}.json").is_file():
+        raise SectionFailed(f"section '{section.name}' ran but wrote no results JSON; "
+                            "the notebook must end with R.save()")
+    _hide_parameter_cells(executed)
+    _strip_volatile_metadata(executed)
+    tmp = target.with_suffix(".ipynb.tmp")
+    nbformat.write(executed, str(tmp))
+    tmp.replace(target)
+    return target
+
+
+def timed_execute(args) -> RunRecord:
+    """Pool entry point: ``(section, params, out_dir, root, results_dir)`` -> RunRecord."""
+    start = time.perf_counter()
+    execute_section(*args)
+    return RunRecord(args[0].name, time.perf_counter() - start, cached=False)
+
+
+def run_sections(name: str, values: dict[str, dict], out_dir: Path, root: Path) -> list[RunRecord]:
+    """Execute section ``name`` (after the sections it needs) into ``out_dir``, one at a time.
+    ``values`` holds the validated parameters of every section involved."""
+    from analysis.sections import run_order
+
+    records = []
+    for level in run_order([name]):
+        for section in level:
+            records.append(timed_execute((section, values[section.name], out_dir, root, out_dir)))
+    return records

@@ -1,0 +1,77 @@
+"""The results contract: every executed section writes ``<results dir>/<section>.json`` as
+
+    {"section": ..., "parameters": {name: value},
+     "results": {key: {"value": number, "unit": "...", "label": "..."}}}
+
+The summary page and later chapters read these files (or call the same functions); they never
+retype a number. The results folder is ``$ANALYSIS_RESULTS_DIR``, set by the pipeline, else
+``_build/results``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+
+from analysis.errors import ExecutionError
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def results_dir() -> Path:
+    return Path(os.environ.get("ANALYSIS_RESULTS_DIR", REPO_ROOT / "_build" / "results"))
+
+
+class Results:
+    """Collects a section's results; :meth:`add` also glues each value for the prose."""
+
+    def __init__(self, section: str, parameters: dict):
+        self.section = section
+        self.parameters = dict(parameters)
+        self.results: dict[str, dict] = {}
+
+    def add(self, key: str, value: float, unit: str, label: str, glue: bool = True) -> None:
+        """Record ``value`` under ``key`` (and glue it as ``key`` for ``{glue:text}``). Returns
+        nothing, so a cell ending in ``R.add(...)`` prints nothing; read values from ``R[key]``."""
+        value = float(value)
+        if not math.isfinite(value):
+            raise ExecutionError(f"result {key} is not finite: {value}")
+        if key in self.results:
+            raise ExecutionError(f"result {key} recorded twice")
+        self.results[key] = {"value": value, "unit": unit, "label": label}
+        if glue:
+            from myst_nb import glue as myst_glue
+            myst_glue(key, value, display=False)
+
+    def __getitem__(self, key: str) -> float:
+        return self.results[key]["value"]
+
+    def to_dict(self) -> dict:
+        return {"section": self.section, "parameters": self.parameters, "results": self.results}
+
+    def save(self, folder: Path | None = None) -> Path:
+        folder = Path(folder or results_dir())
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{self.section}.json"
+        tmp = path.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(self.to_dict(), indent=2) + "\n", encoding="utf-8")
+        tmp.replace(path)
+        return path
+
+
+def load_results(section: str, folder: Path | None = None) -> dict:
+    """The results JSON of ``section``; a clear error if that section has not run."""
+    path = Path(folder or results_dir()) / f"{section}.json"
+    if not path.is_file():
+        raise ExecutionError(f"{path}: no results for section '{section}'; run it first")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def result_value(section: str, key: str, folder: Path | None = None) -> float:
+    """One result value; error naming the section and key if it is absent."""
+    results = load_results(section, folder)["results"]
+    if key not in results:
+        raise ExecutionError(f"section '{section}' has no result '{key}'; it has: {', '.join(results)}")
+    return results[key]["value"]

@@ -1,0 +1,110 @@
+"""The book's chapters ("sections"): notebook, parameters, data tables read, chapters whose
+results they need, headline results and figures. The CLI, the pipeline and the tests all read
+this one list, so a new chapter is one entry here plus its notebook and a line in ``_toc.yml``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from analysis import defaults as d
+from analysis.params import Param, ParameterError, check_names, resolve
+
+
+@dataclass(frozen=True)
+class Section:
+    name: str
+    title: str
+    question: str  # what the chapter answers, for `sections` and the introduction
+    params: tuple[Param, ...] = ()
+    tables: tuple[str, ...] = ()  # data tables the notebook reads (closure added by the pipeline)
+    needs: tuple[str, ...] = ()  # sections whose results JSON this one reads
+    headline: tuple[str, ...] = ()  # result keys printed by `run`
+    figures: tuple[str, ...] = ()  # figure names (``{glue:figure}`` labels) the page must show
+
+    @property
+    def notebook(self) -> str:
+        return f"notebooks/{self.name}.py"
+
+    @property
+    def param_map(self) -> dict[str, Param]:
+        return {p.name: p for p in self.params}
+
+
+SECTIONS: tuple[Section, ...] = (
+    Section(
+        name="cluster",
+        title="The 100,000-H100 cluster",
+        question="What does a 100k-H100 cluster deliver in FLOP/s, draw in megawatts, cost in "
+                 "electricity and capital, and lose to failures?",
+        params=(d.GPUS, d.GPU, d.DTYPE, d.MFU_FP8, d.MFU_BF16, d.RUN_DAYS, d.SERVER_W_PER_GPU,
+                d.NETWORK_STORAGE_FRAC, d.PUE, d.LOAD_FACTOR, d.TARIFF, d.CAPEX_PER_GPU,
+                d.LINK_MTTF_YEARS, d.LINKS_PER_GPU, d.ALT_LINK_MTTF_YEARS, d.ALT_LINKS_PER_GPU,
+                d.CHECKPOINT_INTERVAL_STEPS, d.STEP_TIME_S, d.BACKEND_GBPS),
+        tables=("gpus", "training_runs", "report_facts", "claims"),
+        headline=("peak_fp8_eflops", "peak_bf16_eflops", "peak_ratio_vs_a100_cluster", "gpt4_implied_mfu",
+                  "gpt4_retrain_days", "critical_it_mw", "annual_energy_twh", "annual_electricity_usd",
+                  "capex_usd", "first_failure_minutes", "gpu_days_lost_checkpoint",
+                  "gpu_days_lost_in_memory"),
+        figures=("fig-cluster-eflops", "fig-cluster-power", "fig-cluster-failures"),
+    ),
+    Section(
+        name="intro",
+        title="Introduction",
+        question="What is this book, what does each chapter answer, and how do I rerun it?",
+        tables=("claims", "report_facts", "training_runs"),
+        needs=("cluster",),
+    ),
+)
+
+
+def section_names() -> list[str]:
+    return [s.name for s in SECTIONS]
+
+
+def get_section(name: str) -> Section:
+    for section in SECTIONS:
+        if section.name == name:
+            return section
+    raise ParameterError(f"unknown section '{name}'; sections: {', '.join(section_names())}")
+
+
+def all_params() -> dict[str, Param]:
+    """Every parameter of every section, by name (a shared parameter appears once)."""
+    known: dict[str, Param] = {}
+    for section in SECTIONS:
+        for p in section.params:
+            if known.setdefault(p.name, p) is not p:
+                raise TypeError(f"two different parameters are named {p.name}")
+    return known
+
+
+def resolve_section(section: Section, overrides: dict[str, object],
+                    origin: dict[str, str] | None = None) -> dict[str, object]:
+    """Validated parameter values for ``section``: defaults with ``overrides`` applied. Unknown
+    names anywhere in ``overrides`` are an error, so a typo in a scenario never passes silently."""
+    check_names(all_params(), overrides, origin)
+    try:
+        return resolve(section.param_map, overrides)
+    except ParameterError as exc:
+        name = str(exc).split("'")[1] if "'" in str(exc) else ""
+        prefix = (origin or {}).get(name, "")
+        raise ParameterError(f"{prefix}{exc} [section {section.name}]") from None
+
+
+def run_order(names: list[str]) -> list[list[Section]]:
+    """``names`` and the sections they need, in levels: each level only needs earlier ones."""
+    wanted, todo = {}, list(names)
+    while todo:
+        s = get_section(todo.pop())
+        if s.name not in wanted:
+            wanted[s.name] = s
+            todo.extend(s.needs)
+    levels, done = [], set()
+    while len(done) < len(wanted):
+        level = [s for s in SECTIONS if s.name in wanted and s.name not in done and set(s.needs) <= done]
+        if not level:
+            raise TypeError("sections need each other in a cycle")
+        levels.append(level)
+        done |= {s.name for s in level}
+    return levels

@@ -1,0 +1,105 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # The economics of training large models on GPU clusters
+#
+# What does it cost, in dollars, joules and lost hours, to train a large model on NVIDIA H100s
+# or GB200 NVL72 racks, and why? This book answers with numbers that a reader can rerun: every
+# figure comes from a cited row in `data/`, or from a named parameter with a unit, a valid range
+# and a justification, and every step is a small function in the `analysis` package.
+#
+# It starts from two SemiAnalysis reports, on the 100,000-H100 clusters of 2024 and on H100
+# against GB200 NVL72 training benchmarks in 2025, and from two second-hand summaries of them
+# that are partly wrong. Where a summary disagrees with its original, the book shows both and
+# says which it uses.
+
+# %% tags=["parameters", "remove-cell"]
+# The introduction has no parameters of its own; it summarises the other chapters' results.
+
+# %% tags=["remove-input"]
+from IPython.display import Markdown, display
+
+
+from analysis.data import load_table
+from analysis.notebook import chapters_table, glue, glue_results, start
+from analysis.results import load_results
+
+P, R = start("intro", globals())
+cluster = glue_results("cluster")
+glue("cluster_gpus", load_results("cluster")["parameters"]["gpus"], display=False)
+glue("electricity_share_of_capex_pct", cluster["electricity_share_of_capex"]["value"] * 100, display=False)
+glue("annual_electricity_musd", cluster["annual_electricity_usd"]["value"] / 1e6, display=False)
+glue("capex_busd", cluster["capex_usd"]["value"] / 1e9, display=False)
+gpt4 = load_table("training_runs").set_index("run_id").loc["gpt4"]
+glue("gpt4_days_low", gpt4["days_low"], display=False)
+glue("gpt4_days_high", gpt4["days_high"], display=False)
+
+# %% [markdown]
+# ## The short version
+#
+# - **Compute.** A cluster of {glue:text}`cluster_gpus:,` H100s peaks at
+#   {glue:text}`peak_fp8_eflops:.0f` EFLOP/s in FP8. At the MFU labs reach, it would redo GPT-4's
+#   training in {glue:text}`gpt4_retrain_days:.1f` days, a job that took GPT-4's A100 cluster
+#   {glue:text}`gpt4_days_low:.0f`-{glue:text}`gpt4_days_high:.0f` days.
+# - **Power.** It needs {glue:text}`critical_it_mw:.0f` MW of critical IT and
+#   {glue:text}`facility_mw:.0f` MW at the meter: {glue:text}`annual_energy_twh:.2f` TWh and
+#   \${glue:text}`annual_electricity_musd:.0f`M of electricity a year.
+# - **Capital.** At 2025 hyperscaler prices the GPUs and their servers cost
+#   \${glue:text}`capex_busd:.1f`B; a year of electricity is {glue:text}`electricity_share_of_capex_pct:.0f` %
+#   of that.
+# - **Reliability.** Its first link failure comes after {glue:text}`first_failure_minutes:.0f`
+#   minutes on average; each restart from a checkpoint can throw away
+#   {glue:text}`gpu_days_lost_checkpoint:.0f` GPU-days of work.
+#
+# These numbers are computed by the chapters with their default parameters in this build; rerun
+# the book with your own and this summary changes with them.
+
+# %% [markdown]
+# ## The chapters
+
+# %% tags=["remove-input"]
+display(Markdown(chapters_table()))
+
+# %% [markdown]
+# ## Claims, checked
+#
+# Every claim of the two seed summaries has a row in `data/claims.csv` with a status:
+# *reproduced* (the model lands within a stated tolerance of the original source), *corrected*
+# (the summary disagrees with the original; the book shows both), *context* (cited, not
+# modelled), *unverifiable* (no public source), or *pending* (its chapter is not written yet).
+
+# %% tags=["remove-input"]
+claims = load_table("claims")
+counts = claims["status"].value_counts()
+for status in ("reproduced", "corrected", "context", "unverifiable", "pending"):
+    R.add(f"claims_{status}", int(counts.get(status, 0)), "claims", f"Seed claims with status {status}")
+display(Markdown("| Status | Claims |\n|---|---|\n" + "\n".join(
+    f"| {s} | {int(counts.get(s, 0))} |" for s in ("reproduced", "corrected", "context", "unverifiable", "pending"))))
+
+# %% [markdown]
+# ## Rerun it yourself
+#
+# Two commands set everything up on a fresh machine: `make book` builds this book into
+# `_build/html`, and `make test` runs the tests. To rerun one chapter with your own inputs:
+#
+# ```bash
+# python -m analysis params cluster                 # every parameter, its unit, range and source
+# python -m analysis run cluster -p gpus 50000 -p pue 1.2
+# python -m analysis build --scenario my.yaml       # the whole book with a scenario file
+# ```
+#
+# {ref}`rerun` explains parameters, scenario files and the results files each chapter writes.
+
+# %% tags=["remove-cell"]
+R.save()
