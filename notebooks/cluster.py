@@ -235,7 +235,7 @@ steps = {
     "Storage, network, optics": (gpu_w + P.server_w_per_gpu) * P.network_storage_frac,
     "Facility overhead (PUE)": it_w * (P.pue - 1),
 }
-fig, ax = new_figure("Power build-up of one GPU's share of the cluster", "Watts per GPU", "")
+fig, ax = new_figure("Power build-up of one GPU's share of the cluster", "Watts per GPU", "", figsize=(7.0, 3.0))
 left = 0.0
 colours = [PALETTE["blue"], PALETTE["sky"], PALETTE["green"], PALETTE["orange"]]
 for (name, watts), colour in zip(steps.items(), colours):

@@ -21,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from analysis.data import table_closure
+from analysis.data import load_table, table_closure
 from analysis.errors import ExecutionError
 from analysis.pipeline.pages import assumptions_page, sources_page
 from analysis.pipeline.runner import RunRecord, SectionFailed, timed_execute
@@ -29,6 +29,7 @@ from analysis.sections import SECTIONS, Section, resolve_section, run_order
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 BOOK_FILES = ("_config.yml", "_toc.yml")
+CACHE_ENTRIES = 8
 
 
 @dataclass
@@ -67,7 +68,10 @@ def section_key(section: Section, params: dict, root: Path, dep_results: dict[st
 
 
 def resolve_all(overrides: dict, origin: dict | None = None) -> dict[str, dict]:
-    """Validated parameters of every section (raises ParameterError before anything is written)."""
+    """Validated parameters of every section, after validating every data table the sections
+    read. Raises an InputError (exit code 2) before anything is written."""
+    for name in table_closure([t for s in SECTIONS for t in s.tables]):
+        load_table(name)
     return {s.name: resolve_section(s, overrides, origin) for s in SECTIONS}
 
 
@@ -105,6 +109,7 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
             key = keys[section.name] = section_key(section, values[section.name], root, deps)
             cached = cache_root / section.name / key
             if (cached / f"{section.name}.json").is_file():
+                os.utime(cached)  # most recently used: kept longest by _prune
                 records.append(RunRecord(section.name, 0.0, cached=True))
                 _log(f"  {section.name:<12} unchanged (cached)")
                 continue
@@ -126,14 +131,21 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
                 (work / f"{n}.json").unlink()
             shutil.rmtree(final, ignore_errors=True)
             work.rename(final)
-            for old in (cache_root / section.name).iterdir():  # keep the cache small: latest only
-                if old != final and not old.name.startswith(".tmp-"):
-                    shutil.rmtree(old, ignore_errors=True)
+            _prune(cache_root / section.name)
         for section in level:
             cached = cache_root / section.name / keys[section.name]
             shutil.copy2(cached / f"{section.name}.json", results_out / f"{section.name}.json")
             shutil.copy2(cached / f"{section.name}.ipynb", notebooks_out / f"{section.name}.ipynb")
     return records, keys
+
+
+def _prune(folder: Path) -> None:
+    """Keep the CACHE_ENTRIES most recently used results of a section (switching between a few
+    scenarios then re-executes nothing)."""
+    entries = sorted((p for p in folder.iterdir() if not p.name.startswith(".tmp-")),
+                     key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in entries[CACHE_ENTRIES:]:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def _stage_sources(root: Path, src: Path) -> None:

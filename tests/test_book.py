@@ -1,0 +1,141 @@
+"""The built book: pages, figures, parameter tables, results contract, claims, caching and the
+guarantee that a failed build leaves the last good book in place."""
+
+import hashlib
+import json
+import re
+
+import pytest
+
+from analysis.data import load_table
+from analysis.sections import SECTIONS
+
+from conftest import run_cli
+
+
+def _page(book, name):
+    return (book / "_build" / "html" / "book" / "generated" / f"{name}.html").read_text()
+
+
+def _tree_digest(folder):
+    h = hashlib.sha256()
+    for p in sorted(folder.rglob("*")):
+        if p.is_file():
+            h.update(str(p.relative_to(folder)).encode() + p.read_bytes())
+    return h.hexdigest()
+
+
+@pytest.mark.parametrize("section", SECTIONS, ids=lambda s: s.name)
+def test_every_chapter_page_exists_with_its_figures(book, section):
+    html = _page(book, section.name)
+    for figure in section.figures:
+        block = re.search(rf'<figure[^>]*id="{figure}".*?</figure>', html, re.S)
+        assert block, f"{section.name}: figure {figure} missing"
+        src = re.search(r'<img[^>]+src="([^"]+)"', block.group(0)).group(1)
+        assert (book / "_build" / "html" / "book" / "generated" / src).resolve().stat().st_size > 5_000
+
+
+def test_index_leads_to_the_introduction(book):
+    index = (book / "_build" / "html" / "index.html").read_text()
+    assert "book/generated/intro.html" in index
+
+
+@pytest.mark.parametrize("section", SECTIONS, ids=lambda s: s.name)
+def test_no_unrendered_glue_or_raw_parameters(book, section):
+    html = _page(book, section.name)
+    assert "{glue" not in html and "glue:text" not in html
+    assert "injected-parameters" not in html and "Parameters" not in html.split("<article")[0]
+    assert "Failed to format" not in html
+
+
+def test_parameter_table_is_shown_and_marks_changes(book, tmp_path):
+    assert "Parameters this chapter ran with" in _page(book, "cluster")
+    out = tmp_path / "run"
+    assert run_cli("run", "cluster", "-p", "pue", "1.2", "--out", str(out), cwd=book).returncode == 0
+    nb = (out / "cluster.ipynb").read_text()
+    assert "**1.2** (changed)" in nb and "1 parameter(s) differ" in nb
+    assert '"remove-cell"' in nb  # papermill's injected cell is hidden from readers
+
+
+@pytest.mark.parametrize("section", SECTIONS, ids=lambda s: s.name)
+def test_results_follow_the_contract(book, section):
+    doc = json.loads((book / "_build" / "results" / f"{section.name}.json").read_text())
+    assert set(doc) == {"section", "parameters", "results"} and doc["section"] == section.name
+    assert set(doc["parameters"]) == {p.name for p in section.params}
+    for key, r in doc["results"].items():
+        assert set(r) == {"value", "unit", "label"} and isinstance(r["value"], float), key
+    assert set(section.headline) <= set(doc["results"])
+
+
+def test_cluster_results_have_the_required_keys(book):
+    results = json.loads((book / "_build" / "results" / "cluster.json").read_text())["results"]
+    for key in ("peak_fp8_eflops", "peak_bf16_eflops", "peak_ratio_vs_a100_cluster", "gpt4_implied_mfu",
+                "gpt4_retrain_days", "critical_it_mw", "annual_energy_twh", "annual_electricity_usd",
+                "capex_usd", "first_failure_minutes"):
+        assert key in results
+
+
+def test_reproduced_claims_lie_within_tolerance(book):
+    claims = load_table("claims")
+    checked = 0
+    for c in claims[claims["status"] == "reproduced"].itertuples():
+        results = json.loads((book / "_build" / "results" / f"{c.section}.json").read_text())["results"]
+        assert c.results_key in results, f"{c.claim_id}: no result {c.results_key}"
+        facts = load_table("report_facts").set_index("fact_id")
+        assert results[c.results_key]["value"] == pytest.approx(facts.loc[c.fact_id, "value"], rel=c.tolerance_rel), c.claim_id
+        checked += 1
+    assert checked >= 4
+
+
+def test_summary_numbers_come_from_the_chapter(book):
+    intro = _page(book, "intro")
+    results = json.loads((book / "_build" / "results" / "cluster.json").read_text())["results"]
+    assert f"{results['peak_fp8_eflops']['value']:.0f} EFLOP/s" in re.sub(r"\s+", " ", re.sub("<[^>]+>", "", intro))
+
+
+def test_appendices_list_every_parameter_and_source(book):
+    assumptions = (book / "_build" / "html" / "book" / "generated" / "assumptions.html").read_text()
+    for p in SECTIONS[0].params:
+        assert p.name in assumptions
+    sources = (book / "_build" / "html" / "book" / "generated" / "sources.html").read_text()
+    for source_id in load_table("sources")["source_id"]:
+        assert f'id="src-{source_id.replace("_", "-")}"' in sources
+
+
+def test_unchanged_rebuild_executes_and_renders_nothing(book):
+    before = _tree_digest(book / "_build" / "html")
+    proc = run_cli("build", cwd=book)
+    assert proc.returncode == 0, proc.stderr
+    assert "0 section(s) executed" in proc.stdout and "render skipped" in proc.stdout
+    assert _tree_digest(book / "_build" / "html") == before
+
+
+def test_failed_build_leaves_previous_book_untouched(book):
+    before = _tree_digest(book / "_build" / "html")
+    results_before = _tree_digest(book / "_build" / "results")
+    nb = book / "notebooks" / "cluster.py"
+    original = nb.read_text()
+    try:
+        nb.write_text(original.replace("R.save()", "1 / 0\nR.save()"))
+        proc = run_cli("build", cwd=book)
+    finally:
+        nb.write_text(original)
+    assert proc.returncode == 1
+    assert "section 'cluster' failed in cell" in proc.stderr and "ZeroDivisionError" in proc.stderr
+    assert "previous book is untouched" in proc.stderr
+    assert _tree_digest(book / "_build" / "html") == before
+    assert _tree_digest(book / "_build" / "results") == results_before
+    assert not list((book / "_build").glob(".stage-*"))
+
+
+def test_changed_parameter_reruns_only_dependent_sections(book, tmp_path):
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("parameters:\n  gpus: 50000\n")
+    proc = run_cli("build", "--scenario", str(scenario), cwd=book)
+    assert proc.returncode == 0, proc.stderr
+    assert "2 section(s) executed" in proc.stdout  # cluster, and intro which reads its results
+    results = json.loads((book / "_build" / "results" / "cluster.json").read_text())
+    assert results["parameters"]["gpus"] == 50_000
+    assert "**50,000** (changed)" in (book / "_build" / "executed" / "cluster.ipynb").read_text()
+    proc = run_cli("build", cwd=book)  # back to defaults: both sections come from the cache
+    assert proc.returncode == 0 and "0 section(s) executed" in proc.stdout

@@ -1,0 +1,72 @@
+"""`python -m analysis`: commands, exit codes, and nothing written on bad input."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from analysis.sections import get_section
+
+from conftest import REPO, run_cli
+
+INJECTION = "__import__('os').system('touch /tmp/analysis-cli-injected')"
+
+
+def test_sections_and_params_list_everything():
+    out = run_cli("sections").stdout
+    assert "cluster" in out and "The 100,000-H100 cluster" in out
+    proc = run_cli("params", "cluster")
+    assert proc.returncode == 0
+    for p in get_section("cluster").params:
+        assert p.name in proc.stdout
+    assert "valid:" in proc.stdout and "source:" in proc.stdout
+
+
+@pytest.mark.parametrize("args,message", [
+    (["run", "cluster", "-p", "gpus", "abc"], "parameter 'gpus'"),
+    (["run", "cluster", "-p", "gpus", "nan"], "not finite"),
+    (["run", "cluster", "-p", "pue", "0.5"], "out of range"),
+    (["run", "cluster", "-p", "gpu", INJECTION], "parameter 'gpu'"),
+    (["run", "cluster", "-p", "gpus", INJECTION], "not a number"),
+    (["run", "cluster", "-p", "no_such", "1"], "unknown parameter 'no_such'"),
+    (["run", "nowhere"], "unknown section 'nowhere'"),
+    (["run", "cluster", "--scenario", "/nonexistent.yaml"], "cannot read"),
+    (["build", "--jobs", "0"], "--jobs expects an integer"),
+    (["frobnicate"], "invalid choice"),
+])
+def test_bad_input_exits_2_and_writes_nothing(tmp_path, args, message):
+    out = tmp_path / "out"
+    extra = ["--out", str(out)] if args[0] == "run" else []
+    proc = run_cli(*args, *extra)
+    assert proc.returncode == 2, proc.stderr
+    assert message in proc.stderr
+    assert not out.exists()
+    assert not Path("/tmp/analysis-cli-injected").exists()
+
+
+def test_run_reruns_the_chapter_with_new_inputs(tmp_path):
+    out = tmp_path / "run"
+    proc = run_cli("run", "cluster", "-p", "gpus", "50000", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert (out / "cluster.ipynb").is_file()
+    result = json.loads((out / "cluster.json").read_text())
+    assert result["section"] == "cluster" and result["parameters"]["gpus"] == 50_000
+    values = {k: v["value"] for k, v in result["results"].items()}
+    assert values["critical_it_mw"] == pytest.approx(70.125)  # half of the 100k cluster's 140.25 MW
+    assert values["first_failure_minutes"] == pytest.approx(2 * 26.28, rel=1e-3)
+    assert "Critical IT power of the cluster" in proc.stdout and "critical_it_mw" in proc.stdout
+    assert not list(tmp_path.glob(".*partial"))
+
+
+def test_failing_section_exits_1_naming_section_cell_and_error(tmp_path):
+    from conftest import copy_repo
+
+    root = copy_repo(tmp_path / "repo")
+    nb = root / "notebooks" / "cluster.py"
+    nb.write_text(nb.read_text().replace('gpt4 = row("training_runs", "gpt4")',
+                                         'gpt4 = row("training_runs", "gpt4")\nraise RuntimeError("boom")'))
+    out = tmp_path / "out"
+    proc = run_cli("run", "cluster", "--out", str(out), cwd=root)
+    assert proc.returncode == 1
+    assert "section 'cluster' failed in cell" in proc.stderr and "RuntimeError: boom" in proc.stderr
+    assert not out.exists()
