@@ -8,7 +8,10 @@ The kernel runs with the repository as working directory and ``PYTHONPATH``, wit
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -108,10 +111,35 @@ def execute_section(section: Section, params: dict, out_dir: Path, root: Path,
     return target
 
 
+# ipykernel 7 warns on every start that its loopback TCP channels are unencrypted; the kernel is
+# local and short-lived, so that line is dropped from the kernel's stderr and the rest passed on.
+NOISE = ("Kernel is running over TCP without encryption",)
+
+
+@contextlib.contextmanager
+def _filtered_kernel_stderr():
+    """Capture file descriptor 2 (inherited by the kernel process) and replay it without noise."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile(mode="w+b") as capture:
+        os.dup2(capture.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+            capture.seek(0)
+            for line in capture.read().decode(errors="replace").splitlines():
+                if line.strip() and not any(n in line for n in NOISE):
+                    print(line, file=sys.stderr)
+
+
 def timed_execute(args) -> RunRecord:
     """Pool entry point: ``(section, params, out_dir, root, results_dir)`` -> RunRecord."""
     start = time.perf_counter()
-    execute_section(*args)
+    with _filtered_kernel_stderr():
+        execute_section(*args)
     return RunRecord(args[0].name, time.perf_counter() - start, cached=False)
 
 

@@ -1,0 +1,102 @@
+"""`make bench`: how long the book takes to build, side by side from one run.
+
+1. a clean build with the papermill pipeline (`python -m analysis build`, empty cache);
+2. Jupyter Book executing the same notebooks itself (jupytext `.py` sources, `execute_notebooks:
+   force`), rendering the same pages; the ratio of 2 to 1;
+3. a rebuild with nothing changed;
+4. one chapter rerun with a changed parameter (`run cluster -p gpus 50000`), and a whole-book
+   rebuild after a one-parameter scenario change.
+
+Each step runs in a fresh copy of the repository under a temporary folder, so the developer's
+own `_build/` is untouched. Timings are wall-clock seconds on this machine.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+REPO = Path(__file__).resolve().parent.parent
+COPIED = ("analysis", "notebooks", "book", "data", "_config.yml", "_toc.yml", "requirements.txt")
+
+
+def _copy(dest: Path) -> Path:
+    dest.mkdir(parents=True)
+    for name in COPIED:
+        src = REPO / name
+        if src.is_dir():
+            shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("__pycache__", "generated"))
+        else:
+            shutil.copy2(src, dest / name)
+    return dest
+
+
+def _timed(cmd: list[str], cwd: Path, env: dict | None = None) -> float:
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(cwd), **(env or {})})
+    elapsed = time.perf_counter() - start
+    if proc.returncode != 0:
+        sys.exit(f"benchmark step failed: {' '.join(cmd)}\n{proc.stderr[-2000:]}")
+    return elapsed
+
+
+def _jupyter_book_executes(root: Path, pipeline_root: Path) -> float:
+    """Point the table of contents at the .py notebooks and let Jupyter Book execute them."""
+    nb_dir = root / "book" / "nb"
+    nb_dir.mkdir()
+    for py in (root / "notebooks").glob("*.py"):
+        shutil.copy2(py, nb_dir / py.name)
+    for md in (pipeline_root / "_build" / "executed").glob("*.md"):  # generated appendices
+        shutil.copy2(md, nb_dir / md.name)
+    toc = (root / "_toc.yml").read_text().replace("book/generated/assumptions", "book/nb/assumptions")
+    toc = toc.replace("book/generated/sources", "book/nb/sources").replace("book/generated/", "book/nb/")
+    (root / "_toc.yml").write_text(toc)
+    config = yaml.safe_load((root / "_config.yml").read_text())
+    config["execute"] = {"execute_notebooks": "force", "timeout": 600}
+    config["sphinx"]["config"]["nb_custom_formats"] = {".py": ["jupytext.reads", {"fmt": "py:percent"}]}
+    config["exclude_patterns"] = [p for p in config["exclude_patterns"] if p != "notebooks"]
+    (root / "_config.yml").write_text(yaml.safe_dump(config))
+    # The introduction reads the cluster chapter's results, which Jupyter Book alone does not
+    # order; give it the pipeline's results so both tools execute the same cells.
+    env = {"ANALYSIS_RESULTS_DIR": str(pipeline_root / "_build" / "results")}
+    exe = str(Path(sys.executable).parent / "jupyter-book")
+    return _timed([exe, "build", str(root), "--keep-going", "--quiet"], root, env)
+
+
+def main() -> None:
+    cli = [sys.executable, "-m", "analysis"]
+    with tempfile.TemporaryDirectory(prefix="book-bench-") as tmp:
+        tmp = Path(tmp)
+        pipeline = _copy(tmp / "pipeline")
+        clean = _timed([*cli, "build"], pipeline)
+        unchanged = _timed([*cli, "build"], pipeline)
+        rerun = _timed([*cli, "run", "cluster", "-p", "gpus", "50000", "--out", str(tmp / "run")], pipeline)
+        scenario = tmp / "scenario.yaml"
+        scenario.write_text("parameters:\n  pue: 1.2\n")
+        changed_build = _timed([*cli, "build", "--scenario", str(scenario)], pipeline)
+        jb = _jupyter_book_executes(_copy(tmp / "jupyter-book"), pipeline)
+    rows = [
+        ("clean build, papermill pipeline (2 processes)", clean),
+        ("clean build, jupyter-book executing itself", jb),
+        ("rebuild, nothing changed", unchanged),
+        ("rerun one chapter, changed parameter (run cluster -p gpus 50000)", rerun),
+        ("rebuild after a one-parameter scenario change (pue 1.2)", changed_build),
+    ]
+    print(f"Book build times on {platform.node() or 'this machine'} ({os.cpu_count()} CPUs, "
+          f"Python {platform.python_version()}):\n")
+    for label, seconds in rows:
+        print(f"  {label:<66} {seconds:6.1f} s")
+    print(f"\n  jupyter-book executing itself / papermill pipeline: {jb / clean:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
