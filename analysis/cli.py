@@ -73,7 +73,9 @@ def cmd_run(args) -> int:
     section = get_section(args.section)
     overrides, origin = _overrides(args)
     values = resolve_all(overrides, origin)  # everything is validated before anything is written
-    out = Path(args.out)
+    out = Path(args.out).resolve()
+    if out.exists() and not out.is_dir():
+        raise InputError(f"--out {args.out}: exists and is not a folder")
     staging = out.with_name(f".{out.name}.partial")
     shutil.rmtree(staging, ignore_errors=True)
     try:

@@ -25,21 +25,27 @@ def format_value(value) -> str:
 
 
 def parameter_table(section_name: str, values: dict) -> str:
-    """Markdown table of the parameters a section ran with; changed ones are marked."""
+    """Markdown: the parameters a section ran with, changed ones listed first and in bold, the
+    full table folded in a dropdown (descriptions and sources are in the Assumptions appendix)."""
     section = get_section(section_name)
-    lines = ["| Parameter | Value | Unit | Default | Description |", "|---|---|---|---|---|"]
-    changed = 0
+    rows, changed = [], []
     for p in section.params:
         value = values[p.name]
-        differs = value != p.default
-        changed += differs
-        shown = f"**{format_value(value)}** (changed)" if differs else format_value(value)
-        lines.append(f"| `{p.name}` | {shown} | {p.unit} | {format_value(p.default)} | {p.description} |")
-    note = (f"{changed} parameter(s) differ from the defaults." if changed
-            else "All parameters are at their defaults.")
-    return (f"**Parameters this chapter ran with.** {note} Each one's justification and source is in "
-            "the Assumptions appendix; rerun with `python -m analysis run "
-            f"{section_name} -p NAME VALUE`.\n\n" + "\n".join(lines))
+        if value != p.default:
+            changed.append(f"`{p.name}` = **{format_value(value)}** {p.unit} (default {format_value(p.default)})")
+            shown = f"**{format_value(value)}** (changed)"
+        else:
+            shown = format_value(value)
+        rows.append(f"| `{p.name}` | {shown} | {p.unit} | {format_value(p.default)} |")
+    summary = (f"{len(changed)} parameter(s) differ from the defaults: " + "; ".join(changed) + "."
+               if changed else "All parameters are at their defaults.")
+    return "\n".join([
+        f"**Parameters this chapter ran with.** {summary} Rerun with "
+        f"`python -m analysis run {section_name} -p NAME VALUE`; each parameter's justification and "
+        "source is in the {doc}`Assumptions <assumptions>` appendix.", "",
+        ":::{admonition} " + f"All {len(section.params)} parameters of this chapter",
+        ":class: dropdown", "",
+        "| Parameter | Value | Unit | Default |", "|---|---|---|---|", *rows, ":::"])
 
 
 def start(section_name: str, namespace: dict):

@@ -51,7 +51,6 @@ backend_gbps = d.BACKEND_GBPS.default
 import numpy as np
 from IPython.display import Markdown, display
 
-
 from analysis import cluster, flops, hardware
 from analysis.data import fact, row
 from analysis.notebook import claims_table, comparison_table, glue, glue_facts, glue_figure, start

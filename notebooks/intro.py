@@ -30,7 +30,6 @@
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display
 
-
 from analysis.data import load_table
 from analysis.notebook import chapters_table, glue, glue_results, start
 from analysis.results import load_results

@@ -6,11 +6,10 @@ import json
 import re
 
 import pytest
+from conftest import run_cli
 
 from analysis.data import load_table
 from analysis.sections import SECTIONS
-
-from conftest import run_cli
 
 
 def _page(book, name):

@@ -4,10 +4,9 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import run_cli
 
 from analysis.sections import get_section
-
-from conftest import REPO, run_cli
 
 INJECTION = "__import__('os').system('touch /tmp/analysis-cli-injected')"
 
