@@ -11,7 +11,11 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis.data import load_table
-from analysis.flops import mfu_from_tokens_per_s, model_flops_per_token, tokens_per_s_from_mfu
+from analysis.flops import (
+    mfu_from_tokens_per_s,
+    model_flops_per_token,
+    tokens_per_s_from_mfu,
+)
 
 
 def load_benchmarks() -> pd.DataFrame:

@@ -10,7 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.units import HOURS_PER_YEAR, SECONDS_PER_DAY, gbps_to_gbytes_per_s, w_to_mw, years_to_minutes
+from analysis.units import (
+    HOURS_PER_YEAR,
+    SECONDS_PER_DAY,
+    gbps_to_gbytes_per_s,
+    w_to_mw,
+    years_to_minutes,
+)
 
 # --- compute -----------------------------------------------------------------------------------
 

@@ -25,18 +25,12 @@ from pathlib import Path
 import yaml
 
 REPO = Path(__file__).resolve().parent.parent
-COPIED = ("analysis", "notebooks", "book", "data", "_config.yml", "_toc.yml", "requirements.txt")
 
 
 def _copy(dest: Path) -> Path:
-    dest.mkdir(parents=True)
-    for name in COPIED:
-        src = REPO / name
-        if src.is_dir():
-            shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("__pycache__", "generated"))
-        else:
-            shutil.copy2(src, dest / name)
-    return dest
+    from analysis.pipeline.build import copy_project
+
+    return copy_project(dest, REPO)
 
 
 def _timed(cmd: list[str], cwd: Path, env: dict | None = None) -> float:

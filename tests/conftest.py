@@ -3,7 +3,6 @@ throwaway copy of the repository, so tests never touch the developer's own ``_bu
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -11,19 +10,13 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-COPIED = ("analysis", "notebooks", "book", "data", "_config.yml", "_toc.yml", "requirements.txt")
 
 
 def copy_repo(dest: Path) -> Path:
     """A minimal working copy of the project (sources, data, book) at ``dest``."""
-    dest.mkdir(parents=True, exist_ok=True)
-    for name in COPIED:
-        src = REPO / name
-        if src.is_dir():
-            shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("__pycache__", "generated"))
-        else:
-            shutil.copy2(src, dest / name)
-    return dest
+    from analysis.pipeline.build import copy_project
+
+    return copy_project(dest, REPO)
 
 
 def run_cli(*args: str, cwd: Path = REPO, env=None) -> subprocess.CompletedProcess:

@@ -10,7 +10,13 @@ import pytest
 from analysis import defaults
 from analysis.data import load_table
 from analysis.params import Param, ParameterError, load_scenario
-from analysis.sections import SECTIONS, all_params, get_section, resolve_section, run_order
+from analysis.sections import (
+    SECTIONS,
+    all_params,
+    get_section,
+    resolve_section,
+    run_order,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 CLUSTER = get_section("cluster")

@@ -30,6 +30,7 @@ from analysis.sections import SECTIONS, Section, resolve_section, run_order
 REPO_ROOT = Path(__file__).resolve().parents[2]
 BOOK_FILES = ("_config.yml", "_toc.yml")
 CACHE_ENTRIES = 8
+PROJECT_FILES = ("analysis", "notebooks", "book", "data", "_config.yml", "_toc.yml", "requirements.txt")
 
 
 @dataclass
@@ -218,3 +219,17 @@ def build_book(overrides: dict | None = None, origin: dict | None = None, jobs: 
         return report
     finally:
         shutil.rmtree(stage, ignore_errors=True)
+
+
+def copy_project(dest: Path, root: Path = REPO_ROOT) -> Path:
+    """A working copy of the project's sources, data and book pages at ``dest`` (no build outputs,
+    no .venv): tests and the benchmark build there, never in the developer's ``_build/``."""
+    dest = Path(dest)
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in PROJECT_FILES:
+        src = Path(root) / name
+        if src.is_dir():
+            shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("__pycache__", "generated"))
+        else:
+            shutil.copy2(src, dest / name)
+    return dest
