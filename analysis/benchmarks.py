@@ -37,3 +37,14 @@ def load_benchmarks() -> pd.DataFrame:
     bench.loc[~has_mfu, "basis"] = "derived mfu"
     bench.loc[~has_tok, "basis"] = "derived tokens/s"
     return bench
+
+
+def pick(bench: pd.DataFrame, **where) -> pd.Series:
+    """The one benchmark row matching every ``column=value`` in ``where``; an error naming the
+    criteria if none or several match (so a notebook never silently averages or picks the first)."""
+    match = bench
+    for column, value in where.items():
+        match = match[match[column] == value]
+    if len(match) != 1:
+        raise LookupError(f"{len(match)} benchmark rows match {where}; expected exactly one")
+    return match.iloc[0]

@@ -52,7 +52,8 @@ def cmd_params(args) -> int:
         print(f"{section.name}: no parameters")
     for p in section.params:
         print(f"{p.name}\n  default: {p.default!r} {p.unit}\n  valid:   {p.describe_range()}\n"
-              f"  what:    {p.description}\n  basis:   {p.basis}; source: {p.source or '-'}\n"
+              f"  what:    {p.description}\n  basis:   {p.basis}; source: {p.source or '-'}"
+              f"{'; fact: ' + p.fact if p.fact else ''}\n"
               f"  why:     {p.why}")
     return 0
 

@@ -185,6 +185,40 @@ def _report_facts_schema(ids) -> pa.DataFrameSchema:
     )
 
 
+def _cloud_prices_schema(ids) -> pa.DataFrameSchema:
+    return pa.DataFrameSchema(
+        {
+            "snapshot_id": _text(regex=ID, unique=True),
+            "gpu_id": _text(isin=_ids("gpus")),
+            "period": _text(regex=DATE),
+            "low_usd_per_gpu_hour": _num(0.01, 1_000),
+            "high_usd_per_gpu_hour": _num(0.01, 1_000),
+            "what": _text(),
+            "source_id": _source(ids),
+            "note": _text(nullable=True),
+        },
+        checks=[pa.Check(lambda d: d["low_usd_per_gpu_hour"] <= d["high_usd_per_gpu_hour"],
+                         error="low_usd_per_gpu_hour must not exceed high_usd_per_gpu_hour")],
+        strict=True,
+    )
+
+
+def _seed_numbers_schema(ids) -> pa.DataFrameSchema:
+    return pa.DataFrameSchema(
+        {
+            "number_id": _text(regex=r"^S[0-9]{2}_[a-z0-9_]+$", unique=True),
+            "claim_id": _text(regex=r"^S[0-9]{2}$"),
+            "quantity": _text(),
+            "value": _num(-1e30, 1e30),
+            "value_2": _num(-1e30, 1e30, nullable=True),
+            "unit": _text(),
+            "source_id": _source(ids),
+            "note": _text(nullable=True),
+        },
+        strict=True,
+    )
+
+
 CLAIM_STATUSES = ("reproduced", "corrected", "context", "unverifiable", "pending")
 
 
@@ -203,9 +237,9 @@ def _claims_schema(ids) -> pa.DataFrameSchema:
             "status": _text(isin=CLAIM_STATUSES),
             "explanation": _text(),
         },
-        checks=[pa.Check(lambda d: (d["status"] != "reproduced")
+        checks=[pa.Check(lambda d: ~d["status"].isin(["reproduced", "corrected"])
                          | (d["results_key"].notna() & d["tolerance_rel"].notna() & d["fact_id"].notna()),
-                         error="a reproduced claim needs fact_id, results_key and tolerance_rel")],
+                         error="a reproduced or corrected claim needs fact_id, results_key and tolerance_rel")],
         strict=True,
     )
 
@@ -218,14 +252,18 @@ SCHEMAS = {
     "training_runs": _training_runs_schema,
     "report_facts": _report_facts_schema,
     "claims": _claims_schema,
+    "cloud_prices": _cloud_prices_schema,
+    "seed_numbers": _seed_numbers_schema,
 }
 # Tables whose validation reads other tables (foreign keys); a section that reads one of these
 # depends on the others too, so its cache key must hash them all.
 DEPENDS = {"gpus": ("sources",), "models": ("sources",), "training_runs": ("sources", "gpus"),
            "benchmarks": ("sources", "models", "gpus"), "report_facts": ("sources",),
-           "claims": ("sources", "report_facts"), "sources": ()}
+           "claims": ("sources", "report_facts"), "sources": (),
+           "cloud_prices": ("sources", "gpus"), "seed_numbers": ("sources",)}
 KEYS = {"sources": "source_id", "gpus": "gpu_id", "models": "model_id",
-        "training_runs": "run_id", "report_facts": "fact_id", "claims": "claim_id"}
+        "training_runs": "run_id", "report_facts": "fact_id", "claims": "claim_id",
+        "cloud_prices": "snapshot_id", "seed_numbers": "number_id"}
 
 
 def data_dir() -> Path:

@@ -82,3 +82,65 @@ STEP_TIME_S = Param(
 BACKEND_GBPS = Param(
     "backend_gbps", 400.0, "Gbit/s per GPU", "Backend network bandwidth per GPU for in-memory recovery",
     "The report's ~400 Gbit/s backend link per GPU (B26).", "sa_100k_2024", low=1, high=100_000)
+
+# --- capex (capex, opex and tco chapters) ------------------------------------------------------------
+H100_SERVER_USD = Param(
+    "h100_server_usd", 190_000.0, "USD per server", "Price of one 8-GPU H100 server, typical hyperscaler",
+    "SemiAnalysis 2025 (A03); the seed's '$10,000' is not in the report.", "sa_gb200_2025",
+    fact="A03_h100_server_usd", low=1_000, high=2_000_000)
+H100_ALLIN_USD = Param(
+    "h100_allin_usd", 250_000.0, "USD per server", "H100 server all-in: with storage, networking and other items",
+    "SemiAnalysis 2025 (A04).", "sa_gb200_2025", fact="A04_h100_server_allin_usd", low=1_000, high=3_000_000)
+H100_GPUS_PER_SERVER = Param(
+    "h100_gpus_per_server", 8, "GPUs", "GPUs in one H100 (HGX) server",
+    "SemiAnalysis divides server prices by 8 (A05).", "sa_gb200_2025", basis="derived", low=1, high=64)
+GB200_RACK_USD = Param(
+    "gb200_rack_usd", 3_100_000.0, "USD per rack", "Price of one GB200 NVL72 rack, typical hyperscaler",
+    "SemiAnalysis 2025 (A06); the seed's '$1.1M' is not in the report.", "sa_gb200_2025",
+    fact="A06_gb200_rack_usd", low=100_000, high=20_000_000)
+GB200_ALLIN_USD = Param(
+    "gb200_allin_usd", 3_900_000.0, "USD per rack", "GB200 NVL72 rack all-in: with networking, storage and other items",
+    "SemiAnalysis 2025 (A07); the seed's '$1.5M' is not in the report.", "sa_gb200_2025",
+    fact="A07_gb200_rack_allin_usd", low=100_000, high=30_000_000)
+GB200_GPUS_PER_RACK = Param(
+    "gb200_gpus_per_rack", 72, "GPUs", "GPUs in one GB200 NVL72 rack",
+    "NVL72 = 72 Blackwell GPUs in one NVLink domain; SemiAnalysis divides by 72 (A08).", "sa_gb200_2025",
+    basis="derived", low=1, high=576)
+USEFUL_LIFE_YEARS = Param(
+    "useful_life_years", 4.0, "years", "Years over which capex is recovered",
+    "Not stated by SemiAnalysis. Four years is an assumption: accounting lives are 5-6 years, but a "
+    "training GPU is a generation behind within about two. With it, the $1.42 basis implies a "
+    "cost of capital close to a hyperscaler's.", None, basis="assumption", low=1, high=10)
+COST_OF_CAPITAL = Param(
+    "cost_of_capital", 0.081, "per year", "Annual cost of capital (discount rate) for amortizing capex",
+    "Calibrated: with a 4-year life, full utilization and $249/GPU-month opex, 8.1 % makes the H100 "
+    "TCO SemiAnalysis's $1.42 per GPU-hour (A13). The capex chapter shows the solve.", "sa_gb200_2025",
+    basis="calibrated", low=0.0, high=0.5)
+UTILIZATION = Param(
+    "utilization", 1.0, "fraction", "Share of hours a GPU is in paid or productive use",
+    "SemiAnalysis's $1.42 is cost per GPU-hour owned with no rental margin, i.e. every hour counts (A13).",
+    "sa_gb200_2025", basis="derived", low=0.05, high=1.0)
+
+# --- opex ----------------------------------------------------------------------------------------------
+H100_IT_W_PER_GPU = Param(
+    "h100_it_w_per_gpu", 1_389.0, "W per GPU", "All-in critical IT power per H100: chip, server share, network, storage",
+    "SemiAnalysis's DGX H100 SuperPOD build-up, 11,112 W per 8 GPUs (C02).", "sa_energy_2024",
+    fact="C02_w_per_gpu", low=100, high=5_000)
+GB200_IT_W_PER_GPU = Param(
+    "gb200_it_w_per_gpu", 1_833.0, "W per GPU", "All-in critical IT power per GB200 GPU in an NVL72 rack",
+    "Not public in SemiAnalysis's text. Derived: a ~120 kW NVL72 rack (Grace CPUs, NVLink switch trays "
+    "included) / 72 GPUs, plus the same ~10 % for storage and network as the H100 build-up (B14).",
+    "awesomeagents_gb200", basis="derived", low=100, high=5_000)
+DATACENTER_USD_PER_KW_MONTH = Param(
+    "datacenter_usd_per_kw_month", 46.0, "USD per kW-month", "Datacenter space and infrastructure per kW of critical IT, power excluded",
+    "Calibrated with maintenance_frac_per_year so that opex reproduces the seed's $249 (H100) and "
+    "$359 (GB200) per GPU-month, which no public SemiAnalysis text contains (S09). The opex chapter shows the solve.",
+    "seed_000", basis="calibrated", low=0, high=1_000)
+MAINTENANCE_FRAC_PER_YEAR = Param(
+    "maintenance_frac_per_year", 0.0297, "fraction of capex per year", "Maintenance and support contracts",
+    "Calibrated together with datacenter_usd_per_kw_month (see there).", "seed_000", basis="calibrated",
+    low=0, high=0.5)
+OTHER_USD_PER_GPU_MONTH = Param(
+    "other_usd_per_gpu_month", 5.0, "USD per GPU-month", "Other operating costs (insurance, software, monitoring)",
+    "An assumption, kept small so that the calibrated items carry the seed's totals.", None,
+    basis="assumption", low=0, high=1_000)

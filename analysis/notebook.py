@@ -174,3 +174,35 @@ def format_quantity(value: float, unit: str) -> str:
     if abs(value) >= 100:
         return f"{value:,.0f} {unit}"
     return f"{value:.3g} {unit}"
+
+
+def glue_seed_numbers(*number_ids: str) -> None:
+    """Glue the seeds' own numbers (``data/seed_numbers.csv``) as ``seed_<ID>`` (and ``_2``)."""
+    from analysis.data import row
+
+    for number_id in number_ids:
+        s = row("seed_numbers", number_id)
+        glue(f"seed_{number_id}", float(s["value"]))
+        if s["value_2"] == s["value_2"]:  # not NaN
+            glue(f"seed_{number_id}_2", float(s["value_2"]))
+
+
+def seed_vs_source_table(claim_ids) -> str:
+    """Markdown table: what the seed says, what the original source says, and their ratio."""
+    from analysis.data import load_table, row
+
+    claims = load_table("claims").set_index("claim_id")
+    seeds = load_table("seed_numbers")
+    lines = ["| Claim | Quantity | Seed says | Original source | Seed / original |", "|---|---|---|---|---|"]
+    for claim_id in claim_ids:
+        fact_id = claims.loc[claim_id, "fact_id"]
+        f = row("report_facts", fact_id)
+        original = format_quantity(f["value"], f["unit"])
+        if f["value_high"] == f["value_high"]:
+            original += f" to {format_quantity(f['value_high'], f['unit'])}"
+        for s in seeds[seeds["claim_id"] == claim_id].itertuples():
+            said = format_quantity(s.value, s.unit)
+            if s.value_2 == s.value_2:
+                said += f" to {format_quantity(s.value_2, s.unit)}"
+            lines.append(_md_row(claim_id, s.quantity, said, f"{original} ({fact_id})", f"{s.value / f['value']:.2g}x"))
+    return "\n".join(lines)

@@ -29,7 +29,9 @@ def _fmt(x: float) -> str:
 @dataclass(frozen=True)
 class Param:
     """One model input. ``source`` is a ``data/sources.csv`` id; ``basis`` says how the default
-    follows from it (``cited``, ``derived``, ``calibrated`` or ``assumption``) and ``why`` explains."""
+    follows from it (``cited``, ``derived``, ``calibrated`` or ``assumption``) and ``why`` explains.
+    When the default is a report's number, ``fact`` names its row in ``data/report_facts.csv`` and
+    a test keeps the two equal."""
 
     name: str
     default: float | int | str
@@ -42,6 +44,7 @@ class Param:
     high: float | None = None
     choices: tuple[str, ...] | None = None
     choices_from: str | None = field(default=None)  # a registry (``"gpus"``) that lists the choices
+    fact: str | None = None  # a data/report_facts.csv id whose value the default must equal (tested)
 
     @property
     def kind(self) -> type:

@@ -52,3 +52,11 @@ def seconds_to_days(seconds: float) -> float:
 def gbps_to_gbytes_per_s(gbps: float) -> float:
     """Link rate in Gbit/s -> GB/s (decimal gigabytes)."""
     return gbps / 8.0
+
+
+def rounding_floor(stated: float, significant_digits: int = 2) -> float:
+    """The smallest value that rounds to ``stated`` at its significant digits ("~$3.9M" -> 3.85M)."""
+    import math
+
+    step = 10 ** (math.floor(math.log10(abs(stated))) - significant_digits + 1)
+    return stated - step / 2

@@ -118,3 +118,11 @@ def test_param_requires_range_for_numbers():
     with pytest.raises(TypeError):
         Param("x", 1.0, "u", "d", "w")
     assert math.isfinite(defaults.PUE.parse("1.25"))
+
+
+def test_defaults_that_quote_a_report_fact_equal_it():
+    from analysis.data import fact
+
+    quoted = [p for p in all_params().values() if p.fact]
+    for p in quoted:
+        assert p.default == pytest.approx(fact(p.fact)), p.name

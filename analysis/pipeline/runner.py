@@ -112,8 +112,9 @@ def execute_section(section: Section, params: dict, out_dir: Path, root: Path,
 
 
 # ipykernel 7 warns on every start that its loopback TCP channels are unencrypted; the kernel is
-# local and short-lived, so that line is dropped from the kernel's stderr and the rest passed on.
-NOISE = ("Kernel is running over TCP without encryption",)
+# local and short-lived; and it logs the interrupt papermill sends at shutdown. Those lines are
+# dropped from the kernel's stderr and the rest passed on.
+NOISE = ("Kernel is running over TCP without encryption", "KeyboardInterrupt caught in kernel")
 
 
 @contextlib.contextmanager

@@ -1,0 +1,61 @@
+"""Operating cost per GPU per month, item by item: power, datacenter space, maintenance, other.
+
+Power follows the cluster chapter's build-up (IT watts per GPU x PUE x tariff). The datacenter
+charge is a rate per kW of critical IT per month, as colocation is priced. Maintenance and support
+are a fraction of capex per year. SemiAnalysis does not publish its opex items; the seed's
+$249 and $359 per GPU-month are unverifiable, so the book calibrates the datacenter rate and the
+maintenance fraction to them (:func:`calibrate_datacenter_and_maintenance`) and says so.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analysis.cluster import facility_w
+from analysis.units import HOURS_PER_YEAR
+
+HOURS_PER_MONTH = HOURS_PER_YEAR / 12  # 730 h
+
+
+def power_usd_per_gpu_month(it_w_per_gpu: float, pue: float, tariff_usd_per_kwh: float) -> float:
+    """Electricity for one GPU's share of the facility for a month, running flat out."""
+    return facility_w(it_w_per_gpu, pue) / 1_000 * HOURS_PER_MONTH * tariff_usd_per_kwh
+
+
+def datacenter_usd_per_gpu_month(it_w_per_gpu: float, usd_per_kw_month: float) -> float:
+    """Datacenter space and infrastructure, charged per kW of critical IT per month."""
+    return it_w_per_gpu / 1_000 * usd_per_kw_month
+
+
+def maintenance_usd_per_gpu_month(capex_per_gpu_usd: float, fraction_per_year: float) -> float:
+    """Maintenance and support contracts as a fraction of capex per year."""
+    return capex_per_gpu_usd * fraction_per_year / 12
+
+
+def opex_items_usd_per_gpu_month(it_w_per_gpu: float, pue: float, tariff_usd_per_kwh: float,
+                                  datacenter_usd_per_kw_month: float, capex_per_gpu_usd: float,
+                                  maintenance_frac_per_year: float, other_usd_per_gpu_month: float) -> dict:
+    """Each opex item per GPU-month; their sum is the opex."""
+    return {
+        "power": power_usd_per_gpu_month(it_w_per_gpu, pue, tariff_usd_per_kwh),
+        "datacenter": datacenter_usd_per_gpu_month(it_w_per_gpu, datacenter_usd_per_kw_month),
+        "maintenance and support": maintenance_usd_per_gpu_month(capex_per_gpu_usd, maintenance_frac_per_year),
+        "other": other_usd_per_gpu_month,
+    }
+
+
+def opex_usd_per_gpu_month(**items) -> float:
+    """Total opex per GPU-month (the keyword arguments of :func:`opex_items_usd_per_gpu_month`)."""
+    return sum(opex_items_usd_per_gpu_month(**items).values())
+
+
+def calibrate_datacenter_and_maintenance(targets: tuple[float, float], it_w: tuple[float, float],
+                                         capex_per_gpu: tuple[float, float], pue: float,
+                                         tariff_usd_per_kwh: float, other_usd_per_gpu_month: float):
+    """Datacenter $/kW-month and maintenance fraction per year that make two systems' opex hit
+    ``targets`` ($/GPU-month), given everything else: two linear equations in two unknowns."""
+    a = np.array([[w / 1_000, c / 12] for w, c in zip(it_w, capex_per_gpu, strict=True)])
+    b = np.array([t - power_usd_per_gpu_month(w, pue, tariff_usd_per_kwh) - other_usd_per_gpu_month
+                  for t, w in zip(targets, it_w, strict=True)])
+    rate, fraction = np.linalg.solve(a, b)
+    return float(rate), float(fraction)
