@@ -91,7 +91,7 @@ SECTIONS: tuple[Section, ...] = (
         title="Introduction",
         question="What is this book, what does each chapter answer, and how do I rerun it?",
         tables=("claims", "report_facts", "training_runs"),
-        needs=("cluster",),
+        needs=("cluster", "tco"),
     ),
 )
 

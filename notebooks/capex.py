@@ -149,11 +149,8 @@ display(Markdown(seed_vs_source_table(["S03", "S05", "S06", "S07"])))
 # ## From a price to a charge per GPU-hour
 #
 # A buyer recovers capital over the GPU's useful life *n* at a cost of capital *r*. The level
-# yearly charge per dollar is the capital recovery factor,
-#
-# $$\mathrm{CRF}(r, n) = \frac{r (1+r)^n}{(1+r)^n - 1},$$
-#
-# and the charge per GPU-hour is capex x CRF / (8,760 h x utilization). With a
+# yearly charge per dollar is the capital recovery factor, CRF(*r*, *n*) = *r* (1 + *r*)<sup>*n*</sup> /
+# ((1 + *r*)<sup>*n*</sup> − 1), and the charge per GPU-hour is capex × CRF / (8,760 h × utilization). With a
 # {glue:text}`useful_life_years:g`-year life, a {glue:text}`cost_of_capital_pct:.1f` % cost of
 # capital and {glue:text}`utilization_pct:.0f` % utilization, an H100 costs
 # \${glue:text}`h100_capex_per_gpu_hour_usd:.2f` per hour in capital and a GB200

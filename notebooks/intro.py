@@ -36,6 +36,8 @@ from analysis.results import load_results
 
 P, R = start("intro", globals())
 cluster = glue_results("cluster")
+glue_results("tco", ["h100_tco_per_gpu_hour_usd", "gb200_tco_per_gpu_hour_usd", "gb200_breakeven_speedup",
+                     "llama3_405b_bf16_usd_per_million_tokens"])
 glue("cluster_gpus", load_results("cluster")["parameters"]["gpus"], display=False)
 glue("electricity_share_of_capex_pct", cluster["electricity_share_of_capex"]["value"] * 100, display=False)
 glue("annual_electricity_musd", cluster["annual_electricity_usd"]["value"] / 1e6, display=False)
@@ -57,6 +59,11 @@ glue("gpt4_days_high", gpt4["days_high"], display=False)
 # - **Capital.** At 2025 hyperscaler prices the GPUs and their servers cost
 #   \${glue:text}`capex_busd:.1f`B; a year of electricity is {glue:text}`electricity_share_of_capex_pct:.0f` %
 #   of that.
+# - **Cost per hour and per token.** Owning and running an H100 costs
+#   \${glue:text}`h100_tco_per_gpu_hour_usd:.2f` per GPU-hour and a GB200 NVL72 GPU
+#   \${glue:text}`gb200_tco_per_gpu_hour_usd:.2f`, so GB200 must train
+#   {glue:text}`gb200_breakeven_speedup:.2f`x faster per GPU to pay off. At the H100's rate, a
+#   million Llama 3.1 405B tokens cost \${glue:text}`llama3_405b_bf16_usd_per_million_tokens:.2f`.
 # - **Reliability.** Its first link failure comes after {glue:text}`first_failure_minutes:.0f`
 #   minutes on average; each restart from a checkpoint can throw away
 #   {glue:text}`gpu_days_lost_checkpoint:.0f` GPU-days of work.
