@@ -144,3 +144,6 @@ def main(argv=None) -> int:
     except ExecutionError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("interrupted: nothing was swapped in; the previous book and results are untouched", file=sys.stderr)
+        return 130

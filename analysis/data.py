@@ -25,6 +25,14 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 DATA_DIR = REPO_ROOT / "data"
 
 ID = r"^[a-z0-9][a-z0-9_]*$"
+# Units a report fact or seed number may carry: a closed list, so a typo ("kwh", "USD/hr") is caught.
+UNITS = {
+    "EFLOP/s", "FLOP", "GB", "GPU-days", "GPUs", "Gbps", "J", "J/token", "MW", "MWh/yr", "TB", "TWh/yr", "USD",
+    "USD per 1M tokens", "USD/GPU", "USD/GPU-hour", "USD per GPU-month", "USD/kWh", "USD/rack", "USD/server",
+    "USD/yr", "W", "chips", "count", "days", "fraction", "fraction/yr", "household-years", "iterations", "kJ/h",
+    "kW", "kWh/yr", "m", "minutes", "months", "nodes", "ports", "s", "sequences", "sites", "steps", "tokens",
+    "tokens/household-year", "tokens/s/GPU", "x", "years", "g CO2/kWh", "t CO2", "GWh", "GPU-hours", "h",
+}
 DATE = r"^\d{4}(-\d{2}(-\d{2})?)?$"
 MAX_ERRORS_SHOWN = 12
 
@@ -176,7 +184,7 @@ def _report_facts_schema(ids) -> pa.DataFrameSchema:
             "quantity": _text(),
             "value": _num(-1e30, 1e30),
             "value_high": _num(-1e30, 1e30, nullable=True),
-            "unit": _text(),
+            "unit": _text(isin=UNITS),
             "source_id": _source(ids),
             "confidence": _text(isin={"verbatim", "derived", "digest"}),
             "note": _text(nullable=True),
@@ -211,7 +219,7 @@ def _seed_numbers_schema(ids) -> pa.DataFrameSchema:
             "quantity": _text(),
             "value": _num(-1e30, 1e30),
             "value_2": _num(-1e30, 1e30, nullable=True),
-            "unit": _text(),
+            "unit": _text(isin=UNITS),
             "source_id": _source(ids),
             "note": _text(nullable=True),
         },

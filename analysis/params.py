@@ -125,6 +125,8 @@ def load_scenario(path: str | Path) -> tuple[dict[str, object], dict[str, str]]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ParameterError(f"scenario {path}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise ParameterError(f"scenario {path}: not UTF-8 text (byte {exc.start})") from None
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
         doc = yaml.safe_load(text)

@@ -51,14 +51,15 @@ class Results:
     def to_dict(self) -> dict:
         return {"section": self.section, "parameters": self.parameters, "results": self.results}
 
-    def save(self, folder: Path | None = None) -> Path:
+    def save(self, folder: Path | None = None) -> None:
+        """Write ``<folder>/<section>.json`` atomically (returns nothing, so a notebook's last cell
+        prints nothing)."""
         folder = Path(folder or results_dir())
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{self.section}.json"
         tmp = path.with_suffix(".json.tmp")
         tmp.write_text(json.dumps(self.to_dict(), indent=2) + "\n", encoding="utf-8")
         tmp.replace(path)
-        return path
 
 
 def load_results(section: str, folder: Path | None = None) -> dict:

@@ -155,3 +155,27 @@ def test_changed_parameter_reruns_only_dependent_sections(book, tmp_path):
     assert "**50,000** (changed)" in (book / "_build" / "executed" / "cluster.ipynb").read_text()
     proc = run_cli("build", cwd=book)  # back to defaults: both sections come from the cache
     assert proc.returncode == 0 and "0 section(s) executed" in proc.stdout
+
+
+def test_two_clean_builds_are_byte_identical(book, tmp_path):
+    """Same inputs, two fresh copies: identical results JSON, executed notebooks and figures."""
+    from conftest import copy_repo
+
+    other = copy_repo(tmp_path / "again")
+    assert run_cli("build", cwd=other).returncode == 0
+    for folder in ("results", "executed", "html/_images"):
+        a, b = book / "_build" / folder, other / "_build" / folder
+        names = sorted(p.relative_to(a) for p in a.rglob("*") if p.is_file())
+        assert names == sorted(p.relative_to(b) for p in b.rglob("*") if p.is_file()), folder
+        for name in names:
+            assert (a / name).read_bytes() == (b / name).read_bytes(), f"{folder}/{name} differs"
+
+
+def test_built_pages_need_no_network(book):
+    """No page loads a script or stylesheet from another host (the build and the book work offline)."""
+    remote = re.compile(r'<(?:script|link)\b[^>]*\b(?:src|href)="(?:https?:)?//[^"]*"[^>]*>', re.I)
+    pages = list((book / "_build" / "html").rglob("*.html"))
+    assert len(pages) >= len(SECTIONS)
+    for page in pages:
+        hits = [m for m in remote.findall(page.read_text()) if "stylesheet" in m or "<script" in m.lower()]
+        assert not hits, f"{page.name} loads {hits[:2]}"

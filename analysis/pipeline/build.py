@@ -10,10 +10,13 @@ When no key and no book page changed, the previous HTML is kept and Sphinx does 
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -85,7 +88,8 @@ def _run_level(jobs_to_run, jobs: int) -> tuple[list[RunRecord], list[str]]:
     if not jobs_to_run:
         return records, errors
     workers = max(1, min(jobs, len(jobs_to_run)))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers)
+    try:
         futures = {pool.submit(timed_execute, args): args[0].name for args in jobs_to_run}
         for future, name in futures.items():
             try:
@@ -95,6 +99,8 @@ def _run_level(jobs_to_run, jobs: int) -> tuple[list[RunRecord], list[str]]:
             except SectionFailed as exc:
                 errors.append(str(exc))
                 _log(f"  {name:<12} FAILED")
+    finally:  # on Ctrl-C too: drop queued sections, let running ones end, then clean up
+        pool.shutdown(wait=True, cancel_futures=True)
     return records, errors
 
 
@@ -120,7 +126,12 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
             for n in section.needs:
                 shutil.copy2(results_out / f"{n}.json", work / f"{n}.json")
             todo.append((section, values[section.name], work, root, work))
-        ran, errors = _run_level(todo, jobs)
+        try:
+            ran, errors = _run_level(todo, jobs)
+        except BaseException:
+            for args in todo:
+                shutil.rmtree(args[2], ignore_errors=True)
+            raise
         if errors:
             for args in todo:
                 shutil.rmtree(args[2], ignore_errors=True)
@@ -164,6 +175,20 @@ def _sphinx(src: Path, out: Path) -> None:
         raise ExecutionError(f"jupyter-book build failed; the previous book is untouched.\n{tail}")
 
 
+@contextlib.contextmanager
+def _interrupts_deferred():
+    """Ignore Ctrl-C during the swaps, so results, notebooks and HTML change together; by then the
+    build is complete, so an interrupt arriving there is reported, not acted on."""
+    received = []
+    previous = signal.signal(signal.SIGINT, lambda *_: received.append(True))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if received:
+        _log("Interrupt received while swapping in the finished book; the build completed.")
+
+
 def _swap(new: Path, current: Path) -> None:
     """Replace ``current`` by ``new``: two renames, so the old copy is whole until the last moment."""
     old = current.with_name(f".old-{current.name}-{os.getpid()}")
@@ -173,14 +198,37 @@ def _swap(new: Path, current: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
+@contextlib.contextmanager
+def _build_lock(build_dir: Path):
+    """One build at a time per ``_build/``: a second one waits, and says why."""
+    with open(build_dir / ".build.lock", "a+") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            lock.seek(0)
+            holder = lock.read().strip() or "unknown"
+            _log(f"Another build (pid {holder}) is using {build_dir}; waiting for it to finish ...")
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        lock.seek(0)
+        lock.truncate()
+        lock.write(str(os.getpid()))
+        lock.flush()
+        yield
+
+
 def build_book(overrides: dict | None = None, origin: dict | None = None, jobs: int = 2,
                root: Path = REPO_ROOT) -> BuildReport:
     """Build the book into ``root/_build/html``; see the module docstring."""
-    started = time.perf_counter()
     root = Path(root).resolve()
     values = resolve_all(overrides or {}, origin)
     build_dir = root / "_build"
     build_dir.mkdir(exist_ok=True)
+    with _build_lock(build_dir):
+        return _build_locked(values, jobs, root, build_dir)
+
+
+def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path) -> BuildReport:
+    started = time.perf_counter()
     for stale in build_dir.glob(".stage-*"):
         shutil.rmtree(stale, ignore_errors=True)
     stage = build_dir / f".stage-{os.getpid()}"
@@ -211,9 +259,10 @@ def build_book(overrides: dict | None = None, origin: dict | None = None, jobs: 
             report.sphinx_seconds = time.perf_counter() - t0
             new_html = stage / "out" / "_build" / "html"
             (new_html / ".build-hash").write_text(build_hash)
-            _swap(results, build_dir / "results")
-            _swap(generated, build_dir / "executed")
-            _swap(new_html, html)
+            with _interrupts_deferred():
+                _swap(results, build_dir / "results")
+                _swap(generated, build_dir / "executed")
+                _swap(new_html, html)
             _log(f"Rendered in {report.sphinx_seconds:.1f} s: {html / 'index.html'}")
         report.seconds = time.perf_counter() - started
         return report

@@ -42,7 +42,7 @@ def sources_page() -> str:
     out = ["# Sources", "", "Every data row and parameter cites one of these (`data/sources.csv`). "
            "Accessed dates are when the stored copy was read.", ""]
     for s in load_table("sources").itertuples():
-        url = f"<{s.url}>" if isinstance(s.url, str) else "not public"
+        url = f"[{s.url}]({s.url})" if isinstance(s.url, str) else "not public"
         note = f" {s.note}" if isinstance(s.note, str) else ""
         out += [f"(src-{s.source_id})=", f"## `{s.source_id}`", "",
                 f"{s.publisher}, *{s.title}*, {s.date}. {url} (accessed {s.accessed}; {s.kind}).{note}", ""]

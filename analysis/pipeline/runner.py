@@ -46,9 +46,11 @@ def _hide_parameter_cells(nb) -> None:
 
 
 def _strip_volatile_metadata(nb) -> None:
-    """Drop timings and paths papermill records, so identical inputs give identical files."""
+    """Drop timings and paths papermill records and number the cells (nbformat would give them
+    random ids), so identical inputs give byte-identical notebooks."""
     nb.metadata.pop("papermill", None)
-    for cell in nb.cells:
+    for index, cell in enumerate(nb.cells):
+        cell["id"] = f"cell-{index}"
         cell.metadata.pop("papermill", None)
         cell.metadata.pop("execution", None)
 
