@@ -185,6 +185,41 @@ def _report_facts_schema(ids) -> pa.DataFrameSchema:
     )
 
 
+def _household_energy_schema(ids) -> pa.DataFrameSchema:
+    return pa.DataFrameSchema(
+        {
+            "period": _text(regex=DATE),
+            "kind": _text(isin={"us_average", "state"}),
+            "region": _text(),
+            "kwh": _num(1, 100_000),
+            "per": _text(isin={"year", "month"}),
+            "evidence": _text(isin={"primary", "secondary"}),
+            "source_id": _source(ids),
+            "note": _text(nullable=True),
+        },
+        strict=True,
+    )
+
+
+def _published_runs_schema(ids) -> pa.DataFrameSchema:
+    return pa.DataFrameSchema(
+        {
+            "run_id": _text(regex=ID, unique=True),
+            "name": _text(),
+            "model_id": _text(isin=_ids("models")),
+            "gpu_id": _text(isin=_ids("gpus")),
+            "gpu_hours": _num(1, 1e10),
+            "power_w_per_gpu": _num(1, 10_000),
+            "co2_location_t": _num(0, 1e9, nullable=True),
+            "co2_market_t": _num(0, 1e9, nullable=True),
+            "train_tokens": _num(1e6, 1e16, nullable=True),
+            "source_id": _source(ids),
+            "note": _text(nullable=True),
+        },
+        strict=True,
+    )
+
+
 CLAIM_STATUSES = ("reproduced", "corrected", "context", "unverifiable", "pending")
 
 
@@ -218,14 +253,18 @@ SCHEMAS = {
     "training_runs": _training_runs_schema,
     "report_facts": _report_facts_schema,
     "claims": _claims_schema,
+    "household_energy": _household_energy_schema,
+    "published_runs": _published_runs_schema,
 }
 # Tables whose validation reads other tables (foreign keys); a section that reads one of these
 # depends on the others too, so its cache key must hash them all.
 DEPENDS = {"gpus": ("sources",), "models": ("sources",), "training_runs": ("sources", "gpus"),
            "benchmarks": ("sources", "models", "gpus"), "report_facts": ("sources",),
-           "claims": ("sources", "report_facts"), "sources": ()}
+           "claims": ("sources", "report_facts"), "sources": (),
+           "household_energy": ("sources",), "published_runs": ("sources", "models", "gpus")}
 KEYS = {"sources": "source_id", "gpus": "gpu_id", "models": "model_id",
-        "training_runs": "run_id", "report_facts": "fact_id", "claims": "claim_id"}
+        "training_runs": "run_id", "report_facts": "fact_id", "claims": "claim_id",
+        "published_runs": "run_id"}
 
 
 def data_dir() -> Path:
