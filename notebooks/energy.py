@@ -24,7 +24,7 @@
 # what the utility meter sees; divided by the tokens each GPU trains per second, it is joules per
 # token. The report prints neither its power per GPU nor its overhead. This chapter recovers both
 # from the report's own figures, applies them to every benchmark row in `data/`, shows the range of
-# household baselines, scales up to 100,000-GPU clusters, and turns the energy into carbon.
+# household baselines, scales up to whole clusters of H100s and GB200s, and turns the energy into carbon.
 
 # %% tags=["parameters", "remove-cell"]
 # Defaults are defined once, in analysis/defaults.py; papermill injects overrides after this cell.
@@ -103,22 +103,22 @@ implied_w = {k: energy.meter_w_from_joules_per_token(j, sa_rows[k]["tokens_per_s
              for k, j in sa_j_per_token.items()}
 R.add("sa_implied_meter_w_per_h100", np.mean(list(implied_w.values())), "W",
       "Meter power per H100 implied by SA's energy figures (mean)")
-R.add("sa_implied_meter_w_per_h100_low", min(implied_w.values()), "W", "... lowest of the five")
-R.add("sa_implied_meter_w_per_h100_high", max(implied_w.values()), "W", "... highest of the five")
+R.add("sa_implied_meter_w_per_h100_low", min(implied_w.values()), "W", "... the lowest of SA's figures")
+R.add("sa_implied_meter_w_per_h100_high", max(implied_w.values()), "W", "... the highest of SA's figures")
 
 meter_h100 = energy.meter_w_per_gpu(P.h100_it_w_per_gpu, P.colo_pue)
 R.add("meter_w_per_h100", meter_h100, "W", "Power per H100 at the meter (IT x facility overhead)")
 R.add("overhead_w_per_h100", meter_h100 - P.h100_it_w_per_gpu, "W", "Facility overhead per H100")
 R.add("implied_pue_at_c01", energy.implied_pue(R["sa_implied_meter_w_per_h100"], fact("C01_w_per_gpu")),
-      "ratio", "Overhead SA's meter power implies over the 1,275 W server-only IT (C01)")
+      "ratio", f"Overhead SA's meter power implies over the {fact('C01_w_per_gpu'):,.0f} W server-only IT (C01)")
 R.add("implied_pue_at_c02", energy.implied_pue(R["sa_implied_meter_w_per_h100"], fact("C02_w_per_gpu")),
-      "ratio", "Overhead SA's meter power implies over the 1,389 W all-in IT (C02)")
+      "ratio", f"Overhead SA's meter power implies over the {fact('C02_w_per_gpu'):,.0f} W all-in IT (C02)")
 R.add("it_w_at_colo_pue_low", R["sa_implied_meter_w_per_h100"] / fact("C05_pue_enterprise_colo"), "W",
       "IT watts per H100 SA's meter power implies at an enterprise-colocation PUE (C05, low end)")
 R.add("household_w", energy.household_w(P.household_kwh_per_year), "W", "Average draw of one household")
 gb200_it_w = energy.it_w_with_chip_swapped(P.h100_it_w_per_gpu, h100_chip_w, gb200_chip_w)
 meter_gb200 = energy.meter_w_per_gpu(gb200_it_w, P.colo_pue)
-R.add("it_w_per_gb200", gb200_it_w, "W", "IT power per GB200 GPU (1,200 W chip, H100's non-GPU watts)")
+R.add("it_w_per_gb200", gb200_it_w, "W", f"IT power per GB200 GPU ({gb200_chip_w:,.0f} W chip, H100's non-GPU watts)")
 R.add("meter_w_per_gb200", meter_gb200, "W", "Power per GB200 GPU at the meter")
 glue("h100_it_w_per_gpu", P.h100_it_w_per_gpu, display=False)
 glue("colo_pue", P.colo_pue, display=False)
@@ -480,7 +480,7 @@ glue_figure("fig_energy_household_years", fig)
 # %% [markdown]
 # ```{glue:figure} fig_energy_household_years
 # :name: fig-energy-household-years
-# :alt: Horizontal ranges on a logarithmic axis of household-years for six training runs, from GPT-3 175B, the smallest, to Llama 3 405B, the largest, two orders of magnitude apart; each run has a narrow dark band for US averages, a wider light band for state averages, a black tick for the book's value and a red triangle for SemiAnalysis's figure where it gives one.
+# :alt: Horizontal ranges on a logarithmic axis of household-years for training runs, from GPT-3 175B, the smallest, to Llama 3 405B, the largest, two orders of magnitude apart; each run has a narrow dark band for US averages, a wider light band for state averages, a black tick for the book's value and a red triangle for SemiAnalysis's figure where it gives one.
 #
 # One training run, counted in years of an average US household's electricity. The dark band
 # spans the US averages of {glue:text}`us_years`, the light band the state averages
