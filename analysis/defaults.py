@@ -124,8 +124,10 @@ UTILIZATION = Param(
 # --- opex ----------------------------------------------------------------------------------------------
 H100_IT_W_PER_GPU = Param(
     "h100_it_w_per_gpu", 1_389.0, "W per GPU", "All-in critical IT power per H100: chip, server share, network, storage",
-    "SemiAnalysis's DGX H100 SuperPOD build-up, 11,112 W per 8 GPUs (C02).", "sa_energy_2024",
-    fact="C02_w_per_gpu", low=100, high=5_000)
+    "SemiAnalysis's DGX H100 build-up: 11,112 W per 8-GPU server with its share of SuperPOD storage, "
+    "management servers and switches, i.e. 1,389 W per H100 (C02). The server alone draws 1,275 W per "
+    "GPU (C01); the 100k-cluster article's components give about 1,400 W (B14).", "sa_energy_2024",
+    fact="C02_w_per_gpu", low=100, high=10_000)
 GB200_IT_W_PER_GPU = Param(
     "gb200_it_w_per_gpu", 1_833.0, "W per GPU", "All-in critical IT power per GB200 GPU in an NVL72 rack",
     "Not public in SemiAnalysis's text. Derived: a ~120 kW NVL72 rack (Grace CPUs, NVLink switch trays "
@@ -144,3 +146,28 @@ OTHER_USD_PER_GPU_MONTH = Param(
     "other_usd_per_gpu_month", 5.0, "USD per GPU-month", "Other operating costs (insurance, software, monitoring)",
     "An assumption, kept small so that the calibrated items carry the seed's totals.", None,
     basis="assumption", low=0, high=1_000)
+# --- energy per token, households, carbon (energy chapter) ---------------------------------------------
+# SA's energy figures rest on a fixed all-in power per H100 at the meter (A31), split here into IT
+# watts and a facility overhead. The overhead is its own parameter, not PUE above: PUE is calibrated
+# to the 100k-cluster article's 1.59 TWh (B04), this one to the benchmark article's joules per token.
+COLO_PUE = Param(
+    "colo_pue", 1.29, "ratio", "Facility overhead (PUE) behind SemiAnalysis's joules per token",
+    "SA grosses the cluster's all-in draw up by the PUE of 'a typical colocation datacenter' but prints "
+    "neither (A25). Its joules per token and household-years all imply one fixed draw of about "
+    "1.78-1.79 kW per H100 at the meter (A31); over the 1,389 W IT default that is a factor of 1.29, "
+    "which reproduces all of them within 1 %. Over the server-only 1,275 W (C01) it would be 1.40; "
+    "either is below the 1.5-1.6 SA gives for enterprise colocation (C05).",
+    "sa_gb200_2025", basis="calibrated", low=1.0, high=3.0)
+HOUSEHOLD_KWH_PER_YEAR = Param(
+    "household_kwh_per_year", 10_791.0, "kWh per household-year", "Electricity use of an average US household in a year",
+    "SemiAnalysis's basis: EIA's 2022 US average, 10,791 kWh (A26). EIA's figures for other years "
+    "(10,244-10,791 kWh, 2020-2023) and the state extremes (Hawaii to Louisiana, about 6,000 to "
+    "14,400 kWh) are rows of data/household_energy.csv; the chapter shows household-years as a band over them.",
+    "sa_gb200_2025", low=1_000, high=50_000)
+GRID_G_CO2_PER_KWH = Param(
+    "grid_g_co2_per_kwh", 366.0, "g CO2 per kWh", "Carbon intensity of the grid that powers the training",
+    "EIA: US utility-scale generation emitted 1,532 Mt CO2 for 4,183 TWh in 2023 (366 g/kWh; EIA "
+    "rounds to 0.81 lb, 367 g). Earlier years were higher: 0.86 lb (390 g) in 2022, 0.92 lb (417 g) in "
+    "2019. A location-based US average, not the mix of any particular datacenter; set 0 for a fully "
+    "carbon-free supply.",
+    "eia_co2_2023", basis="derived", low=0, high=1_500)

@@ -67,6 +67,11 @@ def _md_row(*cells) -> str:
     return "| " + " | ".join(str(c).replace("|", "\\|").replace("$", "\\$") for c in cells) + " |"
 
 
+def markdown_table(header, rows) -> str:
+    """A Markdown table from a header and rows of already formatted cells (pipes and dollars escaped)."""
+    return "\n".join([_md_row(*header), "|" + "---|" * len(header), *(_md_row(*r) for r in rows)])
+
+
 def _pct(book: float, other: float) -> str:
     return f"{(book / other - 1) * 100:+.1f} %" if other else "—"
 

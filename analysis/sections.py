@@ -87,6 +87,20 @@ SECTIONS: tuple[Section, ...] = (
         figures=("fig-tco-breakeven", "fig-tco-rent-vs-own"),
     ),
     Section(
+        name="energy",
+        title="Energy: joules per token, household-years and cluster power",
+        question="How much electricity does each trained token take at the meter, what is a training run "
+                 "in US household-years, what do 100k-GPU clusters draw, and what does it emit?",
+        params=(d.H100_IT_W_PER_GPU, d.COLO_PUE, d.HOUSEHOLD_KWH_PER_YEAR, d.GRID_G_CO2_PER_KWH,
+                d.GPUS, d.LOAD_FACTOR),
+        tables=("benchmarks", "models", "gpus", "report_facts", "claims", "household_energy", "published_runs"),
+        headline=("meter_w_per_h100", "gpt3_175b_fp8_joules_per_token", "gpt3_175b_bf16_joules_per_token",
+                  "llama3_405b_bf16_joules_per_token", "gpt3_175b_fp8_household_years_300b_tokens",
+                  "llama3_405b_bf16_household_years_15t_tokens", "h100_cluster_annual_twh",
+                  "gb200_cluster_annual_twh", "llama3_405b_bf16_tco2_15t_tokens"),
+        figures=("fig-energy-joules-per-token", "fig-energy-household-years", "fig-energy-power-build-up"),
+    ),
+    Section(
         name="intro",
         title="Introduction",
         question="What is this book, what does each chapter answer, and how do I rerun it?",

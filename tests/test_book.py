@@ -149,7 +149,15 @@ def test_changed_parameter_reruns_only_dependent_sections(book, tmp_path):
     scenario.write_text("parameters:\n  gpus: 50000\n")
     proc = run_cli("build", "--scenario", str(scenario), cwd=book)
     assert proc.returncode == 0, proc.stderr
-    assert "2 section(s) executed" in proc.stdout  # cluster, and intro which reads its results
+    # the sections with a `gpus` parameter (cluster, energy), and those that read their results (intro)
+    affected = {s.name for s in SECTIONS if "gpus" in s.param_map}
+    while True:
+        more = {s.name for s in SECTIONS if set(s.needs) & affected} - affected
+        if not more:
+            break
+        affected |= more
+    assert {"cluster", "energy", "intro"} <= affected
+    assert f"{len(affected)} section(s) executed" in proc.stdout
     results = json.loads((book / "_build" / "results" / "cluster.json").read_text())
     assert results["parameters"]["gpus"] == 50_000
     assert "**50,000** (changed)" in (book / "_build" / "executed" / "cluster.ipynb").read_text()

@@ -1,0 +1,168 @@
+"""Energy per token, household-years and carbon against SemiAnalysis's printed figures (A26-A43),
+EIA's household and grid data and the Llama 3.1 model card, plus properties that must hold."""
+
+import numpy as np
+import pytest
+
+from analysis import cluster, energy, hardware
+from analysis import defaults as d
+from analysis.benchmarks import load_benchmarks
+from analysis.data import fact, load_table, row
+
+SA = "SemiAnalysis"
+KWH = d.HOUSEHOLD_KWH_PER_YEAR.default
+GPT3_TOKENS, LLAMA_TOKENS = fact("A23_train_tokens"), fact("A35_train_tokens")
+
+
+@pytest.fixture(scope="module")
+def bench():
+    """Benchmark rows with J/token at the chapter's default meter power."""
+    meter_h100 = energy.meter_w_per_gpu(d.H100_IT_W_PER_GPU.default, d.COLO_PUE.default)
+    gb200_it = energy.it_w_with_chip_swapped(d.H100_IT_W_PER_GPU.default, hardware.tdp_w("h100_sxm"),
+                                             hardware.tdp_w("gb200_nvl72"))
+    meter_gb200 = energy.meter_w_per_gpu(gb200_it, d.COLO_PUE.default)
+    return energy.add_joules_per_token(load_benchmarks(), {"h100_sxm": meter_h100, "gb200_nvl72": meter_gb200})
+
+
+def _j(bench, model, precision, gpus, date=None):
+    return energy.benchmark_row(bench, model, "h100_sxm", precision, gpus, SA, date)["joules_per_token"]
+
+
+def test_joules_per_token_reproduce_a28_and_a37(bench):
+    assert _j(bench, "gpt3_175b", "fp8", 128, "2024-12") == pytest.approx(fact("A28_gpt3_fp8_j_per_token"), rel=0.01)
+    assert _j(bench, "gpt3_175b", "bf16", 128, "2024-12") == pytest.approx(fact("A28_gpt3_bf16_j_per_token"), rel=0.01)
+    assert _j(bench, "llama31_405b", "bf16", 2304) == pytest.approx(fact("A37_405b_j_per_token"), rel=0.015)
+
+
+def test_household_figures_reproduce_a29_a30_a38_a43(bench):
+    gpt3_fp8, gpt3_bf16 = _j(bench, "gpt3_175b", "fp8", 128, "2024-12"), _j(bench, "gpt3_175b", "bf16", 128, "2024-12")
+    j_405b = _j(bench, "llama31_405b", "bf16", 2304)
+    assert energy.tokens_per_household_year(gpt3_fp8, KWH) == pytest.approx(
+        fact("A29_fp8_tokens_per_household_year"), rel=0.01)
+    assert energy.household_years(GPT3_TOKENS, gpt3_fp8, KWH) == pytest.approx(
+        fact("A30_gpt3_fp8_household_years"), rel=0.02)
+    assert energy.household_years(GPT3_TOKENS, gpt3_bf16, KWH) == pytest.approx(
+        fact("A30_gpt3_bf16_household_years"), rel=0.02)
+    assert energy.tokens_per_household_year(j_405b, KWH) == pytest.approx(
+        fact("A38_405b_tokens_per_household_year"), rel=0.02)
+    assert energy.household_years(LLAMA_TOKENS, j_405b, KWH) == pytest.approx(
+        fact("A38_405b_15t_household_years"), rel=0.02)
+    for gpus, fact_id in ((64, "A43_households_64"), (2048, "A43_households_2048")):
+        assert energy.household_years(LLAMA_TOKENS, _j(bench, "llama31_70b", "fp8", gpus), KWH) == pytest.approx(
+            fact(fact_id), rel=0.02)
+
+
+def test_household_constant_is_sa_s_and_in_the_data():
+    assert KWH == fact("A26_household_kwh")
+    assert energy.household_j_per_year(KWH) == pytest.approx(fact("A26_household_j"))
+    assert energy.household_w(KWH) == pytest.approx(fact("A26_household_w"), rel=0.001)
+    households = energy.with_kwh_per_year(load_table("household_energy"))
+    us = households[households["kind"] == "us_average"]
+    assert KWH in set(us["kwh_per_year"])
+    low, high = energy.household_kwh_range(households, "us_average")
+    state_low, state_high = energy.household_kwh_range(households, "state")
+    assert state_low < low <= KWH <= high < state_high
+
+
+def test_calibrated_overhead_reproduces_the_meter_power_sa_implies(bench):
+    """A31: SA's figures x the throughput they rest on give one power per GPU; the default IT watts
+    x the calibrated overhead must land on it, and each figure must agree with it within 1 %."""
+    rows = {"A28_gpt3_fp8_j_per_token": ("gpt3_175b", "fp8", 128, "2024-12"),
+            "A28_gpt3_bf16_j_per_token": ("gpt3_175b", "bf16", 128, "2024-12"),
+            "A37_405b_j_per_token": ("llama31_405b", "bf16", 2304, None)}
+    implied = [energy.meter_w_from_joules_per_token(
+        fact(f), energy.benchmark_row(bench, m, "h100_sxm", p, g, SA, date)["tokens_per_s_per_gpu"])
+        for f, (m, p, g, date) in rows.items()]
+    for gpus, fact_id in ((64, "A43_households_64"), (2048, "A43_households_2048")):
+        j = energy.joules_per_token_from_household_years(fact(fact_id), LLAMA_TOKENS, fact("A26_household_kwh"))
+        implied.append(energy.meter_w_from_joules_per_token(
+            j, energy.benchmark_row(bench, "llama31_70b", "h100_sxm", "fp8", gpus, SA)["tokens_per_s_per_gpu"]))
+    meter = energy.meter_w_per_gpu(d.H100_IT_W_PER_GPU.default, d.COLO_PUE.default)
+    assert meter == pytest.approx(np.mean(implied), rel=0.005)
+    assert max(implied) / min(implied) < 1.02  # one fixed power per GPU behind all five
+    assert fact("A31_allin_w_per_gpu") <= meter <= row("report_facts", "A31_allin_w_per_gpu")["value_high"] * 1.005
+    assert d.H100_IT_W_PER_GPU.default == fact("C02_w_per_gpu")
+    assert energy.implied_pue(meter, fact("C01_w_per_gpu")) > d.COLO_PUE.default  # less IT, more overhead
+
+
+def test_annual_energy_reproduces_sa_energy_article_example_c04():
+    """The reused cluster functions give SA-C's own example: 20,480 GPUs x 1,389 W, PUE 1.25, 80 %."""
+    it = cluster.critical_it_w(fact("C03_gpus"), fact("C02_w_per_gpu"))
+    assert it / 1e6 == pytest.approx(fact("C03_critical_it_mw"), rel=0.005)
+    mwh = cluster.annual_energy_mwh(cluster.facility_w(it, fact("C04_pue")), fact("C04_utilization"))
+    assert mwh == pytest.approx(fact("C04_annual_mwh"), rel=0.001)
+
+
+def test_energy_is_linear_in_tokens_and_overhead():
+    tokens = np.array([1e9, 3e11, 1.5e13])
+    j = energy.joules_per_token(energy.meter_w_per_gpu(1_389.0, 1.3), 500.0)
+    assert energy.household_years(2 * tokens, j, KWH) == pytest.approx(2 * energy.household_years(tokens, j, KWH))
+    assert energy.training_energy_j(tokens, j) == pytest.approx(tokens * j)
+    j_double_pue = energy.joules_per_token(energy.meter_w_per_gpu(1_389.0, 2.6), 500.0)
+    assert j_double_pue == pytest.approx(2 * j)
+    assert energy.joules_per_token(1_000.0, 250.0) == pytest.approx(2 * energy.joules_per_token(1_000.0, 500.0))
+
+
+def test_household_years_fall_as_household_use_rises():
+    kwh = np.linspace(3_000, 20_000, 50)
+    years = energy.household_years(3e11, 2.46, kwh)
+    assert np.all(np.diff(years) < 0)
+    assert energy.household_years(3e11, 2.46, 2 * KWH) == pytest.approx(energy.household_years(3e11, 2.46, KWH) / 2)
+
+
+def test_inverse_functions_round_trip():
+    j = energy.joules_per_token_from_household_years(energy.household_years(1.5e13, 1.14, KWH), 1.5e13, KWH)
+    assert j == pytest.approx(1.14)
+    assert energy.meter_w_from_joules_per_token(energy.joules_per_token(1_791.0, 728.0), 728.0) == pytest.approx(1_791.0)
+    assert energy.implied_pue(energy.meter_w_per_gpu(1_389.0, 1.29), 1_389.0) == pytest.approx(1.29)
+
+
+def test_monthly_household_figures_are_annualised_and_bad_units_refused():
+    assert energy.annual_kwh(855, "month") == 10_260
+    assert energy.annual_kwh(10_715, "year") == 10_715
+    with pytest.raises(ValueError):
+        energy.annual_kwh(855, "week")
+
+
+def test_chip_swap_keeps_the_rest_of_the_build_up():
+    assert energy.it_w_with_chip_swapped(1_389.0, 700.0, 700.0) == 1_389.0
+    assert energy.it_w_with_chip_swapped(1_389.0, 700.0, 1_200.0) - 1_200.0 == pytest.approx(1_389.0 - 700.0)
+
+
+def test_joules_per_token_refuses_no_throughput():
+    with pytest.raises(ValueError):
+        energy.joules_per_token(1_791.0, 0.0)
+
+
+def test_carbon_reproduces_the_llama31_model_card():
+    """The card's 8,930 t for 30.84M H100-hours at 700 W imply ~414 g/kWh (public_data §5);
+    tonnes scale linearly with the grid intensity."""
+    card = row("published_runs", "llama31_405b_card")
+    kwh = energy.energy_kwh_from_gpu_hours(card["gpu_hours"], card["power_w_per_gpu"])
+    assert kwh / 1e6 == pytest.approx(21.6, rel=0.002)
+    g = energy.implied_g_co2_per_kwh(card["co2_location_t"], kwh)
+    assert g == pytest.approx(414, rel=0.002)
+    assert energy.tonnes_co2(kwh, g) == pytest.approx(card["co2_location_t"])
+    assert energy.tonnes_co2(kwh, 2 * g) == pytest.approx(2 * card["co2_location_t"])
+    total = load_table("published_runs")
+    assert total["co2_location_t"].sum() == 11_390  # the card's total row, not stored, is the sum
+
+
+def test_grid_default_follows_eia_2023_totals():
+    assert d.GRID_G_CO2_PER_KWH.default == pytest.approx(1_532e12 / 4_183e9, abs=0.5)
+
+
+def test_benchmark_row_is_unique_or_an_error(bench):
+    with pytest.raises(ValueError, match="2 benchmark rows"):
+        energy.benchmark_row(bench, "gpt3_175b", "h100_sxm", "fp8", 128, SA)
+    with pytest.raises(ValueError, match="0 benchmark rows"):
+        energy.benchmark_row(bench, "gpt3_175b", "h100_sxm", "fp8", 3, SA)
+
+
+def test_every_benchmark_row_gets_a_positive_energy_and_fp8_beats_bf16(bench):
+    assert bench["joules_per_token"].notna().all() and (bench["joules_per_token"] > 0).all()
+    paired = bench.pivot_table(index=["model_id", "gpu_id", "gpus", "date", "publisher"], columns="precision",
+                               values="joules_per_token").dropna()
+    assert len(paired) > 20 and (paired["fp8"] < paired["bf16"]).all()
+    with pytest.raises(ValueError, match="no meter power"):
+        energy.add_joules_per_token(bench, {"h100_sxm": 1_791.0})
