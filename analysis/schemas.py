@@ -270,6 +270,23 @@ def _published_runs_schema(ids) -> pa.DataFrameSchema:
     )
 
 
+def _fact_checks_schema(ids) -> pa.DataFrameSchema:
+    return pa.DataFrameSchema(
+        {
+            "fact_id": _text(isin=ids("report_facts", "fact_id")),
+            "section": _text(regex=ID),
+            "results_key": _text(regex=ID),
+            "tolerance_rel": _num(0, 1, nullable=True),
+            "status": _text(isin={"reproduced", "context"}),
+            "note": _text(nullable=True),
+        },
+        checks=[pa.Check(lambda d: (d["status"] != "reproduced") | d["tolerance_rel"].notna(),
+                         error="a reproduced fact needs tolerance_rel")],
+        unique=["fact_id", "section", "results_key"],
+        strict=True,
+    )
+
+
 SCHEMAS = {
     "sources": _sources_schema,
     "gpus": _gpus_schema,
@@ -282,6 +299,7 @@ SCHEMAS = {
     "seed_numbers": _seed_numbers_schema,
     "household_energy": _household_energy_schema,
     "published_runs": _published_runs_schema,
+    "fact_checks": _fact_checks_schema,
 }
 # Tables whose validation reads other tables (foreign keys); a section that reads one of these
 # depends on the others too, so its cache key must hash them all.
@@ -289,7 +307,8 @@ DEPENDS = {"gpus": ("sources",), "models": ("sources",), "training_runs": ("sour
            "benchmarks": ("sources", "models", "gpus"), "report_facts": ("sources",),
            "claims": ("sources", "report_facts"), "sources": (),
            "cloud_prices": ("sources", "gpus"), "seed_numbers": ("sources",),
-           "household_energy": ("sources",), "published_runs": ("sources", "models", "gpus")}
+           "household_energy": ("sources",), "published_runs": ("sources", "models", "gpus"),
+           "fact_checks": ("sources", "report_facts")}
 KEYS = {"sources": "source_id", "gpus": "gpu_id", "models": "model_id",
         "training_runs": "run_id", "report_facts": "fact_id", "claims": "claim_id",
         "cloud_prices": "snapshot_id", "seed_numbers": "number_id", "published_runs": "run_id"}

@@ -31,7 +31,8 @@ class Section:
         return {p.name: p for p in self.params}
 
 
-SECTIONS: tuple[Section, ...] = (
+# The modelling chapters, in book order. The ledger and the introduction, below, read their results.
+CHAPTERS: tuple[Section, ...] = (
     Section(
         name="cluster",
         title="The 100,000-H100 cluster",
@@ -99,6 +100,19 @@ SECTIONS: tuple[Section, ...] = (
                   "llama3_405b_bf16_household_years_15t_tokens", "h100_cluster_annual_twh",
                   "gb200_cluster_annual_twh", "llama3_405b_bf16_tco2_15t_tokens"),
         figures=("fig-energy-joules-per-token", "fig-energy-household-years", "fig-energy-power-build-up"),
+    ),
+)
+
+SECTIONS: tuple[Section, ...] = CHAPTERS + (
+    Section(
+        name="claims",
+        title="The claims ledger",
+        question="Which of the seed's claims hold, which are wrong, and which of the report's own figures "
+                 "does the book reproduce?",
+        tables=("claims", "report_facts", "sources", "fact_checks", "seed_numbers"),
+        needs=tuple(s.name for s in CHAPTERS),  # picks up every chapter, present and future
+        headline=("claims_reproduced", "claims_corrected", "claims_context", "claims_unverifiable", "claims_pending",
+                  "facts_checked", "facts_reproduced"),
     ),
     Section(
         name="intro",

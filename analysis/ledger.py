@@ -1,0 +1,110 @@
+"""The claims ledger: every seed claim (``data/claims.csv``) and every report fact the book checks
+(``data/fact_checks.csv``), joined with the chapters' results JSON.
+
+:func:`check_ledger` is what makes the build fail when the book drifts: a reproduced (or
+corrected) value outside its tolerance, a claim without a status, or a results key that a
+chapter does not produce. Claims whose chapter is not written yet stay ``pending`` and are only
+listed.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from analysis.data import CLAIM_STATUSES, load_table
+from analysis.errors import ExecutionError
+from analysis.results import load_results
+
+CHECKED = ("reproduced", "corrected")
+
+
+class LedgerError(ExecutionError):
+    """The ledger's checks failed; the message lists every failing row."""
+
+
+def _within(value: float, low: float, high: float, tolerance: float) -> bool:
+    high = low if pd.isna(high) else high
+    return low * (1 - tolerance) <= value <= high * (1 + tolerance)
+
+
+def _results(sections) -> dict[str, dict]:
+    return {name: load_results(name)["results"] for name in sections}
+
+
+def claims_ledger(available_sections) -> pd.DataFrame:
+    """One row per seed claim: seed value, original value and link, the book's value, status."""
+    claims = load_table("claims")
+    facts = load_table("report_facts").set_index("fact_id")
+    urls = load_table("sources").set_index("source_id")["url"]
+    results = _results(sorted(set(claims["section"]) & set(available_sections)))
+    rows = []
+    for c in claims.itertuples():
+        fact = facts.loc[c.fact_id] if isinstance(c.fact_id, str) else None
+        section_results = results.get(c.section)
+        key = c.results_key if isinstance(c.results_key, str) else None
+        book = section_results.get(key, {}).get("value") if (section_results is not None and key) else None
+        rows.append({
+            "claim_id": c.claim_id, "claim": c.claim, "seed_value": c.seed_value, "status": c.status,
+            "fact_id": c.fact_id if fact is not None else None,
+            "original_value": None if fact is None else fact["value"],
+            "original_high": None if fact is None else fact["value_high"],
+            "original_unit": None if fact is None else fact["unit"],
+            "url": urls.get(c.source_id), "source_id": c.source_id, "section": c.section,
+            "results_key": key, "book_value": book,
+            "book_unit": section_results[key]["unit"] if book is not None else None,
+            "tolerance_rel": c.tolerance_rel, "chapter_built": section_results is not None,
+            "explanation": c.explanation,
+        })
+    return pd.DataFrame(rows)
+
+
+def facts_ledger(available_sections) -> pd.DataFrame:
+    """One row per checked report fact: the report's value, the book's, the difference."""
+    checks = load_table("fact_checks")
+    facts = load_table("report_facts").set_index("fact_id")
+    results = _results(sorted(set(checks["section"]) & set(available_sections)))
+    rows = []
+    for f in checks.itertuples():
+        section_results = results.get(f.section, {})
+        book = section_results.get(f.results_key, {}).get("value")
+        rows.append({
+            "fact_id": f.fact_id, "quantity": facts.loc[f.fact_id, "quantity"], "section": f.section,
+            "results_key": f.results_key, "report_value": facts.loc[f.fact_id, "value"],
+            "report_high": facts.loc[f.fact_id, "value_high"], "unit": facts.loc[f.fact_id, "unit"],
+            "book_value": book, "status": f.status, "tolerance_rel": f.tolerance_rel,
+            "chapter_built": f.section in results, "note": f.note,
+        })
+    return pd.DataFrame(rows)
+
+
+def ledger_failures(claims: pd.DataFrame, facts: pd.DataFrame) -> list[str]:
+    """Every violated rule, one message each (empty when the ledger holds)."""
+    failures = []
+    for c in claims.itertuples():
+        if c.status not in CLAIM_STATUSES:
+            failures.append(f"{c.claim_id}: no valid status ({c.status!r})")
+        if not c.chapter_built:
+            if c.status != "pending":
+                failures.append(f"{c.claim_id}: status {c.status} but chapter '{c.section}' has no results")
+            continue
+        if isinstance(c.results_key, str) and pd.isna(c.book_value):
+            failures.append(f"{c.claim_id}: results key '{c.results_key}' does not exist in chapter '{c.section}'")
+        elif c.status in CHECKED and not _within(c.book_value, c.original_value, c.original_high, c.tolerance_rel):
+            failures.append(f"{c.claim_id}: book value {c.book_value:.6g} is outside {c.tolerance_rel:.1%} of the "
+                            f"original {c.original_value:.6g} ({c.fact_id})")
+    for f in facts.itertuples():
+        if not f.chapter_built:
+            continue
+        if pd.isna(f.book_value):
+            failures.append(f"{f.fact_id}: results key '{f.results_key}' does not exist in chapter '{f.section}'")
+        elif f.status == "reproduced" and not _within(f.book_value, f.report_value, f.report_high, f.tolerance_rel):
+            failures.append(f"{f.fact_id}: book value {f.book_value:.6g} is outside {f.tolerance_rel:.1%} of the "
+                            f"report's {f.report_value:.6g} ({f.section}.{f.results_key})")
+    return failures
+
+
+def check_ledger(claims: pd.DataFrame, facts: pd.DataFrame) -> None:
+    """Raise :class:`LedgerError` listing every failure (this fails the build)."""
+    failures = ledger_failures(claims, facts)
+    if failures:
+        raise LedgerError("the claims ledger does not hold:\n  " + "\n  ".join(failures))
