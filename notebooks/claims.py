@@ -29,6 +29,8 @@
 # Below the seed's claims come the report's own figures that the book recomputes. The build fails
 # if any reproduced or corrected value leaves its tolerance, if a claim has no status, or if a row
 # names a result that its chapter does not produce, so this page cannot silently go stale.
+# Tolerances are checked where a chapter ran with its default parameters, the report's inputs;
+# when you rebuild with your own, the rows show where your numbers land.
 
 # %% tags=["parameters", "remove-cell"]
 # The ledger has no parameters of its own; it reads every chapter's results.

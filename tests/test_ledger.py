@@ -66,3 +66,11 @@ def test_every_comparison_in_a_chapter_is_in_the_ledger():
         source = (REPO / section.notebook).read_text()
         for key, fact_id in re.findall(r'\("([a-z0-9_]+)", "([ABC][0-9]{2}[a-z0-9_]*)"\)', source):
             assert (section.name, key, fact_id) in checks, f"{section.name}: {key} vs {fact_id} not in fact_checks.csv"
+
+
+def test_tolerances_apply_only_at_the_reports_inputs(built):
+    claims, facts = built
+    i = claims.index[claims["status"] == "reproduced"][0]
+    claims.loc[i, "book_value"] = claims.loc[i, "original_value"] * 1.5
+    claims.loc[i, "at_defaults"] = False  # the chapter ran with a scenario
+    assert ledger_failures(claims, facts) == []
