@@ -77,10 +77,12 @@ def gpu_axis(ax, ticks):
 # behind a partial paywall, but NVIDIA publishes the tables of each release in the repository,
 # and SemiAnalysis's figures match release v25.02 (NeMo 24.12) to within rounding. This chapter
 # uses {glue:text}`bench_rows:,` rows: the points SemiAnalysis states in its text, and NVIDIA's
-# tables for four releases plus the NeMo 24.09 documentation.
+# tables for {glue:text}`dgxc_releases` releases plus the NeMo 24.09 documentation.
 
 # %% tags=["remove-input"]
 glue("bench_rows", len(bench), display=False)
+glue("dgxc_releases", int(bench["source_id"].str.startswith("nv_dgxc").groupby(bench["source_id"]).any().sum()),
+     display=False)
 inventory = []
 for source_id, group in bench.groupby("source_id", sort=False):
     inventory.append([f"{{ref}}`{source_id} <src-{source_id}>`", group["publisher"].iloc[0],
@@ -516,15 +518,19 @@ display(Markdown(markdown_table(
 # %% [markdown]
 # Two things go wrong, neither of them in the measurements. For the mixture-of-experts models,
 # NVIDIA's MFU implies its own per-token FLOP count (the "publisher" column), which differs from
-# $6N_{\mathrm{active}} + 12Lhs$ by about a tenth in either direction; the throughput is what
+# $6N_{\mathrm{active}} + 12Lhs$ by {glue:text}`moe_miss_min_pct:.0f` to {glue:text}`moe_miss_max_pct:.0f` % in
+# either direction; the throughput is what
 # the comparisons above use. And one row is a misprint: NVIDIA's Llama 4 Maverick BF16 row on
-# {glue:text}`typo_gpus:,` GB200 GPUs prints {glue:text}`typo_printed_pct:.2f` %, exactly half
-# what its throughput gives: it was divided by the FP8 peak. Against the BF16 peak it is
+# {glue:text}`typo_gpus:,` GB200 GPUs prints {glue:text}`typo_printed_pct:.2f` %, half of what its
+# throughput gives under NVIDIA's own FLOP count: it was divided by the FP8 peak. Against the BF16 peak it is
 # {glue:text}`typo_fixed_pct:.1f` %, in line with the same model's other sizes. Among the dense
 # rows the worst miss is {glue:text}`conversion_dense_worst_miss_pct:.2f` %.
 
 # %% tags=["remove-cell"]
 glue("typo_gpus", int(typo["gpus"].iloc[0]) if len(typo) else 0, display=False)
+moe_miss = (failures.drop(typo.index)["ratio"] - 1).abs()
+glue("moe_miss_min_pct", moe_miss.min() * 100 if len(moe_miss) else 0.0, display=False)
+glue("moe_miss_max_pct", moe_miss.max() * 100 if len(moe_miss) else 0.0, display=False)
 glue("typo_printed_pct", R.results.get("maverick_gb200_bf16_mfu_printed", {"value": 0.0})["value"] * 100, display=False)
 glue("typo_fixed_pct", R.results.get("maverick_gb200_bf16_mfu_against_bf16_peak", {"value": 0.0})["value"] * 100,
      display=False)

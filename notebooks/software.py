@@ -17,8 +17,8 @@
 #
 # A GPU cluster gets faster after it is bought. Between January and December 2024, with the same
 # H100s, the same model and the same {glue:text}`gpt3_gpus:,`-GPU cluster, NVIDIA's NeMo
-# Megatron releases raised GPT-3 175B's training throughput by more than half in BF16 and by a
-# third in FP8 ({ref}`SemiAnalysis, 2025 <src-sa_gb200_2025>`). SemiAnalysis credits better
+# Megatron releases raised GPT-3 175B's training throughput by {glue:text}`fact_A19_pct:.0f` % in
+# BF16 and {glue:text}`fact_A21_pct:.0f` % in FP8 ({ref}`SemiAnalysis, 2025 <src-sa_gb200_2025>`). SemiAnalysis credits better
 # fused matrix-multiply kernels in cuDNN and cuBLAS, and NCCL collectives that occupy fewer of
 # the GPU's streaming multiprocessors. This chapter measures that gain and the later ones in
 # NVIDIA's public tables, prices it, and corrects the seed summary's version of it.
@@ -92,6 +92,7 @@ for key in list(R.results):
     if R.results[key]["unit"] == "fraction":
         glue(f"{key}_pct", R[key] * 100, display=False)
 glue("fact_A19_pct", fact("A19_bf16_throughput_gain") * 100, display=False)
+glue("fact_A21_pct", fact("A21_fp8_throughput_gain") * 100, display=False)
 
 # %% tags=["remove-input"]
 display(Markdown(comparison_table(R, [
