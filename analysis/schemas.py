@@ -278,6 +278,7 @@ def _fact_checks_schema(ids) -> pa.DataFrameSchema:
             "results_key": _text(regex=ID),
             "tolerance_rel": _num(0, 1, nullable=True),
             "status": _text(isin={"reproduced", "context"}),
+            "source_id": _source(ids("sources")),  # the fact's source, repeated so every row cites one
             "note": _text(nullable=True),
         },
         checks=[pa.Check(lambda d: (d["status"] != "reproduced") | d["tolerance_rel"].notna(),

@@ -3,7 +3,6 @@
 import re
 from pathlib import Path
 
-import pandas as pd
 import pytest
 
 from analysis.data import load_table

@@ -108,34 +108,31 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
                      results_out: Path, notebooks_out: Path) -> tuple[list[RunRecord], dict[str, str]]:
     """Run or fetch from cache every section; copy outputs to ``results_out``/``notebooks_out``."""
     keys, records = {}, []
-    levels = run_order([s.name for s in SECTIONS])
-    for level in levels:
+    for level in run_order([s.name for s in SECTIONS]):
         todo = []
-        for section in level:
-            deps = {n: (results_out / f"{n}.json").read_bytes() for n in section.needs}
-            key = keys[section.name] = section_key(section, values[section.name], root, deps)
-            cached = cache_root / section.name / key
-            if (cached / f"{section.name}.json").is_file():
-                os.utime(cached)  # most recently used: kept longest by _prune
-                records.append(RunRecord(section.name, 0.0, cached=True))
-                _log(f"  {section.name:<12} unchanged (cached)")
-                continue
-            work = cache_root / section.name / f".tmp-{key}-{os.getpid()}"
-            shutil.rmtree(work, ignore_errors=True)
-            work.mkdir(parents=True)
-            for n in section.needs:
-                shutil.copy2(results_out / f"{n}.json", work / f"{n}.json")
-            todo.append((section, values[section.name], work, root, work))
-        try:
+        try:  # on any failure or Ctrl-C, no half-written cache entry survives
+            for section in level:
+                deps = {n: (results_out / f"{n}.json").read_bytes() for n in section.needs}
+                key = keys[section.name] = section_key(section, values[section.name], root, deps)
+                cached = cache_root / section.name / key
+                if (cached / f"{section.name}.json").is_file():
+                    os.utime(cached)  # most recently used: kept longest by _prune
+                    records.append(RunRecord(section.name, 0.0, cached=True))
+                    _log(f"  {section.name:<12} unchanged (cached)")
+                    continue
+                work = cache_root / section.name / f".tmp-{key}-{os.getpid()}"
+                todo.append((section, values[section.name], work, root, work))
+                shutil.rmtree(work, ignore_errors=True)
+                work.mkdir(parents=True)
+                for n in section.needs:
+                    shutil.copy2(results_out / f"{n}.json", work / f"{n}.json")
             ran, errors = _run_level(todo, jobs)
+            if errors:
+                raise ExecutionError("build failed; the previous book is untouched.\n  " + "\n  ".join(errors))
         except BaseException:
             for args in todo:
                 shutil.rmtree(args[2], ignore_errors=True)
             raise
-        if errors:
-            for args in todo:
-                shutil.rmtree(args[2], ignore_errors=True)
-            raise ExecutionError("build failed; the previous book is untouched.\n  " + "\n  ".join(errors))
         records += ran
         for section, _, work, _, _ in todo:
             final = cache_root / section.name / keys[section.name]
