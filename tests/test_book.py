@@ -149,7 +149,11 @@ def test_changed_parameter_reruns_only_dependent_sections(book, tmp_path):
     scenario.write_text("parameters:\n  gpus: 50000\n")
     proc = run_cli("build", "--scenario", str(scenario), cwd=book)
     assert proc.returncode == 0, proc.stderr
-    assert "2 section(s) executed" in proc.stdout  # cluster, and intro which reads its results
+    # the sections with a `gpus` parameter, and those that read their results (intro reads cluster)
+    stale = {s.name for s in SECTIONS if "gpus" in s.param_map}
+    stale |= {s.name for s in SECTIONS if stale & set(s.needs)}
+    assert {"cluster", "intro"} <= stale
+    assert f"{len(stale)} section(s) executed" in proc.stdout
     results = json.loads((book / "_build" / "results" / "cluster.json").read_text())
     assert results["parameters"]["gpus"] == 50_000
     assert "**50,000** (changed)" in (book / "_build" / "executed" / "cluster.ipynb").read_text()
