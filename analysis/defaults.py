@@ -167,8 +167,8 @@ RESTART_MIN = Param(
     "An assumption: Meta says it cut job start-up and checkpoint times and automated all but 3 of 466 "
     "recoveries, but gives no time. Reading 16,384 x 4 GB back at Tectonic's 7 TB/s peak takes ~10 s; "
     "rescheduling and initialising communicators on 16k GPUs take minutes. With the other defaults, "
-    "Meta's >90 % effective training time needs detection + restart below ~10 minutes (the chapter "
-    "computes the bound), so five minutes is inside what Meta must have achieved.",
+    "Meta's >90 % effective training time needs detection + restart of about 11 minutes or less (the "
+    "chapter computes the bound), so five minutes is inside what Meta must have achieved.",
     None, basis="assumption", low=0.0, high=600)
 JOB_GPUS = Param(
     "job_gpus", 16_384, "GPUs", "GPUs in the training job whose reliability-adjusted cost is compared",

@@ -135,7 +135,7 @@ def expected_time_fractions(mtbf, interval, write, detection, restart, planned_p
         "recomputed work": keep * (m - segment * n) / cycle,
         "failure detection": keep * detection / cycle,
         "restart": keep * restart / cycle,
-        "planned restarts": planned + 0.0 * m,
+        "planned restarts": planned + 0.0 * m,  # + 0 * m: the same shape as the other shares
     }
 
 
