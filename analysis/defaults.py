@@ -232,3 +232,70 @@ SEED_GPT3_COST_END_USD = Param(
     "The seed's end-of-year GPT-3 175B training cost (claim S12: 12,000 USD), kept only to test it",
     "Claim S12 as the seed states it. The chapter shows the MFU this cost would need, to set it "
     "against the original's 162k USD (A23).", "seed_000", low=1.0, high=1e10)
+
+# --- reliability: failures, checkpoints, goodput, GB200 downtime (reliability chapter) -------------------
+# Llama 3 405B's own counts (GPUs, days, interruptions) are data (data/reliability_facts.csv), not
+# parameters. What Meta did not publish, and everything about GB200 NVL72 faults, is an assumption.
+CHECKPOINT_WRITE_S = Param(
+    "checkpoint_write_s", 10.0, "s", "Time training pauses to write one persistent checkpoint",
+    "An assumption: Llama 3 publishes its checkpoint size (up to 4 GB per GPU) and storage bandwidth "
+    "(2 TB/s sustained) but no save time. With asynchronous checkpointing, training pauses only while "
+    "each GPU copies its shard to host memory: 6-14 s for 7B-13B models with PyTorch DCP (against "
+    "~149 s synchronous). A synchronous write of 16,384 x 4 GB at 2 TB/s would take ~33 s (the "
+    "chapter derives it); the range covers both and slower storage.",
+    "pytorch_dcp_async_2024", basis="assumption", low=0.1, high=3_600)
+FAILURE_DETECTION_MIN = Param(
+    "failure_detection_min", 2.0, "minutes", "Time from a failure until the job stops to recover",
+    "An assumption: no run publishes it. Most of Llama 3's interruptions are hardware faults that "
+    "crash a process at once; hangs (NCCL watchdog timeouts, 7 of 419) wait for a timeout. Two "
+    "minutes is an average weighted toward fast detection; the range runs to two hours of silent hangs.",
+    None, basis="assumption", low=0.0, high=120)
+RESTART_MIN = Param(
+    "restart_min", 5.0, "minutes", "Time to restart after a failure: swap in healthy nodes, re-initialise, reload the checkpoint",
+    "An assumption: Meta says it cut job start-up and checkpoint times and automated all but 3 of 466 "
+    "recoveries, but gives no time. Reading 16,384 x 4 GB back at Tectonic's 7 TB/s peak takes ~10 s; "
+    "rescheduling and initialising communicators on 16k GPUs take minutes. With the other defaults, "
+    "Meta's >90 % effective training time needs detection + restart of about 11 minutes or less (the "
+    "chapter computes the bound), so five minutes is inside what Meta must have achieved.",
+    None, basis="assumption", low=0.0, high=600)
+JOB_GPUS = Param(
+    "job_gpus", 16_384, "GPUs", "GPUs in the training job whose reliability-adjusted cost is compared",
+    "Llama 3 405B's job size, the largest with a published failure table (equal to the llama3_gpus "
+    "row of data/reliability_facts.csv, tested). The chapter also reports the comparison at the "
+    "cluster size `gpus`.", "meta_llama3_2024", low=8, high=2_000_000)
+GOODPUT_TRIALS = Param(
+    "goodput_trials", 1_000, "simulated runs", "Runs simulated per Monte Carlo goodput estimate",
+    "A numerical setting: 1,000 runs put the standard error of the mean ratio far below 0.1 "
+    "percentage points for Llama 3's inputs and take well under a second (make bench).",
+    None, basis="assumption", low=10, high=100_000)
+GOODPUT_SEED = Param(
+    "goodput_seed", 2024, "seed", "Seed of the Monte Carlo's random generator (numpy PCG64)",
+    "A numerical setting: a fixed seed makes every rebuild draw the same runs; change it to see "
+    "the sampling noise.", None, basis="assumption", low=0, high=2**32 - 1)
+H100_REPAIR_HOURS = Param(
+    "h100_repair_hours", 24.0, "hours", "Time a failed H100 server (8 GPUs) is out of service",
+    "An assumption: no public source gives repair times. A day to diagnose, swap the GPU board or "
+    "part from spares and burn the server in again.", None, basis="assumption", low=0.1, high=2_000)
+GB200_REPAIR_HOURS = Param(
+    "gb200_repair_hours", 48.0, "hours", "Time a failed GB200 NVL72 rack (its NVLink domain) is out of service",
+    "An assumption: twice the H100 server's, because the rack is serviced as one NVLink domain and "
+    "SemiAnalysis reports that backplane debug tools lag and the copper backplane stays unreliable "
+    "after burn-in (A47). SA's own downtime figures are paywalled.", "sa_gb200_2025",
+    basis="assumption", low=0.1, high=2_000)
+GB200_BLAST_RADIUS_GPUS = Param(
+    "gb200_blast_radius_gpus", 72, "GPUs", "GPUs taken out of service by one GB200 NVL72 fault until repaired",
+    "An assumption: the whole NVL72 NVLink domain, against an H100 fault's 8-GPU server "
+    "(h100_gpus_per_server). A job sharded across the rack's NVLink cannot use a rack with a failed "
+    "tray or link, and backplane repair drains the rack. Lower it to model racks run with spare GPUs.",
+    "sa_gb200_2025", basis="assumption", low=1, high=576)
+GB200_NVLINK_FAULTS_PER_RACK_MONTH = Param(
+    "gb200_nvlink_faults_per_rack_month", 1.0, "faults per rack-month",
+    "NVLink backplane, switch-tray and cable faults per GB200 NVL72 rack, beyond GPU and host faults",
+    "An assumption: SemiAnalysis says the backplane was still unreliable in August 2025 (A47) but "
+    "its numbers are paywalled, and no other public rate exists. One a month per rack is about as many "
+    "interruptions as all of Llama 3's causes on 72 H100s (the chapter shows it), i.e. it doubles the "
+    "job's failure rate; 0 is a fully fixed backplane.", "sa_gb200_2025", basis="assumption", low=0.0, high=30)
+GB200_GPU_FAULT_RATIO = Param(
+    "gb200_gpu_fault_ratio", 1.0, "x", "GB200 GPU, memory and host fault rate per GPU-hour relative to Llama 3's H100s",
+    "An assumption: no public fault table exists for Blackwell; 1 means GPU, HBM and host faults "
+    "per GPU-hour are those Llama 3 measured on H100.", None, basis="assumption", low=0.1, high=10)

@@ -288,6 +288,46 @@ def _fact_checks_schema(ids) -> pa.DataFrameSchema:
     )
 
 
+def _llama3_interruptions_schema(ids) -> pa.DataFrameSchema:
+    categories = {"GPU", "Host", "Network", "Dependency", "Unplanned maintenance", "Unknown"}
+    sources = ids("sources")
+    return pa.DataFrameSchema(
+        {
+            "component": _text(unique=True),
+            "category": _text(isin=categories),
+            "count": _int(0, 100_000),
+            "pct_printed": _num(0, 100),  # percent as printed by the source, not recomputed
+            "source_id": _source(sources),
+            "read_via": _text(nullable=True, isin=sources),
+        },
+        strict=True,
+    )
+
+
+def _reliability_facts_schema(ids) -> pa.DataFrameSchema:
+    sources = ids("sources")
+    return pa.DataFrameSchema(
+        {
+            "item_id": _text(regex=ID, unique=True),
+            "subject": _text(regex=ID),
+            "quantity": _text(),
+            "value": _num(-1e30, 1e30),
+            "value_high": _num(-1e30, 1e30, nullable=True),
+            "relation": _text(isin={"equals", "about", "more_than", "up_to", "range"}),
+            "unit": _text(),
+            "evidence": _text(isin={"primary", "secondary", "derived"}),
+            "source_id": _source(sources),
+            "read_via": _text(nullable=True, isin=sources),
+            "note": _text(nullable=True),
+        },
+        checks=[pa.Check(lambda d: (d["relation"] != "range") | (d["value_high"] >= d["value"]),
+                         error="a range needs value_high >= value"),
+                pa.Check(lambda d: (d["evidence"] != "secondary") | d["read_via"].notna()
+                         | d["note"].notna(), error="secondary evidence needs read_via or a note")],
+        strict=True,
+    )
+
+
 SCHEMAS = {
     "sources": _sources_schema,
     "gpus": _gpus_schema,
@@ -301,6 +341,8 @@ SCHEMAS = {
     "household_energy": _household_energy_schema,
     "published_runs": _published_runs_schema,
     "fact_checks": _fact_checks_schema,
+    "llama3_interruptions": _llama3_interruptions_schema,
+    "reliability_facts": _reliability_facts_schema,
 }
 # Tables whose validation reads other tables (foreign keys); a section that reads one of these
 # depends on the others too, so its cache key must hash them all.
@@ -309,7 +351,9 @@ DEPENDS = {"gpus": ("sources",), "models": ("sources",), "training_runs": ("sour
            "claims": ("sources", "report_facts"), "sources": (),
            "cloud_prices": ("sources", "gpus"), "seed_numbers": ("sources",),
            "household_energy": ("sources",), "published_runs": ("sources", "models", "gpus"),
-           "fact_checks": ("sources", "report_facts")}
+           "fact_checks": ("sources", "report_facts"),
+           "llama3_interruptions": ("sources",), "reliability_facts": ("sources",)}
 KEYS = {"sources": "source_id", "gpus": "gpu_id", "models": "model_id",
         "training_runs": "run_id", "report_facts": "fact_id", "claims": "claim_id",
-        "cloud_prices": "snapshot_id", "seed_numbers": "number_id", "published_runs": "run_id"}
+        "cloud_prices": "snapshot_id", "seed_numbers": "number_id", "published_runs": "run_id",
+        "llama3_interruptions": "component", "reliability_facts": "item_id"}

@@ -141,6 +141,26 @@ CHAPTERS: tuple[Section, ...] = (
                   "gb200_cluster_annual_twh", "llama3_405b_bf16_tco2_15t_tokens"),
         figures=("fig-energy-joules-per-token", "fig-energy-household-years", "fig-energy-power-build-up"),
     ),
+    Section(
+        name="reliability",
+        title="Reliability: failures, checkpoints, goodput and the GB200 downtime penalty",
+        question="How often does a training job fail as it grows, what do checkpointing and restarts cost in "
+                 "goodput, and how much faster must GB200 NVL72 be once its downtime is priced in?",
+        params=(d.GPUS, d.GPU, d.LINK_MTTF_YEARS, d.LINKS_PER_GPU, d.CHECKPOINT_INTERVAL_STEPS, d.STEP_TIME_S,
+                d.BACKEND_GBPS, d.CHECKPOINT_WRITE_S, d.FAILURE_DETECTION_MIN, d.RESTART_MIN, d.GOODPUT_TRIALS,
+                d.GOODPUT_SEED, d.JOB_GPUS, d.H100_ALLIN_USD, d.H100_GPUS_PER_SERVER, d.GB200_ALLIN_USD,
+                d.GB200_GPUS_PER_RACK, d.USEFUL_LIFE_YEARS, d.COST_OF_CAPITAL, d.UTILIZATION, d.H100_IT_W_PER_GPU,
+                d.GB200_IT_W_PER_GPU, d.PUE, d.TARIFF, d.DATACENTER_USD_PER_KW_MONTH, d.MAINTENANCE_FRAC_PER_YEAR,
+                d.OTHER_USD_PER_GPU_MONTH, d.H100_REPAIR_HOURS, d.GB200_REPAIR_HOURS, d.GB200_BLAST_RADIUS_GPUS,
+                d.GB200_NVLINK_FAULTS_PER_RACK_MONTH, d.GB200_GPU_FAULT_RATIO),
+        tables=("llama3_interruptions", "reliability_facts", "benchmarks", "models", "gpus", "report_facts",
+                "claims"),
+        headline=("llama3_unexpected_interruptions_per_day", "llama3_gpu_mtbf_hours", "llama3_effective_training_time",
+                  "young_interval_minutes", "daly_interval_minutes", "goodput_at_cluster_size",
+                  "gb200_breakeven_speedup_with_downtime"),
+        figures=("fig-reliability-causes", "fig-reliability-mtbf", "fig-reliability-interval",
+                 "fig-reliability-llama3-goodput", "fig-reliability-goodput", "fig-reliability-breakeven"),
+    ),
 )
 
 SECTIONS: tuple[Section, ...] = CHAPTERS + (

@@ -1,0 +1,206 @@
+"""Failures, checkpoint intervals, expected lost time and the reliability-adjusted cost of a GPU-hour.
+
+Failure rates are counted per GPU-hour and calibrated on the one frontier run with a published
+cause table: Llama 3 405B, 16,384 H100 over a 54-day snapshot with 419 unexpected interruptions
+(``meta_llama3_2024``, Table 5, in ``data/llama3_interruptions.csv``). A synchronous job stops at
+the first failure of any of its GPUs, so its failure rate is the GPU count times the per-GPU rate
+and its mean time between failures (MTBF) falls as 1/GPUs.
+
+Checkpoint intervals follow Young (1974, ``young_1974``) and Daly (2006, ``daly_2006``). The
+expected time split is the exact long-run average (renewal-reward theorem) of the process that
+:func:`analysis.goodput.simulate_goodput` samples: compute for ``interval``, write a checkpoint
+for ``write``, repeat; a failure (Poisson, while the job runs) throws away everything since the
+last completed checkpoint and costs ``detection + restart`` of downtime.
+
+All times of one call share a unit (hours unless a name says otherwise).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analysis.opex import HOURS_PER_MONTH
+from analysis.tco import breakeven_speedup
+from analysis.units import HOURS_PER_DAY, HOURS_PER_YEAR
+
+# Llama 3 causes whose fix takes hardware out of service (a server, or an NVL72 rack) until it is
+# repaired. Software bugs, dependencies, NCCL timeouts and network switch/cable faults stop the
+# job but not the server: the job restarts on the same machines, or the switch is serviced apart.
+REPAIR_CATEGORIES = ("GPU", "Host", "Unplanned maintenance")
+
+
+def item(item_id: str) -> float:
+    """The value of a row of ``data/reliability_facts.csv``."""
+    from analysis.data import row
+
+    return float(row("reliability_facts", item_id)["value"])
+
+
+# --- failure rates ---------------------------------------------------------------------------------
+
+def rate_per_gpu_hour(events, gpus: float, hours: float):
+    """Events per GPU-hour when ``gpus`` GPUs saw ``events`` in ``hours`` of wall-clock time.
+    Works element-wise on arrays and pandas Series (one rate per cause)."""
+    return events / (gpus * hours)
+
+
+def gpu_mtbf_hours(events: float, gpus: float, hours: float) -> float:
+    """Mean GPU-hours between events, per GPU: 419 events over 16,384 GPUs x 1,296 h = 50,677 h."""
+    return gpus * hours / events
+
+
+def job_failure_rate_per_hour(gpus, rates_per_gpu_hour) -> float:
+    """Failures per hour of a synchronous job on ``gpus`` GPUs: every GPU's causes add up
+    (independent exponential lifetimes), so the job rate is gpus x the sum of per-GPU rates."""
+    return np.asarray(gpus, dtype=float) * float(np.sum(rates_per_gpu_hour))
+
+
+def job_mtbf_hours(gpus, gpu_mtbf_hours: float):
+    """Mean time between failures of a job on ``gpus`` GPUs, each with ``gpu_mtbf_hours``."""
+    gpus = np.asarray(gpus, dtype=float)
+    if np.any(gpus <= 0) or gpu_mtbf_hours <= 0:
+        raise ValueError("gpus and gpu_mtbf_hours must be positive")
+    result = gpu_mtbf_hours / gpus
+    return float(result) if result.ndim == 0 else result
+
+
+def gpu_mtbf_from_node_rate_hours(failures_per_1000_node_days: float, gpus_per_node: int) -> float:
+    """Per-GPU MTBF implied by a node failure rate quoted per 1,000 node-days (Kokolis et al.):
+    a node's MTBF is 1,000 / rate days, and each of its GPUs carries 1 / gpus_per_node of it."""
+    return 1_000.0 / failures_per_1000_node_days * HOURS_PER_DAY * gpus_per_node
+
+
+def per_link_mttf_years(events: float, links: float, hours: float) -> float:
+    """Mean time to failure of one link, in years, if ``links`` links saw ``events`` in ``hours``."""
+    return links * hours / events / HOURS_PER_YEAR
+
+
+def per_gpu_rate_from_rack_month(faults_per_rack_month: float, gpus_per_rack: int) -> float:
+    """Faults per GPU-hour from faults per rack-month (730 h), spread over the rack's GPUs."""
+    return faults_per_rack_month / (HOURS_PER_MONTH * gpus_per_rack)
+
+
+# --- optimal checkpoint interval -------------------------------------------------------------------
+
+def young_interval(checkpoint_time, mtbf):
+    """Young's (1974) first-order optimum compute time between checkpoints: sqrt(2 delta M).
+    ``checkpoint_time`` (delta) and ``mtbf`` (M) in one unit; the result is in that unit."""
+    return np.sqrt(2.0 * np.asarray(checkpoint_time, dtype=float) * np.asarray(mtbf, dtype=float))
+
+
+def daly_interval(checkpoint_time, mtbf):
+    """Daly's (2006) higher-order optimum, in the unit of the inputs:
+    sqrt(2 delta M) [1 + sqrt(delta / 2M) / 3 + (delta / 2M) / 9] - delta when delta < 2M, and
+    M otherwise (a checkpoint that takes twice the MTBF or more: checkpoint once per MTBF).
+    It reproduces Daly's worked examples (delta 5 min; M 24 h, 6 h, 15 min -> 117, 57, 9.1 min)."""
+    delta = np.asarray(checkpoint_time, dtype=float)
+    m = np.asarray(mtbf, dtype=float)
+    x = delta / (2.0 * m)
+    tau = np.sqrt(2.0 * delta * m) * (1.0 + np.sqrt(x) / 3.0 + x / 9.0) - delta
+    result = np.where(delta < 2.0 * m, tau, m)
+    return float(result) if result.ndim == 0 else result
+
+
+def checkpoint_transfer_seconds(gb_per_gpu: float, gpus: float, storage_tb_per_s: float) -> float:
+    """Seconds to move every GPU's checkpoint shard through storage at ``storage_tb_per_s``
+    (decimal units): the time a synchronous save (or a restore) takes when storage is the limit."""
+    return gb_per_gpu * gpus / (storage_tb_per_s * 1_000.0)
+
+
+# --- expected time split -----------------------------------------------------------------------------
+
+def completed_segments_per_failure(mtbf, interval, write):
+    """Mean number of checkpointed segments (interval + write) finished between two failures:
+    with exponential up-times of mean M, P(at least k) = exp(-k s / M), so the mean is
+    1 / (exp(s / M) - 1) for a segment of length s."""
+    return 1.0 / np.expm1((np.asarray(interval, dtype=float) + write) / np.asarray(mtbf, dtype=float))
+
+
+def expected_time_fractions(mtbf, interval, write, detection, restart, planned_per_hour: float = 0.0) -> dict:
+    """Long-run share of wall-clock time in each state, exact for the model in the module
+    docstring: useful training, checkpoint writes, recomputed work (compute, and any checkpoint
+    write in progress, lost at a failure), failure detection and restart. Planned interruptions
+    (rate ``planned_per_hour``, taken at a checkpoint so they lose no work) each cost ``restart``;
+    their share scales the rest down. The shares sum to 1. Times in hours (any one unit works if
+    ``planned_per_hour`` is per that unit)."""
+    m = np.asarray(mtbf, dtype=float)
+    n = completed_segments_per_failure(m, interval, write)
+    cycle = m + detection + restart  # one failure cycle: up-time, then detection and restart
+    planned = np.clip(planned_per_hour * restart, 0.0, 1.0)
+    keep = 1.0 - planned
+    segment = np.asarray(interval, dtype=float) + write
+    return {
+        "useful training": keep * interval * n / cycle,
+        "checkpoint writes": keep * write * n / cycle,
+        "recomputed work": keep * (m - segment * n) / cycle,
+        "failure detection": keep * detection / cycle,
+        "restart": keep * restart / cycle,
+        "planned restarts": planned + 0.0 * m,  # + 0 * m: the same shape as the other shares
+    }
+
+
+def expected_goodput(mtbf, interval, write, detection, restart, planned_per_hour: float = 0.0):
+    """Expected effective-training-time ratio: the "useful training" share above."""
+    return expected_time_fractions(mtbf, interval, write, detection, restart, planned_per_hour)["useful training"]
+
+
+def first_order_lost_fraction(mtbf, interval, write, detection, restart):
+    """Young's first-order approximation of the lost share: write / (interval + write) +
+    (interval + write) / 2M + (detection + restart) / M. Good when every term is small."""
+    segment = interval + write
+    return write / segment + segment / (2.0 * mtbf) + (detection + restart) / mtbf
+
+
+def max_recovery_time(target_goodput: float, mtbf, interval, write, planned_share: float = 0.0):
+    """Largest detection + restart time per failure that still gives ``target_goodput``, in the
+    unit of the inputs (negative: the target is out of reach even with instant recovery)."""
+    n = completed_segments_per_failure(mtbf, interval, write)
+    return (1.0 - planned_share) * interval * n / target_goodput - mtbf
+
+
+# --- hardware out of service and the reliability-adjusted cost --------------------------------------
+
+def domain_unavailability(fault_rate_per_gpu_hour, blast_radius_gpus: float, repair_hours):
+    """Steady-state share of GPUs out of service: a fault takes its whole domain (an 8-GPU server,
+    a 72-GPU NVLink rack) out for ``repair_hours``. A domain fails at b x lambda per hour, so it
+    is down x / (1 + x) of the time, with x = b lambda T."""
+    x = np.asarray(fault_rate_per_gpu_hour, dtype=float) * blast_radius_gpus * np.asarray(repair_hours, dtype=float)
+    result = x / (1.0 + x)
+    return float(result) if result.ndim == 0 else result
+
+
+def useful_share(job_gpus, job_fault_rate_per_gpu_hour: float, repair_fault_rate_per_gpu_hour: float,
+                 blast_radius_gpus: float, repair_hours: float, write: float, detection: float, restart: float,
+                 planned_per_hour: float = 0.0) -> tuple:
+    """(goodput, share of GPUs out of service, useful share) of a ``job_gpus`` job on one system:
+    the job checkpoints at Daly's optimum for its MTBF, and faults that need a repair take
+    ``blast_radius_gpus`` out for ``repair_hours``. Times in hours."""
+    mtbf = job_mtbf_hours(job_gpus, 1.0 / job_fault_rate_per_gpu_hour)
+    good = expected_goodput(mtbf, daly_interval(write, mtbf), write, detection, restart, planned_per_hour)
+    down = domain_unavailability(repair_fault_rate_per_gpu_hour, blast_radius_gpus, repair_hours)
+    return good, down, useful_fraction(good, down)
+
+
+def useful_fraction(goodput, unavailability):
+    """Share of paid GPU-hours that train: the job's goodput on the GPUs that are in service
+    (spares cover the domains under repair, and are paid for)."""
+    return np.asarray(goodput) * (1.0 - np.asarray(unavailability))
+
+
+def usd_per_useful_gpu_hour(tco_usd_per_gpu_hour, useful):
+    """Cost of one GPU-hour of useful training: TCO per GPU-hour / useful share."""
+    return tco_usd_per_gpu_hour / useful
+
+
+def reliability_adjusted_breakeven(tco_new: float, useful_new, tco_old: float, useful_old):
+    """Per-GPU speed-up the new system needs to match the old one's useful work per TCO dollar
+    (the TCO chapter's break-even, with each TCO divided by its useful share)."""
+    return breakeven_speedup(usd_per_useful_gpu_hour(tco_new, useful_new),
+                             usd_per_useful_gpu_hour(tco_old, useful_old))
+
+
+def max_extra_loss(speedup: float, tco_ratio: float) -> float:
+    """The extra share of its GPU-hours the new system may lose (relative to the old one's useful
+    share) before a measured ``speedup`` no longer pays for a TCO ratio: 1 - ratio / speed-up."""
+    return 1.0 - tco_ratio / speedup
+
