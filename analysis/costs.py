@@ -6,9 +6,8 @@ margin (fact A13, ``sa_gb200_2025``), so its cost per 1M tokens is that price ov
 GPU trains in an hour: $1.42 / 3,600 / 728 tok/s x 1e6 = 54.2 cents (A22). The same arithmetic
 run backwards turns a printed cost into the token rate (and MFU) it implies.
 
-The GPU-hour price is an input here. The TCO chapter builds it from capex and opex; until it is
-available, the chapters take it as the parameter ``h100_usd_per_gpu_hour`` and GB200 as that price
-times ``gb200_to_h100_tco_ratio`` (A12).
+The GPU-hour price is an input here: chapters take it from the TCO model,
+:func:`analysis.tco.system_tco_per_gpu_hour_usd`, so no chapter retypes it.
 """
 
 from __future__ import annotations
@@ -39,12 +38,6 @@ def run_cost_usd(tokens: float, usd_per_gpu_hour: float, tokens_per_s_per_gpu: f
 def run_gpu_hours(tokens: float, tokens_per_s_per_gpu: float) -> float:
     """GPU-hours to train on ``tokens`` tokens at a per-GPU rate (independent of the GPU count)."""
     return tokens / tokens_per_s_per_gpu / SECONDS_PER_HOUR
-
-
-def scaled_usd_per_gpu_hour(base_usd_per_gpu_hour: float, tco_ratio: float) -> float:
-    """Price of a GPU-hour of another GPU type whose TCO per GPU is ``tco_ratio`` times the base's
-    (GB200 NVL72: ~1.6x H100, A12)."""
-    return base_usd_per_gpu_hour * tco_ratio
 
 
 def perf_per_tco_ratio(throughput_ratio: float, tco_ratio: float) -> float:

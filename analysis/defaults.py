@@ -146,6 +146,12 @@ OTHER_USD_PER_GPU_MONTH = Param(
     "other_usd_per_gpu_month", 5.0, "USD per GPU-month", "Other operating costs (insurance, software, monitoring)",
     "An assumption, kept small so that the calibrated items carry the seed's totals.", None,
     basis="assumption", low=0, high=1_000)
+# Everything a TCO per GPU-hour needs (tco.system_tco_per_gpu_hour_usd): every chapter that prices a
+# GPU-hour lists these, so a scenario that changes one moves all of them together.
+TCO_INPUTS = (H100_ALLIN_USD, H100_GPUS_PER_SERVER, GB200_ALLIN_USD, GB200_GPUS_PER_RACK, USEFUL_LIFE_YEARS,
+              COST_OF_CAPITAL, UTILIZATION, H100_IT_W_PER_GPU, GB200_IT_W_PER_GPU, PUE, TARIFF,
+              DATACENTER_USD_PER_KW_MONTH, MAINTENANCE_FRAC_PER_YEAR, OTHER_USD_PER_GPU_MONTH)
+
 # --- energy per token, households, carbon (energy chapter) ---------------------------------------------
 # SA's energy figures rest on a fixed all-in power per H100 at the meter (A31), split here into IT
 # watts and a facility overhead. The overhead is its own parameter, not PUE above: PUE is calibrated
@@ -173,16 +179,6 @@ GRID_G_CO2_PER_KWH = Param(
     "eia_co2_2023", basis="derived", low=0, high=1_500)
 # --- benchmarks, scaling and software gains -----------------------------------------------------------
 # The two prices below keep these names so that the TCO chapter's results can replace them later.
-H100_USD_PER_GPU_HOUR = Param(
-    "h100_usd_per_gpu_hour", 1.42, "USD/GPU-hour", "Cost of one H100 GPU-hour, without rental margin",
-    "SemiAnalysis's cost basis for every cost-per-token figure of its H100 benchmarks (fact A13: 1.42 USD "
-    "per GPU-hour, excluding rental margin). It stands in for the TCO chapter's TCO per GPU-hour until "
-    "that chapter exists.", "sa_gb200_2025", low=0.01, high=100)
-GB200_TO_H100_TCO_RATIO = Param(
-    "gb200_to_h100_tco_ratio", 1.6, "x", "TCO per GPU of GB200 NVL72 over that of H100 (capex + opex)",
-    "SemiAnalysis: a GB200 NVL72 GPU costs ~1.6x an H100 in TCO, so it must train at least ~1.6x as "
-    "fast to win on performance per TCO (fact A12). It prices GB200 GPU-hours and draws the "
-    "break-even line.", "sa_gb200_2025", low=0.1, high=10)
 MFU_CHECK_TOLERANCE = Param(
     "mfu_check_tolerance", 0.01, "fraction",
     "Relative tolerance for reproducing a printed MFU from its printed tokens/s/GPU",

@@ -92,7 +92,7 @@ CHAPTERS: tuple[Section, ...] = (
         title="Benchmarks: MFU, throughput and cost per token",
         question="What MFU and tokens/s/GPU do H100 clusters reach on GPT-3 175B and Llama 3.1 from 64 to "
                  "2,304 GPUs, what does a million tokens cost, and how far ahead is GB200 NVL72?",
-        params=(d.H100_USD_PER_GPU_HOUR, d.GB200_TO_H100_TCO_RATIO, d.MFU_CHECK_TOLERANCE),
+        params=(*d.TCO_INPUTS, d.MFU_CHECK_TOLERANCE),
         tables=("benchmarks", "models", "gpus", "report_facts", "claims"),
         headline=("llama3_405b_bf16_tokens_per_s_per_gpu_2304", "llama3_405b_bf16_usd_per_million_tokens_2304",
                   "llama3_70b_fp8_mfu_relative_drop_64_to_2048", "gb200_vs_h100_deepseek_v3_throughput_ratio",
@@ -106,7 +106,7 @@ CHAPTERS: tuple[Section, ...] = (
         question="What do more GPUs buy when each GPU keeps its work (weak scaling) and when a fixed "
                  "batch is spread thinner (strong scaling), and what do the last 1,000 GPUs cost?",
         params=(d.STRONG_MODEL, d.STRONG_PRECISION, d.STRONG_MAX_GPUS, d.MARGINAL_GPUS, d.GRAD_BYTES_PER_PARAM,
-                d.BACKEND_GBPS, d.LLAMA3_TRAIN_TOKENS, d.H100_USD_PER_GPU_HOUR),
+                d.BACKEND_GBPS, d.LLAMA3_TRAIN_TOKENS, *d.TCO_INPUTS),
         tables=("benchmarks", "models", "gpus", "report_facts", "claims"),
         needs=("benchmarks",),
         headline=("llama3_405b_fp8_mfu_2304", "strong_efficiency_at_max", "strong_speedup_at_max",
@@ -119,7 +119,7 @@ CHAPTERS: tuple[Section, ...] = (
         title="Software gains on unchanged hardware",
         question="How much did NVIDIA's software releases raise MFU on the same H100s in 2024-2025, and "
                  "what is that worth in dollars per token and per training run?",
-        params=(d.H100_USD_PER_GPU_HOUR, d.GPT3_TRAIN_TOKENS, d.LLAMA3_TRAIN_TOKENS, d.SEED_MFU_END,
+        params=(*d.TCO_INPUTS, d.GPT3_TRAIN_TOKENS, d.LLAMA3_TRAIN_TOKENS, d.SEED_MFU_END,
                 d.SEED_GPT3_COST_END_USD),
         tables=("benchmarks", "models", "gpus", "report_facts", "claims"),
         headline=("gpt3_175b_bf16_mfu_jan2024", "gpt3_175b_bf16_mfu_dec2024", "gpt3_175b_fp8_mfu_jan2024",

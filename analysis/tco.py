@@ -3,14 +3,19 @@
 TCO per GPU-hour = capital charge (:mod:`analysis.capex`) + opex per hour (:mod:`analysis.opex`).
 SemiAnalysis prices every H100 token at $1.42 per GPU-hour, its TCO with no rental margin (A13),
 and puts GB200 NVL72's TCO per GPU at ~1.6x the H100's (A12): the speed-up GB200 must deliver per
-GPU to match the H100's performance per TCO dollar.
+GPU to match the H100's performance per TCO dollar. Dollars per token are in :mod:`analysis.costs`.
 """
 
 from __future__ import annotations
 
-from analysis.capex import capex_per_gpu_hour_usd
-from analysis.opex import HOURS_PER_MONTH
-from analysis.units import SECONDS_PER_HOUR
+from collections.abc import Mapping
+
+from analysis.capex import capex_per_gpu_hour_usd, per_gpu_usd
+from analysis.opex import HOURS_PER_MONTH, opex_usd_per_gpu_month
+
+# Parameter names (analysis/defaults.py) that :func:`system_tco_per_gpu_hour_usd` reads.
+SYSTEM_INPUTS = {"h100": ("h100_allin_usd", "h100_gpus_per_server", "h100_it_w_per_gpu"),
+                 "gb200": ("gb200_allin_usd", "gb200_gpus_per_rack", "gb200_it_w_per_gpu")}
 
 
 def tco_per_gpu_hour_usd(capex_per_gpu_usd: float, opex_usd_per_gpu_month: float, cost_of_capital: float,
@@ -20,24 +25,25 @@ def tco_per_gpu_hour_usd(capex_per_gpu_usd: float, opex_usd_per_gpu_month: float
             + opex_usd_per_gpu_month / (HOURS_PER_MONTH * utilization))
 
 
-def usd_per_million_tokens(usd_per_gpu_hour: float, tokens_per_s_per_gpu: float) -> float:
-    """Training cost per 1M tokens at a GPU-hour price and a per-GPU token rate."""
-    return usd_per_gpu_hour / SECONDS_PER_HOUR / tokens_per_s_per_gpu * 1e6
-
-
-def run_cost_usd(tokens: float, usd_per_million_tokens_: float) -> float:
-    """Cost of training on ``tokens`` tokens (one successful run, no failed experiments)."""
-    return tokens / 1e6 * usd_per_million_tokens_
+def system_tco_per_gpu_hour_usd(system: str, p) -> float:
+    """TCO per GPU-hour of ``"h100"`` or ``"gb200"`` from the cost parameters in ``p`` (a
+    chapter's ``P`` namespace, or a mapping with the same names). Every chapter that prices a
+    GPU-hour calls this, so none retypes the TCO chapter's result."""
+    get = p.__getitem__ if isinstance(p, Mapping) else lambda name: getattr(p, name)
+    allin, gpus, it_w = (get(name) for name in SYSTEM_INPUTS[system])
+    capex_gpu = per_gpu_usd(allin, gpus)
+    opex_month = opex_usd_per_gpu_month(
+        it_w_per_gpu=it_w, pue=get("pue"), tariff_usd_per_kwh=get("tariff_usd_per_kwh"),
+        datacenter_usd_per_kw_month=get("datacenter_usd_per_kw_month"), capex_per_gpu_usd=capex_gpu,
+        maintenance_frac_per_year=get("maintenance_frac_per_year"),
+        other_usd_per_gpu_month=get("other_usd_per_gpu_month"))
+    return tco_per_gpu_hour_usd(capex_gpu, opex_month, get("cost_of_capital"), get("useful_life_years"),
+                                get("utilization"))
 
 
 def breakeven_speedup(tco_new_per_gpu_hour: float, tco_old_per_gpu_hour: float) -> float:
     """Per-GPU speed-up the new system needs to match the old one's performance per TCO dollar."""
     return tco_new_per_gpu_hour / tco_old_per_gpu_hour
-
-
-def performance_per_tco(relative_throughput: float, tco_per_gpu_hour: float) -> float:
-    """Throughput per TCO dollar (any consistent throughput unit)."""
-    return relative_throughput / tco_per_gpu_hour
 
 
 def rental_margin(price_usd_per_gpu_hour: float, tco_usd_per_gpu_hour: float) -> float:

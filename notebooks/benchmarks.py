@@ -27,8 +27,20 @@
 # Defaults are defined once, in analysis/defaults.py; papermill injects overrides after this cell.
 from analysis import defaults as d
 
-h100_usd_per_gpu_hour = d.H100_USD_PER_GPU_HOUR.default
-gb200_to_h100_tco_ratio = d.GB200_TO_H100_TCO_RATIO.default
+h100_allin_usd = d.H100_ALLIN_USD.default
+h100_gpus_per_server = d.H100_GPUS_PER_SERVER.default
+gb200_allin_usd = d.GB200_ALLIN_USD.default
+gb200_gpus_per_rack = d.GB200_GPUS_PER_RACK.default
+useful_life_years = d.USEFUL_LIFE_YEARS.default
+cost_of_capital = d.COST_OF_CAPITAL.default
+utilization = d.UTILIZATION.default
+h100_it_w_per_gpu = d.H100_IT_W_PER_GPU.default
+gb200_it_w_per_gpu = d.GB200_IT_W_PER_GPU.default
+pue = d.PUE.default
+tariff_usd_per_kwh = d.TARIFF.default
+datacenter_usd_per_kw_month = d.DATACENTER_USD_PER_KW_MONTH.default
+maintenance_frac_per_year = d.MAINTENANCE_FRAC_PER_YEAR.default
+other_usd_per_gpu_month = d.OTHER_USD_PER_GPU_MONTH.default
 mfu_check_tolerance = d.MFU_CHECK_TOLERANCE.default
 
 # %% tags=["remove-input"]
@@ -36,13 +48,16 @@ import matplotlib.ticker as mticker
 from IPython.display import Markdown, display
 from matplotlib.lines import Line2D
 
-from analysis import benchmarks, costs, flops, hardware, scaling
+from analysis import benchmarks, costs, flops, hardware, scaling, tco
 from analysis.data import fact, load_table
 from analysis.notebook import claims_table, comparison_table, glue, glue_facts, glue_figure, start
 from analysis.plots import PALETTE, add_source, new_figure
 from analysis.tables import markdown_table, pct, rate, usd
 
 P, R = start("benchmarks", globals())
+h100_price = tco.system_tco_per_gpu_hour_usd("h100", P)  # the TCO chapter's function, this build's inputs
+gb200_price = tco.system_tco_per_gpu_hour_usd("gb200", P)
+tco_ratio = gb200_price / h100_price
 glue_facts("A01_gpus_total", "A01_gpus_min", "A01_gpus_max", "A01_gpus_max_405b", "A02_ib_links_per_node",
            "A02_ib_gbps_per_link", "A13_h100_usd_per_gpu_hour", "A12_tco_ratio")
 bench = benchmarks.load_benchmarks()
@@ -313,21 +328,20 @@ glue("fp8_peak_factor", factor, display=False)
 #
 # ## Cost per million tokens
 #
-# A GPU-hour trains $3600\,r$ tokens, so a million tokens cost the GPU-hour price over
-# $3600\,r / 10^6$. SemiAnalysis prices every H100 figure at \${glue:text}`fact_A13_h100_usd_per_gpu_hour:.2f`
-# per GPU-hour without rental margin (fact A13); this chapter uses the parameter
-# `h100_usd_per_gpu_hour` (\${glue:text}`h100_price:.2f` in this build) and prices a GB200 GPU-hour
-# at `gb200_to_h100_tco_ratio` = {glue:text}`tco_ratio:.2f` times that
-# (\${glue:text}`gb200_price:.2f`), SemiAnalysis's TCO ratio. The headline table shows the release
+# A GPU-hour trains 3,600 × *r* tokens at *r* tokens/s/GPU, so a million tokens cost the GPU-hour
+# price times 10⁶ / (3,600 × *r*). SemiAnalysis prices every H100 figure at
+# \${glue:text}`fact_A13_h100_usd_per_gpu_hour:.2f` per GPU-hour without rental margin (fact A13);
+# this chapter uses the {ref}`TCO chapter's <chapter-tco>` cost of an H100 GPU-hour with this build's
+# inputs (\${glue:text}`h100_price:.2f`) and of a GB200 GPU-hour (\${glue:text}`gb200_price:.2f`,
+# {glue:text}`tco_ratio:.2f`x; SemiAnalysis's ratio is {glue:text}`fact_A12_tco_ratio:.1f`x). The headline table shows the release
 # SemiAnalysis used, at the smallest and the largest cluster of each sweep.
 
 # %% tags=["hide-input"]
-prices = {"h100_sxm": P.h100_usd_per_gpu_hour,
-          "gb200_nvl72": costs.scaled_usd_per_gpu_hour(P.h100_usd_per_gpu_hour, P.gb200_to_h100_tco_ratio)}
+prices = {"h100_sxm": h100_price, "gb200_nvl72": gb200_price}
 priced = benchmarks.with_costs(bench, prices)
 glue("h100_price", prices["h100_sxm"], display=False)
 glue("gb200_price", prices["gb200_nvl72"], display=False)
-glue("tco_ratio", P.gb200_to_h100_tco_ratio, display=False)
+glue("tco_ratio", tco_ratio, display=False)
 nv = priced[priced["source_id"] == RELEASE]
 cost405 = priced.loc[big405.name, "usd_per_million_tokens"]
 cost70 = nv[(nv["model_id"] == "llama31_70b") & (nv["precision"] == "bf16")].sort_values("gpus").iloc[-1]
@@ -397,7 +411,7 @@ for model_id, precision, key in COMPARED:
     ratio = gb["tokens_per_s_per_gpu"] / h["tokens_per_s_per_gpu"]
     R.add(f"gb200_vs_h100_{key}_throughput_ratio", ratio, "x",
           f"{name(model_id)} {precision.upper()} tokens/s per GPU, GB200 NVL72 / H100 (NVIDIA)")
-    R.add(f"gb200_vs_h100_{key}_perf_per_tco", costs.perf_per_tco_ratio(ratio, P.gb200_to_h100_tco_ratio), "x",
+    R.add(f"gb200_vs_h100_{key}_perf_per_tco", costs.perf_per_tco_ratio(ratio, tco_ratio), "x",
           f"{name(model_id)} {precision.upper()} performance per TCO dollar, GB200 / H100")
     gb_rows.append([f"{name(model_id)} {precision.upper()}", f"{gb['gpus']:,} ({gb['software']})",
                     rate(gb["tokens_per_s_per_gpu"]), f"{h['gpus']:,} ({h['software']})", rate(h["tokens_per_s_per_gpu"]),
@@ -418,13 +432,13 @@ labels = [row[0] for row in gb_rows]
 ratios = [R[f"gb200_vs_h100_{key}_throughput_ratio"] for _, _, key in COMPARED]
 fig, ax = new_figure("GB200 NVL72 against H100, per-GPU throughput",
                      "GB200 tokens/s per GPU / H100 tokens/s per GPU (x)", "", figsize=(7.0, 3.4))
-colours = [PALETTE["green"] if r >= P.gb200_to_h100_tco_ratio else PALETTE["vermillion"] for r in ratios]
+colours = [PALETTE["green"] if r >= tco_ratio else PALETTE["vermillion"] for r in ratios]
 ax.barh(labels, ratios, color=colours)
 for y, r in enumerate(ratios):  # value inside the bar end, clear of the break-even line
     ax.annotate(f"{r:.2f}x", (r, y), xytext=(-4, 0), textcoords="offset points", va="center", ha="right",
                 fontsize=8, color="white", fontweight="bold")
-ax.axvline(P.gb200_to_h100_tco_ratio, color=PALETTE["black"], ls="--", lw=1)
-ax.annotate(f"break-even: TCO ratio {P.gb200_to_h100_tco_ratio:.2f}x", (P.gb200_to_h100_tco_ratio, -0.5),
+ax.axvline(tco_ratio, color=PALETTE["black"], ls="--", lw=1)
+ax.annotate(f"break-even: TCO ratio {tco_ratio:.2f}x", (tco_ratio, -0.5),
             xytext=(4, -2), textcoords="offset points", fontsize=8, va="top")
 ax.axvline(1.0, color="grey", lw=0.8)
 ax.set_ylim(len(ratios) - 0.5, -0.9)  # first row on top, room for the break-even label

@@ -69,7 +69,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from IPython.display import Markdown, display
 
-from analysis import capex, cluster, hardware, opex, tco
+from analysis import capex, cluster, costs, hardware, opex, tco
 from analysis import reliability as rel
 from analysis.benchmarks import load_benchmarks, pick
 from analysis.data import fact, load_table, row
@@ -699,9 +699,9 @@ R.add("deepseek_v3_gb200_speedup", dsv3["gb200"]["tokens_per_s_per_gpu"] / dsv3[
       "x", "DeepSeek-V3 BF16: GB200 / H100 tokens/s per GPU (NVIDIA)")
 for s in systems:
     tok = l405[s]["tokens_per_s_per_gpu"]
-    R.add(f"{s}_llama31_405b_usd_per_million_tokens", tco.usd_per_million_tokens(tco_hour[s], tok),
+    R.add(f"{s}_llama31_405b_usd_per_million_tokens", costs.usd_per_million_tokens(tco_hour[s], tok),
           "USD per 1M tokens", f"Llama 3.1 405B BF16 on {s.upper()}, every hour useful")
-    R.add(f"{s}_llama31_405b_usd_per_million_tokens_adjusted", tco.usd_per_million_tokens(
+    R.add(f"{s}_llama31_405b_usd_per_million_tokens_adjusted", costs.usd_per_million_tokens(
         R[f"{s}_usd_per_useful_gpu_hour"], tok), "USD per 1M tokens",
           f"Llama 3.1 405B BF16 on {s.upper()}, reliability-adjusted")
 glue("l405_gpus", l405["gb200"]["gpus"])

@@ -32,7 +32,20 @@ marginal_gpus = d.MARGINAL_GPUS.default
 grad_bytes_per_param = d.GRAD_BYTES_PER_PARAM.default
 backend_gbps = d.BACKEND_GBPS.default
 llama3_train_tokens = d.LLAMA3_TRAIN_TOKENS.default
-h100_usd_per_gpu_hour = d.H100_USD_PER_GPU_HOUR.default
+h100_allin_usd = d.H100_ALLIN_USD.default
+h100_gpus_per_server = d.H100_GPUS_PER_SERVER.default
+gb200_allin_usd = d.GB200_ALLIN_USD.default
+gb200_gpus_per_rack = d.GB200_GPUS_PER_RACK.default
+useful_life_years = d.USEFUL_LIFE_YEARS.default
+cost_of_capital = d.COST_OF_CAPITAL.default
+utilization = d.UTILIZATION.default
+h100_it_w_per_gpu = d.H100_IT_W_PER_GPU.default
+gb200_it_w_per_gpu = d.GB200_IT_W_PER_GPU.default
+pue = d.PUE.default
+tariff_usd_per_kwh = d.TARIFF.default
+datacenter_usd_per_kw_month = d.DATACENTER_USD_PER_KW_MONTH.default
+maintenance_frac_per_year = d.MAINTENANCE_FRAC_PER_YEAR.default
+other_usd_per_gpu_month = d.OTHER_USD_PER_GPU_MONTH.default
 
 # %% tags=["remove-input"]
 import matplotlib.ticker as mticker
@@ -40,13 +53,14 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
-from analysis import benchmarks, scaling
+from analysis import benchmarks, scaling, tco
 from analysis.data import fact, load_table
 from analysis.notebook import claims_table, comparison_table, glue, glue_facts, glue_figure, glue_results, start
 from analysis.plots import PALETTE, add_source, new_figure
 from analysis.tables import markdown_table, pct
 
 P, R = start("scaling", globals())
+h100_price = tco.system_tco_per_gpu_hour_usd("h100", P)  # the TCO chapter's function, this build's inputs
 glue_facts("A41_tp", "A41_pp", "A41_cp", "A32_405b_fp8_mfu", "A32_405b_bf16_mfu", "A39_sa_stated_drop")
 bench_results = glue_results("benchmarks", ["llama3_70b_fp8_mfu_relative_drop_64_to_2048",
                                             "llama3_70b_bf16_mfu_relative_drop_64_to_2048",
@@ -186,7 +200,7 @@ curve = scaling.strong_scaling(points, ref["gpus"], ref_step_s, model["total_par
                                ref["vp"], ref["global_batch"], P.grad_bytes_per_param, P.backend_gbps)
 tokens_per_step = ref["global_batch"] * ref["seq_len"]
 curve["days"] = scaling.time_to_train_days(P.llama3_train_tokens, tokens_per_step, curve["step_s"])
-curve["cost_usd"] = scaling.cluster_run_cost_usd(curve["gpus"], curve["days"], P.h100_usd_per_gpu_hour)
+curve["cost_usd"] = scaling.cluster_run_cost_usd(curve["gpus"], curve["days"], h100_price)
 at = curve.set_index("gpus")
 
 R.add("strong_ref_gpus", ref["gpus"], "GPUs", "Strong-scaling reference cluster (measured)")
@@ -311,7 +325,7 @@ glue_figure("fig_scaling_efficiency", fig)
 # times as much as the first ones.
 
 # %% tags=["remove-cell"]
-glue("h100_price", P.h100_usd_per_gpu_hour, display=False)
+glue("h100_price", h100_price, display=False)
 
 # %% tags=["remove-input"]
 fig, ax = new_figure(f"Time against money: a {P.llama3_train_tokens / 1e12:.0f}T-token {model['name']} run",
@@ -334,7 +348,7 @@ ax.xaxis.set_minor_formatter(mticker.NullFormatter())
 ax.set_ylim(0, curve["cost_usd"].max() / 1e6 * 1.15)
 ax.legend(fontsize=8, loc="upper right")
 add_source(fig, f"strong-scaling model above; {P.llama3_train_tokens / 1e12:g}T tokens; "
-                f"${P.h100_usd_per_gpu_hour:.2f} per H100-hour (SemiAnalysis's basis, A13).")
+                f"${h100_price:.2f} per H100-hour (the TCO chapter's H100 TCO, this build).")
 glue_figure("fig_scaling_cost", fig)
 
 # %% [markdown]

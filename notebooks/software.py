@@ -27,7 +27,20 @@
 # Defaults are defined once, in analysis/defaults.py; papermill injects overrides after this cell.
 from analysis import defaults as d
 
-h100_usd_per_gpu_hour = d.H100_USD_PER_GPU_HOUR.default
+h100_allin_usd = d.H100_ALLIN_USD.default
+h100_gpus_per_server = d.H100_GPUS_PER_SERVER.default
+gb200_allin_usd = d.GB200_ALLIN_USD.default
+gb200_gpus_per_rack = d.GB200_GPUS_PER_RACK.default
+useful_life_years = d.USEFUL_LIFE_YEARS.default
+cost_of_capital = d.COST_OF_CAPITAL.default
+utilization = d.UTILIZATION.default
+h100_it_w_per_gpu = d.H100_IT_W_PER_GPU.default
+gb200_it_w_per_gpu = d.GB200_IT_W_PER_GPU.default
+pue = d.PUE.default
+tariff_usd_per_kwh = d.TARIFF.default
+datacenter_usd_per_kw_month = d.DATACENTER_USD_PER_KW_MONTH.default
+maintenance_frac_per_year = d.MAINTENANCE_FRAC_PER_YEAR.default
+other_usd_per_gpu_month = d.OTHER_USD_PER_GPU_MONTH.default
 gpt3_train_tokens = d.GPT3_TRAIN_TOKENS.default
 llama3_train_tokens = d.LLAMA3_TRAIN_TOKENS.default
 seed_mfu_end = d.SEED_MFU_END.default
@@ -39,7 +52,7 @@ import pandas as pd
 from IPython.display import Markdown, display
 from matplotlib.lines import Line2D
 
-from analysis import benchmarks, costs, hardware, software
+from analysis import benchmarks, costs, hardware, software, tco
 from analysis.data import fact, load_table
 from analysis.notebook import claims_table, comparison_table, glue, glue_facts, glue_figure, start
 from analysis.plots import PALETTE, add_source, new_figure
@@ -47,6 +60,7 @@ from analysis.tables import markdown_table, pct
 from analysis.units import SECONDS_PER_DAY
 
 P, R = start("software", globals())
+h100_price = tco.system_tco_per_gpu_hour_usd("h100", P)  # the TCO chapter's function, this build's inputs
 glue_facts("A13_h100_usd_per_gpu_hour", "A17_jan2024_years_after", "A14_a3mega_mfu_gap_dense",
            "A14_a3mega_mfu_gap_moe", "A14_price_discount", "A15_pytorch_parity_months")
 bench = benchmarks.load_benchmarks()
@@ -177,7 +191,7 @@ glue("llama_gain_max_pct", max(gains) * 100, display=False)
 # ## The dollars
 #
 # At SemiAnalysis's \${glue:text}`fact_A13_h100_usd_per_gpu_hour:.2f` per H100-hour (this build:
-# \${glue:text}`price:.2f`, the parameter `h100_usd_per_gpu_hour`), the FP8 year of software took a
+# \${glue:text}`price:.2f`, the {ref}`TCO chapter's <chapter-tco>` H100 cost with this build's inputs), the FP8 year of software took a
 # million GPT-3 tokens from {glue:text}`fp8_cents_jan:.1f` to {glue:text}`fp8_cents_dec:.1f` US cents,
 # and GPT-3's original {glue:text}`gpt3_tokens_b:.0f`B-token training run from
 # \${glue:text}`gpt3_175b_fp8_cost_300b_tokens_jan2024_usd_k:.0f`k to
@@ -190,11 +204,11 @@ for p in ("bf16", "fp8"):
     for t, label in ((JAN, "jan2024"), (DEC, "dec2024")):
         when = pd.to_datetime(t, format="%Y-%m").strftime("%b %Y")
         r = sa_gpt3.loc[(p, t), "tokens_per_s_per_gpu"]
-        R.add(f"gpt3_175b_{p}_usd_per_million_tokens_{label}", costs.usd_per_million_tokens(P.h100_usd_per_gpu_hour, r),
+        R.add(f"gpt3_175b_{p}_usd_per_million_tokens_{label}", costs.usd_per_million_tokens(h100_price, r),
               "USD per 1M tokens", f"GPT-3 175B {p.upper()} cost per 1M tokens, {when}")
-        R.add(f"gpt3_175b_{p}_cost_300b_tokens_{label}_usd", costs.run_cost_usd(P.gpt3_train_tokens, P.h100_usd_per_gpu_hour, r),
+        R.add(f"gpt3_175b_{p}_cost_300b_tokens_{label}_usd", costs.run_cost_usd(P.gpt3_train_tokens, h100_price, r),
               "USD", f"GPT-3 175B {p.upper()} cost of its training tokens, {when}")
-glue("price", P.h100_usd_per_gpu_hour, display=False)
+glue("price", h100_price, display=False)
 glue("gpt3_tokens_b", P.gpt3_train_tokens / 1e9, display=False)
 glue("fp8_cents_jan", R["gpt3_175b_fp8_usd_per_million_tokens_jan2024"] * 100, display=False)
 glue("fp8_cents_dec", R["gpt3_175b_fp8_usd_per_million_tokens_dec2024"] * 100, display=False)
@@ -236,10 +250,10 @@ display(Markdown(comparison_table(R, [
 # %% tags=["hide-input"]
 peak = {p: hardware.peak_tflops("h100_sxm", p) for p in ("bf16", "fp8")}
 seed_rate = P.seed_mfu_end * peak["bf16"] * 1e12 / flops_per_token
-R.add("seed_mfu_run_cost_usd", costs.run_cost_usd(P.gpt3_train_tokens, P.h100_usd_per_gpu_hour, seed_rate), "USD",
+R.add("seed_mfu_run_cost_usd", costs.run_cost_usd(P.gpt3_train_tokens, h100_price, seed_rate), "USD",
       "GPT-3 175B BF16 cost of its training tokens at the seed's end-of-year MFU")
 seed_per_million = P.seed_gpt3_cost_end_usd / (P.gpt3_train_tokens / 1e6)
-R.add("seed_cost_implied_fp8_mfu", software.implied_mfu_from_cost(P.h100_usd_per_gpu_hour, seed_per_million,
+R.add("seed_cost_implied_fp8_mfu", software.implied_mfu_from_cost(h100_price, seed_per_million,
                                                                    flops_per_token, peak["fp8"]),
       "fraction", "FP8 MFU that the seed's end-of-year GPT-3 cost would need")
 glue("seed_mfu_pct", P.seed_mfu_end * 100, display=False)
@@ -272,7 +286,7 @@ for claim_id in ("S11", "S12"):
 # %% tags=["hide-input"]
 s405 = benchmarks.sweep(bench, "llama31_405b", "bf16", RELEASE)
 big405 = s405[s405["gpus"] == fact("A01_gpus_max_405b")].iloc[0]
-cost405 = costs.run_cost_usd(P.llama3_train_tokens, P.h100_usd_per_gpu_hour, big405["tokens_per_s_per_gpu"])
+cost405 = costs.run_cost_usd(P.llama3_train_tokens, h100_price, big405["tokens_per_s_per_gpu"])
 days405 = P.llama3_train_tokens / (big405["tokens_per_s_per_gpu"] * big405["gpus"]) / SECONDS_PER_DAY
 gain = R["gpt3_175b_bf16_throughput_gain"]
 R.add("llama3_405b_15t_cost_usd", cost405, "USD", "Llama 3.1 405B BF16 pre-training cost (largest cluster, v25.02)")

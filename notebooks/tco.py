@@ -46,7 +46,7 @@ other_usd_per_gpu_month = d.OTHER_USD_PER_GPU_MONTH.default
 import numpy as np
 from IPython.display import Markdown, display
 
-from analysis import capex, opex, tco
+from analysis import capex, costs, opex, tco
 from analysis.benchmarks import load_benchmarks, pick
 from analysis.data import fact, load_table
 from analysis.notebook import claims_table, comparison_table, glue, glue_facts, glue_figure, start
@@ -133,7 +133,7 @@ glue("solved_cost_of_capital_5y_pct", capex.solve_cost_of_capital(
 bench = load_benchmarks()
 tco_by_gpu = {"h100_sxm": R["h100_tco_per_gpu_hour_usd"], "gb200_nvl72": R["gb200_tco_per_gpu_hour_usd"]}
 bench = bench[bench["gpu_id"].isin(list(tco_by_gpu))].copy()
-bench["usd_per_million_tokens"] = tco.usd_per_million_tokens(bench["gpu_id"].map(tco_by_gpu), bench["tokens_per_s_per_gpu"])
+bench["usd_per_million_tokens"] = costs.usd_per_million_tokens(bench["gpu_id"].map(tco_by_gpu), bench["tokens_per_s_per_gpu"])
 gpt3_jan = pick(bench, publisher="SemiAnalysis", model_id="gpt3_175b", precision="fp8", date="2024-01")
 gpt3_dec = pick(bench, publisher="SemiAnalysis", model_id="gpt3_175b", precision="fp8", date="2024-12")
 l405 = pick(bench, source_id="nv_dgxc_v25_02", model_id="llama31_405b", precision="bf16", gpus=2304)
@@ -143,9 +143,11 @@ R.add("gpt3_175b_fp8_usd_per_million_tokens", gpt3_dec["usd_per_million_tokens"]
       "GPT-3 175B FP8, Dec 2024 software, per 1M tokens")
 R.add("llama3_405b_bf16_usd_per_million_tokens", l405["usd_per_million_tokens"], "USD per 1M tokens",
       "Llama 3.1 405B BF16 on 2,304 H100, per 1M tokens")
-R.add("gpt3_175b_fp8_cost_300b_tokens_usd", tco.run_cost_usd(fact("A23_train_tokens"), gpt3_dec["usd_per_million_tokens"]),
+R.add("gpt3_175b_fp8_cost_300b_tokens_usd",
+      costs.run_cost_usd(fact("A23_train_tokens"), tco_by_gpu["h100_sxm"], gpt3_dec["tokens_per_s_per_gpu"]),
       "USD", "GPT-3 175B FP8 on its 300B tokens, Dec 2024 software")
-R.add("llama3_405b_bf16_cost_15t_tokens_usd", tco.run_cost_usd(fact("A35_train_tokens"), l405["usd_per_million_tokens"]),
+R.add("llama3_405b_bf16_cost_15t_tokens_usd",
+      costs.run_cost_usd(fact("A35_train_tokens"), tco_by_gpu["h100_sxm"], l405["tokens_per_s_per_gpu"]),
       "USD", "Llama 3.1 405B BF16 on 15T tokens, one successful run")
 glue("gpt3_jan_cents", R["gpt3_175b_fp8_usd_per_million_tokens_jan2024"] * 100)
 glue("gpt3_dec_cents", R["gpt3_175b_fp8_usd_per_million_tokens"] * 100)

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from analysis import capex, defaults as d, opex, tco
+from analysis import capex, costs, defaults as d, opex, tco
 from analysis.data import fact, load_table
 
 SEEDS = load_table("seed_numbers").set_index("number_id")["value"]
@@ -50,8 +50,8 @@ def test_longer_life_never_raises_the_hourly_charge():
 def test_costs_scale_linearly_with_price():
     assert capex.capex_per_gpu_hour_usd(62_500, 0.08, 4) == pytest.approx(2 * capex.capex_per_gpu_hour_usd(31_250, 0.08, 4))
     assert opex.power_usd_per_gpu_month(1389, 1.3, 0.156) == pytest.approx(2 * opex.power_usd_per_gpu_month(1389, 1.3, 0.078))
-    assert tco.usd_per_million_tokens(2.84, 700) == pytest.approx(2 * tco.usd_per_million_tokens(1.42, 700))
-    assert tco.run_cost_usd(2e12, 1.0) == pytest.approx(2 * tco.run_cost_usd(1e12, 1.0))
+    assert costs.usd_per_million_tokens(2.84, 700) == pytest.approx(2 * costs.usd_per_million_tokens(1.42, 700))
+    assert costs.run_cost_usd(2e12, 1.42, 700) == pytest.approx(2 * costs.run_cost_usd(1e12, 1.42, 700))
 
 
 def test_lower_utilization_raises_cost_per_used_hour():
@@ -95,21 +95,32 @@ def test_cost_per_million_tokens_reproduces_the_report():
     jan = pick(bench, publisher="SemiAnalysis", model_id="gpt3_175b", precision="fp8", date="2024-01")
     dec = pick(bench, publisher="SemiAnalysis", model_id="gpt3_175b", precision="fp8", date="2024-12")
     l405 = pick(bench, source_id="nv_dgxc_v25_02", model_id="llama31_405b", precision="bf16", gpus=2304)
-    assert tco.usd_per_million_tokens(basis, jan["tokens_per_s_per_gpu"]) == pytest.approx(fact("A22_fp8_cost_per_1m_jan2024"), rel=0.015)
-    assert tco.usd_per_million_tokens(basis, dec["tokens_per_s_per_gpu"]) == pytest.approx(fact("A22_fp8_cost_per_1m_dec2024"), rel=0.005)
-    per_m = tco.usd_per_million_tokens(basis, l405["tokens_per_s_per_gpu"])
+    assert costs.usd_per_million_tokens(basis, jan["tokens_per_s_per_gpu"]) == pytest.approx(fact("A22_fp8_cost_per_1m_jan2024"), rel=0.015)
+    assert costs.usd_per_million_tokens(basis, dec["tokens_per_s_per_gpu"]) == pytest.approx(fact("A22_fp8_cost_per_1m_dec2024"), rel=0.005)
+    per_m = costs.usd_per_million_tokens(basis, l405["tokens_per_s_per_gpu"])
     assert per_m == pytest.approx(fact("A34_405b_bf16_cost_per_1m"), rel=0.005)
-    assert tco.run_cost_usd(fact("A35_train_tokens"), per_m) == pytest.approx(fact("A35_405b_15t_cost"), rel=0.01)
+    assert costs.run_cost_usd(fact("A35_train_tokens"), basis, l405["tokens_per_s_per_gpu"]) == pytest.approx(
+        fact("A35_405b_15t_cost"), rel=0.01)
 
 
 def test_breakeven_and_margin_properties():
     assert tco.breakeven_speedup(2.36, 1.42) == pytest.approx(2.36 / 1.42)
     assert tco.rental_margin(1.42, 1.42) == 0
     assert tco.rental_margin(2.84, 1.42) == pytest.approx(1.0)
-    assert tco.performance_per_tco(2.0, 2.0) == tco.performance_per_tco(1.0, 1.0)
+    assert costs.perf_per_tco_ratio(2.0, 2.0) == costs.perf_per_tco_ratio(1.0, 1.0)
 
 
 def test_build_up_rejects_all_in_below_server():
     assert capex.capex_build_up_usd(190_000, 250_000)["networking, storage, other"] == 60_000
     with pytest.raises(ValueError):
         capex.capex_build_up_usd(250_000, 190_000)
+
+
+def test_system_tco_from_the_default_parameters():
+    """The function every chapter uses to price a GPU-hour gives the TCO chapter's numbers."""
+    params = {p.name: p.default for p in d.TCO_INPUTS}
+    h100 = tco.system_tco_per_gpu_hour_usd("h100", params)
+    gb200 = tco.system_tco_per_gpu_hour_usd("gb200", params)
+    assert h100 == pytest.approx(fact("A13_h100_usd_per_gpu_hour"), rel=0.01)
+    assert gb200 / h100 == pytest.approx(fact("A12_tco_ratio"), rel=0.05)
+    assert tco.system_tco_per_gpu_hour_usd("h100", {**params, "tariff_usd_per_kwh": 0.2}) > h100
