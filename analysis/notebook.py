@@ -14,6 +14,7 @@ from types import SimpleNamespace
 from analysis.plots import apply_style
 from analysis.results import Results
 from analysis.sections import get_section, resolve_section
+from analysis.tables import _cell, markdown_table  # noqa: F401 (markdown_table is re-exported for notebooks)
 
 
 def format_value(value) -> str:
@@ -62,14 +63,8 @@ def start(section_name: str, namespace: dict):
 
 
 def _md_row(*cells) -> str:
-    """One Markdown table row; escapes pipes, and dollars so that MyST's dollar-math never pairs
-    two prices into a formula."""
-    return "| " + " | ".join(str(c).replace("|", "\\|").replace("$", "\\$") for c in cells) + " |"
-
-
-def markdown_table(header, rows) -> str:
-    """A Markdown table from a header and rows of already formatted cells (pipes and dollars escaped)."""
-    return "\n".join([_md_row(*header), "|" + "---|" * len(header), *(_md_row(*r) for r in rows)])
+    """One Markdown table row, cells escaped (see :mod:`analysis.tables`)."""
+    return "| " + " | ".join(_cell(c) for c in cells) + " |"
 
 
 def _pct(book: float, other: float) -> str:
