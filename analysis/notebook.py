@@ -206,3 +206,19 @@ def seed_vs_source_table(claim_ids) -> str:
                 said += f" to {format_quantity(s.value_2, s.unit)}"
             lines.append(_md_row(claim_id, s.quantity, said, f"{original} ({fact_id})", f"{s.value / f['value']:.2g}x"))
     return "\n".join(lines)
+
+
+def bands_table(P, keys) -> str:
+    """Markdown: P10 / P50 / P90 of uncertainty-analysis outputs ``keys`` around this chapter's
+    values (the chapter lists ``mc_draws`` and ``mc_seed``; other inputs sit at their defaults)."""
+    from analysis import reliability, uncertainty
+
+    values = uncertainty.build_values(vars(P))
+    point = uncertainty.evaluate(values, uncertainty.reference_tokens_per_s(), reliability.llama3_rates())
+    table = uncertainty.bands(uncertainty.simulate(values, P.mc_draws, P.mc_seed),
+                              {k: float(v) for k, v in point.items()}).loc[list(keys)]
+    rows = [(r["label"], *(format_quantity(r[c], r["unit"]) for c in ("point", "p10", "p50", "p90")))
+            for _, r in table.iterrows()]
+    return (markdown_table(["Result", "Point estimate", "P10", "P50", "P90"], rows)
+            + f"\n\n{P.mc_draws:,} seeded draws; ranges and their sources in the "
+            "{ref}`uncertainty chapter <chapter-uncertainty>`.")

@@ -58,7 +58,7 @@ def job_failure_rate_per_hour(gpus, rates_per_gpu_hour) -> float:
 def job_mtbf_hours(gpus, gpu_mtbf_hours: float):
     """Mean time between failures of a job on ``gpus`` GPUs, each with ``gpu_mtbf_hours``."""
     gpus = np.asarray(gpus, dtype=float)
-    if np.any(gpus <= 0) or gpu_mtbf_hours <= 0:
+    if np.any(gpus <= 0) or np.any(np.asarray(gpu_mtbf_hours) <= 0):
         raise ValueError("gpus and gpu_mtbf_hours must be positive")
     result = gpu_mtbf_hours / gpus
     return float(result) if result.ndim == 0 else result
@@ -204,3 +204,39 @@ def max_extra_loss(speedup: float, tco_ratio: float) -> float:
     share) before a measured ``speedup`` no longer pays for a TCO ratio: 1 - ratio / speed-up."""
     return 1.0 - tco_ratio / speedup
 
+
+
+# --- the calibration and comparison the chapter and the uncertainty analysis share -------------------
+
+def llama3_rates() -> dict:
+    """Per-GPU-hour rates calibrated on Llama 3 405B's 54-day snapshot (``data/llama3_interruptions.csv``
+    and ``data/reliability_facts.csv``): every unexpected job-stopping fault (``job``), those that
+    need a repair (``repair``: GPU, host, unplanned maintenance) and planned restarts per hour."""
+    from analysis.data import load_table
+    from analysis.units import HOURS_PER_DAY
+
+    causes = load_table("llama3_interruptions")
+    gpus, hours = item("llama3_gpus"), item("llama3_snapshot_days") * HOURS_PER_DAY
+    rates = rate_per_gpu_hour(causes.groupby("category")["count"].sum().astype(float), gpus, hours)
+    return {"job": float(rates.sum()), "repair": float(rates[list(REPAIR_CATEGORIES)].sum()),
+            "planned_per_hour": item("llama3_interruptions_planned") / hours}
+
+
+def breakeven_with_downtime(p, tco_h100, tco_gb200, job_gpus, rates: dict | None = None):
+    """GB200's reliability-adjusted break-even speed-up for a ``job_gpus`` job: each system's TCO
+    divided by its useful share (goodput x share in service). ``p`` holds the reliability
+    parameters by name (a chapter's ``P`` or a mapping of arrays, for the uncertainty analysis)."""
+    from collections.abc import Mapping
+
+    get = p.__getitem__ if isinstance(p, Mapping) else lambda name: getattr(p, name)
+    rates = rates or llama3_rates()
+    seconds_per_hour, minutes_per_hour = 3_600.0, 60.0
+    recovery = (get("checkpoint_write_s") / seconds_per_hour, get("failure_detection_min") / minutes_per_hour,
+                get("restart_min") / minutes_per_hour, rates["planned_per_hour"])
+    nvlink = per_gpu_rate_from_rack_month(get("gb200_nvlink_faults_per_rack_month"), get("gb200_gpus_per_rack"))
+    ratio = get("gb200_gpu_fault_ratio")
+    h100 = useful_share(job_gpus, rates["job"], rates["repair"], get("h100_gpus_per_server"),
+                        get("h100_repair_hours"), *recovery)[2]
+    gb200 = useful_share(job_gpus, rates["job"] * ratio + nvlink, rates["repair"] * ratio + nvlink,
+                         get("gb200_blast_radius_gpus"), get("gb200_repair_hours"), *recovery)[2]
+    return reliability_adjusted_breakeven(tco_gb200, gb200, tco_h100, h100)

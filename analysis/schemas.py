@@ -328,6 +328,22 @@ def _reliability_facts_schema(ids) -> pa.DataFrameSchema:
     )
 
 
+def _distributions_schema(ids) -> pa.DataFrameSchema:
+    return pa.DataFrameSchema(
+        {
+            "param": _text(regex=ID, unique=True),
+            "shape": _text(isin={"triangular", "uniform"}),
+            "low": _num(-1e12, 1e12),
+            "high": _num(-1e12, 1e12),
+            "basis": _text(isin={"cited", "assumption"}),
+            "source_id": _source(ids("sources")),
+            "note": _text(),
+        },
+        checks=[pa.Check(lambda d: d["low"] < d["high"], error="low must be below high")],
+        strict=True,
+    )
+
+
 SCHEMAS = {
     "sources": _sources_schema,
     "gpus": _gpus_schema,
@@ -343,6 +359,7 @@ SCHEMAS = {
     "fact_checks": _fact_checks_schema,
     "llama3_interruptions": _llama3_interruptions_schema,
     "reliability_facts": _reliability_facts_schema,
+    "distributions": _distributions_schema,
 }
 # Tables whose validation reads other tables (foreign keys); a section that reads one of these
 # depends on the others too, so its cache key must hash them all.
@@ -352,8 +369,9 @@ DEPENDS = {"gpus": ("sources",), "models": ("sources",), "training_runs": ("sour
            "cloud_prices": ("sources", "gpus"), "seed_numbers": ("sources",),
            "household_energy": ("sources",), "published_runs": ("sources", "models", "gpus"),
            "fact_checks": ("sources", "report_facts"),
-           "llama3_interruptions": ("sources",), "reliability_facts": ("sources",)}
+           "llama3_interruptions": ("sources",), "reliability_facts": ("sources",),
+           "distributions": ("sources",)}
 KEYS = {"sources": "source_id", "gpus": "gpu_id", "models": "model_id",
         "training_runs": "run_id", "report_facts": "fact_id", "claims": "claim_id",
         "cloud_prices": "snapshot_id", "seed_numbers": "number_id", "published_runs": "run_id",
-        "llama3_interruptions": "component", "reliability_facts": "item_id"}
+        "llama3_interruptions": "component", "reliability_facts": "item_id", "distributions": "param"}

@@ -7,7 +7,9 @@
 4. one chapter rerun with a changed parameter (`run cluster -p gpus 50000`), and a whole-book
    rebuild after a one-parameter scenario change;
 5. the reliability chapter's goodput Monte Carlo: 1,000 simulated runs of Llama 3 405B's
-   16,384-GPU, 54-day job (best of five; target 1 s or less).
+   16,384-GPU, 54-day job (best of five; target 1 s or less);
+6. the uncertainty chapter's Monte Carlo: 100,000 draws of every headline output (best of five;
+   target 1 s or less).
 
 Each step runs in a fresh copy of the repository under a temporary folder, so the developer's
 own `_build/` is untouched. Timings are wall-clock seconds on this machine.
@@ -68,6 +70,20 @@ def _jupyter_book_executes(root: Path, pipeline_root: Path) -> float:
     return _timed([exe, "build", str(root), "--keep-going", "--quiet"], root, env)
 
 
+def _monte_carlo_seconds(draws: int, repeats: int = 5) -> float:
+    """Best of ``repeats`` timings of the uncertainty chapter's Monte Carlo (data loading excluded)."""
+    from analysis import uncertainty
+
+    values = uncertainty.build_values()
+    uncertainty.simulate(values, 1_000)  # warm the data caches
+    best = float("inf")
+    for seed in range(repeats):
+        start = time.perf_counter()
+        uncertainty.simulate(values, draws, seed)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
 def main() -> None:
     cli = [sys.executable, "-m", "analysis"]
     with tempfile.TemporaryDirectory(prefix="book-bench-") as tmp:
@@ -83,6 +99,7 @@ def main() -> None:
     from analysis.goodput import benchmark_seconds
 
     simulation = benchmark_seconds(trials=1_000)
+    monte_carlo = _monte_carlo_seconds(100_000)
     rows = [
         ("clean build, papermill pipeline (2 processes)", clean),
         ("clean build, jupyter-book executing itself", jb),
@@ -90,6 +107,7 @@ def main() -> None:
         ("rerun one chapter, changed parameter (run cluster -p gpus 50000)", rerun),
         ("rebuild after a one-parameter scenario change (pue 1.2)", changed_build),
         ("goodput simulation: 1,000 runs of a 16,384-GPU, 54-day job", simulation),
+        ("uncertainty Monte Carlo: 100,000 draws of every headline output", monte_carlo),
     ]
     print(f"Book build times on {platform.node() or 'this machine'} ({os.cpu_count()} CPUs, "
           f"Python {platform.python_version()}):\n")

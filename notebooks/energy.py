@@ -36,6 +36,8 @@ household_kwh_per_year = d.HOUSEHOLD_KWH_PER_YEAR.default
 grid_g_co2_per_kwh = d.GRID_G_CO2_PER_KWH.default
 gpus = d.GPUS.default
 load_factor = d.LOAD_FACTOR.default
+mc_draws = d.MC_DRAWS.default
+mc_seed = d.MC_SEED.default
 
 # %% tags=["remove-input"]
 import matplotlib.pyplot as plt
@@ -46,6 +48,7 @@ from analysis import cluster, energy, hardware
 from analysis.benchmarks import load_benchmarks
 from analysis.data import fact, load_table, row
 from analysis.notebook import (
+    bands_table,
     claims_table,
     comparison_table,
     format_quantity,
@@ -605,6 +608,14 @@ display(Markdown(markdown_table(
 # {glue:text}`meter_w_per_h100:,.0f` W include, {glue:text}`card_meter_ratio:.1f` times as much. With both,
 # Meta's GPU-hours at this chapter's meter power come to
 # {glue:text}`tco2_card_meter_k:.1f` thousand t.
+
+# %% [markdown]
+# ## How sure: P10, P50 and P90
+#
+# IT power, facility overhead, throughput and the household basis all carry ranges; drawn together they give these bands for Llama 3.1 405B in BF16.
+
+# %% tags=["remove-input"]
+display(Markdown(bands_table(P, ('joules_per_token', 'household_years_15t'))))
 
 # %% [markdown]
 # ## The seed's claims, checked

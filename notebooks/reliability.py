@@ -63,6 +63,8 @@ gb200_repair_hours = d.GB200_REPAIR_HOURS.default
 gb200_blast_radius_gpus = d.GB200_BLAST_RADIUS_GPUS.default
 gb200_nvlink_faults_per_rack_month = d.GB200_NVLINK_FAULTS_PER_RACK_MONTH.default
 gb200_gpu_fault_ratio = d.GB200_GPU_FAULT_RATIO.default
+mc_draws = d.MC_DRAWS.default
+mc_seed = d.MC_SEED.default
 
 # %% tags=["remove-input"]
 import matplotlib.pyplot as plt
@@ -74,7 +76,7 @@ from analysis import reliability as rel
 from analysis.benchmarks import load_benchmarks, pick
 from analysis.data import fact, load_table, row
 from analysis.goodput import simulate_goodput, summarize
-from analysis.notebook import claims_table, comparison_table, glue, glue_facts, glue_figure, start
+from analysis.notebook import bands_table, claims_table, comparison_table, glue, glue_facts, glue_figure, start
 from analysis.plots import PALETTE, add_source, new_figure
 from analysis.units import HOURS_PER_DAY, HOURS_PER_YEAR, SECONDS_PER_HOUR
 
@@ -775,6 +777,14 @@ glue_figure("fig_reliability_breakeven", fig)
 # The break-even speed-up is the TCO ratio divided by the share of GPU-hours GB200 keeps relative
 # to the H100. Where the curve crosses a measured speed-up, GB200 stops paying for that workload.
 # ```
+
+# %% [markdown]
+# ## How sure: P10, P50 and P90
+#
+# The GB200 reliability inputs are assumptions with wide ranges; drawn together with the cost inputs they give this band for the break-even speed-up.
+
+# %% tags=["remove-input"]
+display(Markdown(bands_table(P, ('gb200_breakeven_speedup', 'gb200_breakeven_speedup_with_downtime'))))
 
 # %% [markdown]
 # This extends claim S16, which the TCO chapter reproduces as a pure cost ratio

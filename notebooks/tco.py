@@ -41,6 +41,8 @@ tariff_usd_per_kwh = d.TARIFF.default
 datacenter_usd_per_kw_month = d.DATACENTER_USD_PER_KW_MONTH.default
 maintenance_frac_per_year = d.MAINTENANCE_FRAC_PER_YEAR.default
 other_usd_per_gpu_month = d.OTHER_USD_PER_GPU_MONTH.default
+mc_draws = d.MC_DRAWS.default
+mc_seed = d.MC_SEED.default
 
 # %% tags=["remove-input"]
 import numpy as np
@@ -49,7 +51,7 @@ from IPython.display import Markdown, display
 from analysis import capex, costs, opex, tco
 from analysis.benchmarks import load_benchmarks, pick
 from analysis.data import fact, load_table
-from analysis.notebook import claims_table, comparison_table, glue, glue_facts, glue_figure, start
+from analysis.notebook import bands_table, claims_table, comparison_table, glue, glue_facts, glue_figure, start
 from analysis.opex import HOURS_PER_MONTH
 from analysis.plots import PALETTE, add_source, new_figure
 
@@ -259,6 +261,14 @@ glue_figure("fig_tco_rent_vs_own", fig)
 #
 # Rental prices fell from several times the cost of owning in 2023 to around it by late 2025.
 # ```
+
+# %% [markdown]
+# ## How sure: P10, P50 and P90
+#
+# Prices, lives, rates and tariffs are not known exactly. Drawing them all within their ranges gives these bands for this chapter's headline numbers (the cost per token is for Llama 3.1 405B in BF16 on 2,304 H100s).
+
+# %% tags=["remove-input"]
+display(Markdown(bands_table(P, ('h100_tco_per_gpu_hour_usd', 'gb200_tco_per_gpu_hour_usd', 'gb200_breakeven_speedup', 'usd_per_million_tokens'))))
 
 # %% [markdown]
 # ## The seed's claims, checked
