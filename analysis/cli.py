@@ -96,10 +96,40 @@ def cmd_build(args) -> int:
     from analysis.pipeline.build import build_book
 
     overrides, origin = _overrides(args)
-    report = build_book(overrides, origin, jobs=args.jobs, root=REPO_ROOT)
+    label = None
+    if args.scenario:
+        from analysis.scenarios import load
+
+        label = load(args.scenario).label
+    if args.param:
+        changed = ", ".join(f"{name} = {value}" for name, value in args.param)
+        label = f"{label}, with {changed}" if label else f"custom parameters ({changed})"
+    report = build_book(overrides, origin, jobs=args.jobs, root=REPO_ROOT, scenario=label)
     ran = sum(not r.cached for r in report.records)
     print(f"Built in {report.seconds:.1f} s ({ran} section(s) executed, "
           f"{'render skipped: nothing changed' if report.unchanged else f'render {report.sphinx_seconds:.1f} s'}).")
+    return 0
+
+
+def cmd_compare(args) -> int:
+    from analysis import scenarios
+    from analysis.notebook import format_quantity
+    from analysis.plots import compare_figure
+
+    loaded = [scenarios.load(path) for path in args.files]  # every file is checked before anything runs
+    table = scenarios.compare(loaded)
+    names = [s.name for s in loaded]
+    for s in loaded:
+        print(f"{s.name}: {s.description}")
+    width = max(len(label) for label in table["label"])
+    print("\n" + " " * width + "  " + "  ".join(f"{n[:22]:>22}" for n in names))
+    for _, row in table.iterrows():
+        print(f"{row['label']:<{width}}  " + "  ".join(f"{format_quantity(row[n], row['unit'])[:22]:>22}" for n in names))
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    table.to_csv(out / "compare.csv")
+    compare_figure(table, names).savefig(out / "compare.png", bbox_inches="tight", metadata={"Software": None})
+    print(f"\nWrote {out / 'compare.csv'} and {out / 'compare.png'}")
     return 0
 
 
@@ -131,6 +161,10 @@ def make_parser() -> argparse.ArgumentParser:
                        help="override a parameter (repeatable)")
         p.add_argument("--scenario", help="YAML file of parameter overrides")
         p.set_defaults(func=cmd_run if name == "run" else cmd_build)
+    p = sub.add_parser("compare", help="key results of scenario files side by side")
+    p.add_argument("files", nargs="+", metavar="SCENARIO.yaml")
+    p.add_argument("--out", default="_build/compare", help="folder for compare.csv and compare.png")
+    p.set_defaults(func=cmd_compare)
     return parser
 
 

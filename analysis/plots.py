@@ -45,3 +45,25 @@ def add_source(fig, text: str) -> None:
     """Write a 'Source: ...' line under the figure."""
     fig.text(0.01, -0.02, f"Source: {text}", ha="left", va="top", fontsize=8, color="#444444",
              wrap=True)
+
+
+def compare_figure(table, names):
+    """Grouped bars: each headline output (rows of ``table``) as a ratio to the first scenario."""
+    import numpy as np
+
+    fig, ax = new_figure("Scenarios against the first one", "", f"Ratio to '{names[0]}'",
+                         figsize=(7.5, 0.5 + 0.45 * len(table)))
+    ax.remove()
+    ax = fig.add_subplot()
+    ax.set_title("Scenarios against the first one", loc="left")
+    y = np.arange(len(table))
+    height = 0.8 / len(names)
+    for i, name in enumerate(names):
+        ax.barh(y + i * height, table[name] / table[names[0]], height, color=CYCLE[i % len(CYCLE)], label=name)
+    ax.axvline(1.0, color=PALETTE["black"], lw=0.8)
+    ax.set_yticks(y + height * (len(names) - 1) / 2, table["label"], fontsize=8)
+    ax.set_xlabel(f"Ratio to '{names[0]}'")
+    ax.invert_yaxis()
+    ax.legend(fontsize=7, loc="lower right")
+    add_source(fig, "book's point model (analysis.uncertainty.evaluate) for each scenario file.")
+    return fig

@@ -31,6 +31,7 @@ class Results:
         self.section = section
         self.parameters = dict(parameters)
         self.results: dict[str, dict] = {}
+        self.tables: list[str] = []
 
     def add(self, key: str, value: float, unit: str, label: str, glue: bool = True) -> None:
         """Record ``value`` under ``key`` (and glue it as ``key`` for ``{glue:text}``). Returns
@@ -47,6 +48,20 @@ class Results:
 
     def __getitem__(self, key: str) -> float:
         return self.results[key]["value"]
+
+    def add_table(self, name: str, table, title: str) -> None:
+        """Write ``table`` (a DataFrame) as ``<results dir>/<section>__<name>.csv`` and show a
+        download link: the data behind a chapter's table or figure, for readers to reuse."""
+        from IPython.display import Markdown, display
+
+        if not name.replace("_", "").isalnum():
+            raise ExecutionError(f"table name {name!r} must be letters, digits and underscores")
+        folder = results_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        filename = f"{self.section}__{name}.csv"
+        table.to_csv(folder / filename, index=False, float_format="%.6g", lineterminator="\n")
+        self.tables.append(filename)
+        display(Markdown(f"{{download}}`Download the data: {title} (CSV) <data/{filename}>`"))
 
     def to_dict(self) -> dict:
         return {"section": self.section, "parameters": self.parameters, "results": self.results}

@@ -21,6 +21,7 @@ class Section:
     needs: tuple[str, ...] = ()  # sections whose results JSON this one reads
     headline: tuple[str, ...] = ()  # result keys printed by `run`
     figures: tuple[str, ...] = ()  # figure names (``{glue:figure}`` labels) the page must show
+    files: tuple[str, ...] = ()  # other inputs (glob patterns from the repository root) in the cache key
 
     @property
     def notebook(self) -> str:
@@ -176,6 +177,17 @@ CHAPTERS: tuple[Section, ...] = (
                   "gb200_breakeven_speedup_p10", "gb200_breakeven_speedup_p50", "gb200_breakeven_speedup_p90",
                   "gb200_breakeven_speedup_with_downtime_p50"),
         figures=("fig-uncertainty-bands", "fig-uncertainty-tornado-cost", "fig-uncertainty-tornado-breakeven"),
+    ),
+    Section(
+        name="scenarios",
+        title="Scenarios side by side",
+        question="How do the headline costs, joules and break-even move between the shipped scenarios: "
+                 "cheap or expensive power, a neocloud buyer, a mature GB200?",
+        tables=("benchmarks", "models", "gpus", "llama3_interruptions", "reliability_facts", "report_facts",
+                "sources"),
+        files=("data/scenarios/*.yaml",),
+        headline=("scenarios_shipped",),
+        figures=("fig-scenarios-compare",),
     ),
 )
 

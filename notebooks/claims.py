@@ -55,6 +55,8 @@ R.add("facts_checked", len(checked), "facts", "Report figures the book recompute
 R.add("facts_reproduced", int((checked["status"] == "reproduced").sum()), "facts",
       "Report figures reproduced within tolerance")
 glue("claims_total", len(claims))
+R.add_table("seed_claims", claims, "the seed claims ledger")
+R.add_table("report_facts_checked", checked, "the report figures the book recomputes")
 
 # %% [markdown]
 # All {glue:text}`claims_total` seed claims have a status: {glue:text}`claims_reproduced` reproduced,

@@ -49,6 +49,7 @@ backend_gbps = d.BACKEND_GBPS.default
 
 # %% tags=["remove-input"]
 import numpy as np
+import pandas as pd
 from IPython.display import Markdown, display
 
 from analysis import cluster, flops, hardware
@@ -160,6 +161,14 @@ display(Markdown(comparison_table(R, [("gpt4_retrain_days", "B12_gpt4_days"), ("
 
 # %% tags=["remove-input"]
 sizes = np.geomspace(1_000, 300_000, 60)
+R.add_table("compute_by_cluster_size", pd.DataFrame({
+    "gpus": sizes.round(),
+    **{f"{dt}_peak_eflops": cluster.cluster_peak_flops(sizes, hardware.peak_tflops(P.gpu, dt)) / 1e18 for dt in mfu},
+    **{f"{dt}_sustained_eflops": cluster.cluster_peak_flops(sizes, hardware.peak_tflops(P.gpu, dt)) / 1e18 * mfu[dt]
+       for dt in mfu},
+    "first_failure_minutes": cluster.first_failure_minutes(P.link_mttf_years, sizes * P.links_per_gpu),
+    "first_failure_minutes_alt": cluster.first_failure_minutes(P.alt_link_mttf_years, sizes * P.alt_links_per_gpu)}),
+    "peak and sustained EFLOP/s, and time to first failure, by cluster size")
 fig, ax = new_figure("Peak and sustained compute against cluster size", "GPUs in the cluster (log scale)",
                      "EFLOP/s (log scale)")
 for dt, colour in (("fp8", PALETTE["blue"]), ("bf16", PALETTE["orange"])):

@@ -172,6 +172,9 @@ display(Markdown(comparison_table(R, [
 # successful run, before any experiment, failure or restart. Every benchmark row:
 
 # %% tags=["remove-input"]
+R.add_table("usd_per_million_tokens_by_row", bench[["model_id", "gpu_id", "precision", "gpus", "software", "date",
+                                                    "tokens_per_s_per_gpu", "basis", "usd_per_million_tokens",
+                                                    "source_id"]], "cost per 1M tokens for every benchmark row")
 models = load_table("models").set_index("model_id")["name"]
 lines = [":::{admonition} Cost per 1M tokens for every benchmark row (H100 and GB200 TCO of this build)",
          ":class: dropdown", "",

@@ -71,6 +71,7 @@ for key, row in table.iterrows():
     for q in ("p10", "p50", "p90"):
         R.add(f"{key}_{q}", row[q], row["unit"], f"{row['label']}, {q.upper()}")
 glue("mc_draws", P.mc_draws)
+R.add_table("bands", table.reset_index(names="output"), "point estimates and P10 / P50 / P90 bands")
 
 # %% [markdown]
 # ## The inputs and their ranges
@@ -155,6 +156,8 @@ glue_figure("fig_uncertainty_tornado_cost", fig)
 fig, t_even = tornado_figure("gb200_breakeven_speedup_with_downtime", "What moves GB200's break-even speed-up",
                              "Speed-up over H100 needed (x), with downtime")
 glue_figure("fig_uncertainty_tornado_breakeven", fig)
+R.add_table("tornado_cost", t_cost, "one-at-a-time swings of the cost per 1M tokens")
+R.add_table("tornado_breakeven", t_even, "one-at-a-time swings of GB200's break-even")
 glue("top_cost_driver", t_cost["param"].iloc[0])
 glue("top_breakeven_driver", t_even["param"].iloc[0])
 

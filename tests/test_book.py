@@ -146,6 +146,8 @@ def test_changed_parameter_reruns_only_dependent_sections(book, tmp_path):
     results = json.loads((book / "_build" / "results" / "cluster.json").read_text())
     assert results["parameters"]["gpus"] == 50_000
     assert "**50,000** (changed)" in (book / "_build" / "executed" / "cluster.ipynb").read_text()
+    for page in ("cluster", "tco", "assumptions"):  # every page says which scenario it shows
+        assert "Scenario: s (s.yaml)" in _page(book, page) or "scenario <strong>s (s.yaml)" in _page(book, page)
     proc = run_cli("build", cwd=book)  # back to defaults: both sections come from the cache
     assert proc.returncode == 0 and "0 section(s) executed" in proc.stdout
 
@@ -172,3 +174,21 @@ def test_built_pages_need_no_network(book):
     for page in pages:
         hits = [m for m in remote.findall(page.read_text()) if "stylesheet" in m or "<script" in m.lower()]
         assert not hits, f"{page.name} loads {hits[:2]}"
+
+
+def test_data_appendix_lists_every_table_with_a_download(book):
+    from analysis.schemas import SCHEMAS
+
+    page = (book / "_build" / "html" / "book" / "generated" / "data_tables.html").read_text()
+    downloads = book / "_build" / "html" / "_downloads"
+    for name in SCHEMAS:
+        if (book / "data" / f"{name}.csv").is_file():
+            assert f"{name}.csv" in page, name
+            assert list(downloads.glob(f"*/{name}.csv")), f"{name}.csv is not offered for download"
+
+
+def test_chapters_offer_their_data_as_csv(book):
+    offered = {p.name.split("__")[0] for p in (book / "_build" / "html" / "_downloads").glob("*/*__*.csv")}
+    assert {"cluster", "tco", "uncertainty", "scenarios", "claims"} <= offered
+    page = _page(book, "tco")
+    assert "Download the data: cost per 1M tokens for every benchmark row (CSV)" in re.sub(r"<[^>]+>", "", page)

@@ -24,9 +24,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from analysis.data import load_table, table_closure
+from analysis.data import load_table, table_closure, table_path
 from analysis.errors import ExecutionError
-from analysis.pipeline.pages import assumptions_page, sources_page
+from analysis.pipeline.pages import assumptions_page, data_page, sources_page
+from analysis.schemas import SCHEMAS
 from analysis.pipeline.runner import RunRecord, SectionFailed, timed_execute
 from analysis.sections import SECTIONS, Section, resolve_section, run_order
 
@@ -65,7 +66,8 @@ def section_key(section: Section, params: dict, root: Path, dep_results: dict[st
     h = hashlib.sha256()
     h.update(json.dumps(params, sort_keys=True).encode())
     data = [root / "data" / f"{t}.csv" for t in table_closure(section.tables)]
-    _digest_files(h, [root / section.notebook, root / "requirements.txt", *data, *package_files(root)], root)
+    extra = [p for pattern in section.files for p in sorted(root.glob(pattern))]
+    _digest_files(h, [root / section.notebook, root / "requirements.txt", *data, *extra, *package_files(root)], root)
     for name in sorted(dep_results):
         h.update(name.encode() + dep_results[name])
     return h.hexdigest()[:20]
@@ -145,6 +147,9 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
             cached = cache_root / section.name / keys[section.name]
             shutil.copy2(cached / f"{section.name}.json", results_out / f"{section.name}.json")
             shutil.copy2(cached / f"{section.name}.ipynb", notebooks_out / f"{section.name}.ipynb")
+            for table in cached.glob(f"{section.name}__*.csv"):  # chapter data offered as downloads
+                (notebooks_out / "data").mkdir(exist_ok=True)
+                shutil.copy2(table, notebooks_out / "data" / table.name)
     return records, keys
 
 
@@ -157,9 +162,17 @@ def _prune(folder: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def _stage_sources(root: Path, src: Path) -> None:
+def _stage_sources(root: Path, src: Path, scenario: str | None = None) -> None:
     for name in BOOK_FILES:
         shutil.copy2(root / name, src / name)
+    if scenario:  # every page of a scenario build says which scenario it shows
+        import yaml
+
+        config = yaml.safe_load((src / "_config.yml").read_text(encoding="utf-8"))
+        config.setdefault("html", {})["announcement"] = (
+            f"Scenario: {scenario}. The numbers on this page are not the report's defaults; "
+            "the Assumptions appendix lists what changed.")
+        (src / "_config.yml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
     shutil.copytree(root / "book", src / "book", ignore=shutil.ignore_patterns("generated"))
 
 
@@ -214,17 +227,17 @@ def _build_lock(build_dir: Path):
 
 
 def build_book(overrides: dict | None = None, origin: dict | None = None, jobs: int = 2,
-               root: Path = REPO_ROOT) -> BuildReport:
+               root: Path = REPO_ROOT, scenario: str | None = None) -> BuildReport:
     """Build the book into ``root/_build/html``; see the module docstring."""
     root = Path(root).resolve()
     values = resolve_all(overrides or {}, origin)
     build_dir = root / "_build"
     build_dir.mkdir(exist_ok=True)
     with _build_lock(build_dir):
-        return _build_locked(values, jobs, root, build_dir)
+        return _build_locked(values, jobs, root, build_dir, scenario)
 
 
-def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path) -> BuildReport:
+def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario: str | None) -> BuildReport:
     started = time.perf_counter()
     for stale in build_dir.glob(".stage-*"):
         shutil.rmtree(stale, ignore_errors=True)
@@ -234,12 +247,17 @@ def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path) -> Build
     try:
         results.mkdir(parents=True)
         src.mkdir()
-        _stage_sources(root, src)
+        _stage_sources(root, src, scenario)
         generated.mkdir(parents=True)
         _log(f"Executing {len(SECTIONS)} sections ({jobs} processes):")
         records, keys = execute_sections(values, root, jobs, build_dir / "cache", results, generated)
-        (generated / "assumptions.md").write_text(assumptions_page(values), encoding="utf-8")
+        (generated / "assumptions.md").write_text(assumptions_page(values, scenario), encoding="utf-8")
         (generated / "sources.md").write_text(sources_page(), encoding="utf-8")
+        (generated / "data").mkdir(exist_ok=True)
+        for name in SCHEMAS:
+            if table_path(name).is_file():  # optional tables (a measurement not yet made) may be absent
+                shutil.copy2(table_path(name), generated / "data" / f"{name}.csv")
+        (generated / "data_tables.md").write_text(data_page(), encoding="utf-8")
         h = hashlib.sha256(json.dumps(keys, sort_keys=True).encode())
         _digest_files(h, [p for p in src.rglob("*") if p.is_file()], src)
         build_hash = h.hexdigest()

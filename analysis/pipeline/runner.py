@@ -88,9 +88,16 @@ def execute_section(section: Section, params: dict, out_dir: Path, root: Path,
     os.environ.update(env)
     target = out_dir / f"{section.name}.ipynb"
     try:
-        executed = papermill.execute_notebook(
-            nb, None, parameters=params, kernel_name="python3", cwd=str(root),
-            progress_bar=False, log_output=False, report_mode=False)
+        try:
+            executed = papermill.execute_notebook(
+                nb, None, parameters=params, kernel_name="python3", cwd=str(root),
+                progress_bar=False, log_output=False, report_mode=False)
+        except RuntimeError as exc:  # a kernel that dies while starting (seen on an overloaded machine)
+            if "Kernel died" not in str(exc) and "kernel_info" not in str(exc):
+                raise
+            executed = papermill.execute_notebook(
+                nb, None, parameters=params, kernel_name="python3", cwd=str(root),
+                progress_bar=False, log_output=False, report_mode=False)
     except PapermillExecutionError as exc:
         raise SectionFailed(_describe_failure(section.name, source, exc)) from None
     except Exception as exc:  # kernel death, bad notebook JSON, ...

@@ -1,0 +1,73 @@
+"""Scenarios: documented YAML files of parameter overrides (``data/scenarios/*.yaml``), and the
+key results of several scenarios side by side.
+
+A scenario changes any subset of parameters across all chapters. ``build --scenario FILE``
+renders the whole book for one of them; :func:`compare` evaluates the headline outputs of many at
+once through the uncertainty analysis's point model (:func:`analysis.uncertainty.evaluate`), which
+calls the same functions as the chapters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+from analysis.params import ParameterError, load_scenario
+
+SCENARIO_DIR = Path(__file__).resolve().parent.parent / "data" / "scenarios"
+
+
+@dataclass(frozen=True)
+class Scenario:
+    path: Path
+    name: str
+    description: str
+    overrides: dict
+    origin: dict
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} ({self.path.name})"
+
+
+def load(path) -> Scenario:
+    """Read and check a scenario file: YAML, known parameter names, valid values (exit code 2)."""
+    from analysis.sections import SECTIONS, resolve_section
+
+    path = Path(path)
+    overrides, origin = load_scenario(path)
+    for section in SECTIONS:  # names and values, as a build would check them
+        resolve_section(section, overrides, origin)
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    name, description = doc.get("name", path.stem), doc.get("description", "")
+    if not isinstance(name, str) or not isinstance(description, str):
+        raise ParameterError(f"scenario {path}: 'name' and 'description' must be text")
+    return Scenario(path, name.strip(), " ".join(description.split()), overrides, origin)
+
+
+def shipped() -> list[Scenario]:
+    """The scenarios that ship with the book: the report's defaults first, then by file name."""
+    paths = sorted(SCENARIO_DIR.glob("*.yaml"), key=lambda p: (p.stem != "report-defaults", p.name))
+    return [load(p) for p in paths]
+
+
+def key_results(scenario: Scenario) -> dict:
+    """The headline outputs for one scenario (point estimates)."""
+    from analysis import reliability, uncertainty
+
+    values = uncertainty.build_values(scenario.overrides)
+    return {k: float(v) for k, v in uncertainty.evaluate(
+        values, uncertainty.reference_tokens_per_s(), reliability.llama3_rates()).items()}
+
+
+def compare(scenarios: list[Scenario]) -> pd.DataFrame:
+    """One row per headline output, one column per scenario, plus label and unit."""
+    from analysis.uncertainty import OUTPUTS
+
+    table = pd.DataFrame({s.name: key_results(s) for s in scenarios})
+    table.insert(0, "unit", [OUTPUTS[k][1] for k in table.index])
+    table.insert(0, "label", [OUTPUTS[k][0] for k in table.index])
+    return table
