@@ -46,6 +46,9 @@ for s in shipped:
 
 # %% [markdown]
 # ## The scenarios
+#
+# The book ships {glue:text}`scenarios_shipped` scenario files; the first holds the report's
+# defaults, and every other one changes a few inputs from there.
 
 # %% tags=["remove-input"]
 display(Markdown(markdown_table(
