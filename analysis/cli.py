@@ -61,6 +61,8 @@ def cmd_params(args) -> int:
 def _headline_table(section, results: dict) -> str:
     keys = section.headline or list(results)
     rows = [(results[k]["label"], f"{results[k]['value']:,.4g}", results[k]["unit"], k) for k in keys]
+    if not rows:
+        return "(this page summarises other chapters and records no results of its own)"
     widths = [max(len(r[i]) for r in rows) for i in range(3)]
     return "\n".join(f"{a:<{widths[0]}}  {b:>{widths[1]}}  {c:<{widths[2]}}  ({k})" for a, b, c, k in rows)
 

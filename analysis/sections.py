@@ -206,8 +206,8 @@ SECTIONS: tuple[Section, ...] = CHAPTERS + (
         name="intro",
         title="Introduction",
         question="What is this book, what does each chapter answer, and how do I rerun it?",
-        tables=("claims", "report_facts", "training_runs"),
-        needs=("cluster", "tco"),
+        tables=("training_runs",),
+        needs=("cluster", "tco", "benchmarks", "energy", "reliability", "uncertainty", "claims"),
     ),
 )
 
