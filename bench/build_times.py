@@ -5,7 +5,8 @@
    force`), rendering the same pages; the ratio of 2 to 1;
 3. a rebuild with nothing changed;
 4. one chapter rerun with a changed parameter (`run cluster -p gpus 50000`), and a whole-book
-   rebuild after a one-parameter scenario change.
+   rebuild after a one-parameter scenario change;
+5. `python -m analysis measure --quick` on the CPU (into a temporary folder).
 
 Each step runs in a fresh copy of the repository under a temporary folder, so the developer's
 own `_build/` is untouched. Timings are wall-clock seconds on this machine.
@@ -78,12 +79,14 @@ def main() -> None:
         scenario.write_text("parameters:\n  pue: 1.2\n")
         changed_build = _timed([*cli, "build", "--scenario", str(scenario)], pipeline)
         jb = _jupyter_book_executes(_copy(tmp / "jupyter-book"), pipeline)
+        measure = _timed([*cli, "measure", "--quick", "--out", str(tmp / "measured")], pipeline)
     rows = [
         ("clean build, papermill pipeline (2 processes)", clean),
         ("clean build, jupyter-book executing itself", jb),
         ("rebuild, nothing changed", unchanged),
         ("rerun one chapter, changed parameter (run cluster -p gpus 50000)", rerun),
         ("rebuild after a one-parameter scenario change (pue 1.2)", changed_build),
+        ("measure --quick on the CPU (matmul sweep, one training step)", measure),
     ]
     print(f"Book build times on {platform.node() or 'this machine'} ({os.cpu_count()} CPUs, "
           f"Python {platform.python_version()}):\n")

@@ -95,6 +95,16 @@ def test_short_calls_are_batched_to_the_minimum_repeat_time():
     assert timing.calls_per_repeat == 10
 
 
+def test_a_repeated_sweep_keeps_the_faster_median_per_size():
+    from analysis.measure.harness import best_of
+
+    def result(n, seconds):
+        return MatmulResult("fp32", n, n, n, matmul_flops(n, n, n), Timing(seconds, seconds, seconds, 1, 1, 1))
+
+    kept = best_of([result(256, 0.01), result(512, 0.02)], [result(256, 0.02), result(512, 0.01)])
+    assert [k.timing.seconds_median for k in kept] == [0.01, 0.01]
+
+
 @pytest.mark.parametrize("samples", [[], [0.1, -1.0], [float("nan")]])
 def test_bad_timing_samples_are_refused(samples):
     with pytest.raises(ValueError):

@@ -64,27 +64,28 @@ def measured_results(measured: pd.DataFrame, usd_per_device_hour: float | None =
     if steps.empty:
         return {}
     r = steps.iloc[-1]
-    device = f"{r['device_name']}, {r['precision']}"
-    out = {
-        "measured_matmul_peak_tflops": (r["peak_tflops_measured"], "TFLOP/s", f"Measured matmul peak ({device})"),
-        "measured_train_step_tflops": (r["tflops_median"], "TFLOP/s", f"Small GPT training step ({device})"),
-        "measured_tokens_per_s": (r["tokens_per_s"], "tokens/s", f"Small GPT training throughput ({device})"),
-        "measured_mfu_vs_measured_peak": (r["mfu_vs_measured_peak"], "fraction", f"MFU against the measured peak ({device})"),
-    }
-    if pd.notna(r["mfu_vs_datasheet"]):
-        out["measured_mfu_vs_datasheet"] = (r["mfu_vs_datasheet"], "fraction", f"MFU against the datasheet peak ({device})")
+    wanted = [  # (result key, column, unit, label), the optional ones only when their input is given
+        ("measured_matmul_peak_tflops", "peak_tflops_measured", "TFLOP/s", "Measured matmul peak"),
+        ("measured_train_step_tflops", "tflops_median", "TFLOP/s", "Small GPT training step, model FLOP/s"),
+        ("measured_tokens_per_s", "tokens_per_s", "tokens/s", "Small GPT training throughput"),
+        ("measured_mfu_vs_measured_peak", "mfu_vs_measured_peak", "fraction", "MFU against the measured peak"),
+        ("measured_mfu_vs_datasheet", "mfu_vs_datasheet", "fraction", "MFU against the datasheet peak"),
+    ]
     if usd_per_device_hour is not None:
-        out["measured_usd_per_million_tokens"] = (r["usd_per_million_tokens"], "USD per 1M tokens",
-                                                  f"Small GPT on the measured device, per 1M tokens ({device})")
-        out["measured_usd_per_exaflop"] = (r["usd_per_exaflop"], "USD per 1e18 FLOP", f"Model compute on the measured device ({device})")
+        wanted += [("measured_usd_per_million_tokens", "usd_per_million_tokens", "USD per 1M tokens",
+                    "Small GPT on the measured device, per 1M tokens"),
+                   ("measured_usd_per_exaflop", "usd_per_exaflop", "USD per 1e18 FLOP",
+                    "Model compute on the measured device")]
     if power_w is not None:
-        out["measured_joules_per_token"] = (r["joules_per_token"], "J/token", f"Small GPT on the measured device ({device})")
-        out["measured_joules_per_tflop"] = (r["joules_per_tflop"], "J per TFLOP", f"Model compute on the measured device ({device})")
+        wanted += [("measured_joules_per_token", "joules_per_token", "J/token", "Small GPT on the measured device"),
+                   ("measured_joules_per_tflop", "joules_per_tflop", "J per TFLOP", "Model compute on the measured device")]
+    device = f"{r['device_name']}, {r['precision']}"
+    out = {key: (r[column], unit, f"{label} ({device})") for key, column, unit, label in wanted if pd.notna(r[column])}
     return {k: (float(v), unit, label) for k, (v, unit, label) in out.items()}
 
 
 def _g(x, digits: int = 3) -> str:
-    return "—" if pd.isna(x) else f"{x:,.{digits}g}" if abs(x) < 1e4 else f"{x:,.0f}"
+    return "—" if pd.isna(x) else f"{x:.{digits}g}" if abs(x) < 1_000 else f"{x:,.0f}"
 
 
 def _pct(x) -> str:
@@ -105,7 +106,7 @@ def measured_table_markdown(measured: pd.DataFrame, usd_per_device_hour: float |
                r.cores, r.precision, f"{r.params / 1e6:.2f}M params, `{r.config}`", _g(r.tokens_per_s),
                f"{_g(r.tflops_median)} ({_g(r.flops / r.seconds_p90 / TERA)}-{_g(r.flops / r.seconds_p10 / TERA)})",
                _g(r.peak_tflops_measured), _pct(r.mfu_vs_measured_peak), _pct(r.mfu_vs_datasheet)]
-        row += [f"{r.usd_per_million_tokens:,.3g}"] if usd_per_device_hour is not None else []
+        row += [_g(r.usd_per_million_tokens)] if usd_per_device_hour is not None else []
         row += [_g(r.joules_per_token)] if power_w is not None else []
         rows.append(row)
     return markdown_table(header, rows)
@@ -115,7 +116,7 @@ def matmul_table_markdown(measured: pd.DataFrame) -> str:
     """A Markdown table of the latest run's matmul measurements (median and 10th-90th percentile)."""
     latest = measured[measured["run_id"] == measured["run_id"].iloc[-1]]
     mm = latest[latest["what"] == "matmul"]
-    rows = [(r.precision, r.config, f"{r.seconds_median * 1e3:,.3g}", f"{r.seconds_p10 * 1e3:,.3g}-{r.seconds_p90 * 1e3:,.3g}",
+    rows = [(r.precision, r.config, _g(r.seconds_median * 1e3), f"{_g(r.seconds_p10 * 1e3)}-{_g(r.seconds_p90 * 1e3)}",
              _g(r.tflops_median), _pct(r.mfu_vs_datasheet), f"{r.warmup} + {r.repeats}") for r in mm.itertuples()]
     return markdown_table(["Precision", "m x k x n", "ms, median", "ms, 10th-90th pct", "TFLOP/s", "of datasheet peak",
                            "warm-up + repeats"], rows)
@@ -137,12 +138,12 @@ def measured_section_markdown(measured: pd.DataFrame, usd_per_device_hour: float
             f"{r.software}; seed {r.seed}). Its best dense matmul in {r.precision} reached "
             f"{_g(r.peak_tflops_measured)} TFLOP/s, the measured peak. One training step of a "
             f"{r.params / 1e6:.2f}-million-parameter GPT (`{r.config}`: forward, backward and Adam update) took "
-            f"{r.seconds_median * 1e3:,.3g} ms at the median of {r.repeats} repeats, {_g(r.tokens_per_s)} tokens/s "
+            f"{_g(r.seconds_median * 1e3)} ms at the median of {r.repeats} repeats, {_g(r.tokens_per_s)} tokens/s "
             f"and {_g(r.tflops_median)} TFLOP/s of model FLOPs by the book's accounting: an MFU of "
             f"{_pct(r.mfu_vs_measured_peak)} of the measured peak{datasheet}.")
     if usd_per_device_hour is not None:
         text += (f" At ${usd_per_device_hour:,.4g} per device-hour (`local_gpu_hour_usd`), that is "
-                 f"${r.usd_per_million_tokens:,.3g} per million tokens and ${r.usd_per_exaflop:,.3g} per 10^18 model FLOPs.")
+                 f"${_g(r.usd_per_million_tokens)} per million tokens and ${_g(r.usd_per_exaflop)} per 10^18 model FLOPs.")
     if power_w is not None:
         text += (f" At {power_w:,.4g} W (`local_power_w`), it is {_g(r.joules_per_token)} J per token and "
                  f"{_g(r.joules_per_tflop)} J per 10^12 model FLOPs.")
