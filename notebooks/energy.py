@@ -46,7 +46,13 @@ from IPython.display import Markdown, display
 from analysis import cluster, energy, hardware
 from analysis.benchmarks import load_benchmarks
 from analysis.data import fact, load_table, row
-from analysis.measure.report import joules_per_tflop, load_measured, measured_results, measured_section_markdown
+from analysis.measure.report import (
+    fmt,
+    joules_per_tflop,
+    load_measured,
+    measured_results,
+    measured_section_markdown,
+)
 from analysis.notebook import (
     claims_table,
     comparison_table,
@@ -642,9 +648,9 @@ if "measured_joules_per_tflop" in R.results:
         "J per TFLOP", "H100 training Llama 3.1 405B BF16 (published throughput), at this chapter's meter power")
     display(Markdown(
         f"For scale, an H100 training Llama 3.1 405B in BF16 at the published throughput "
-        f"({ref['mfu'] * 100:.0f} % MFU) takes {R['h100_llama3_405b_joules_per_tflop']:,.3g} J per 10^12 model FLOPs "
+        f"({ref['mfu'] * 100:.0f} % MFU) takes {fmt(R['h100_llama3_405b_joules_per_tflop'])} J per 10^12 model FLOPs "
         f"at this chapter's {meter_h100:,.0f} W per GPU at the meter: the measured device takes "
-        f"{R['measured_joules_per_tflop'] / R['h100_llama3_405b_joules_per_tflop']:,.3g} times as much energy per FLOP."))
+        f"{fmt(R['measured_joules_per_tflop'] / R['h100_llama3_405b_joules_per_tflop'])} times as much energy per FLOP."))
 
 # %% tags=["remove-cell"]
 R.save()

@@ -50,7 +50,7 @@ from IPython.display import Markdown, display
 from analysis import capex, opex, tco
 from analysis.benchmarks import load_benchmarks, pick
 from analysis.data import fact, load_table
-from analysis.measure.report import load_measured, measured_results, measured_section_markdown, usd_per_exaflop
+from analysis.measure.report import fmt, load_measured, measured_results, measured_section_markdown, usd_per_exaflop
 from analysis.notebook import claims_table, comparison_table, glue, glue_facts, glue_figure, start
 from analysis.opex import HOURS_PER_MONTH
 from analysis.plots import PALETTE, add_source, new_figure
@@ -290,9 +290,9 @@ if "measured_usd_per_exaflop" in R.results:
         "USD per 1e18 FLOP", "H100 training Llama 3.1 405B BF16 (published throughput), at this chapter's TCO")
     display(Markdown(
         f"For scale, an H100 training Llama 3.1 405B in BF16 at NVIDIA's published throughput "
-        f"({l405['mfu'] * 100:.0f} % MFU) costs \\${R['h100_llama3_405b_usd_per_exaflop']:,.3g} per 10^18 model FLOPs "
+        f"({l405['mfu'] * 100:.0f} % MFU) costs \\${fmt(R['h100_llama3_405b_usd_per_exaflop'])} per 10^18 model FLOPs "
         f"at this chapter's TCO of \\${R['h100_tco_per_gpu_hour_usd']:.2f} per GPU-hour: the measured device's "
-        f"model compute costs {R['measured_usd_per_exaflop'] / R['h100_llama3_405b_usd_per_exaflop']:,.3g} times as much."))
+        f"model compute costs {fmt(R['measured_usd_per_exaflop'] / R['h100_llama3_405b_usd_per_exaflop'])} times as much."))
 
 # %% tags=["remove-cell"]
 R.save()

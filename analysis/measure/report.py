@@ -84,7 +84,8 @@ def measured_results(measured: pd.DataFrame, usd_per_device_hour: float | None =
     return {k: (float(v), unit, label) for k, (v, unit, label) in out.items()}
 
 
-def _g(x, digits: int = 3) -> str:
+def fmt(x, digits: int = 3) -> str:
+    """A number for prose and tables: three significant digits below 1,000, whole numbers above."""
     return "—" if pd.isna(x) else f"{x:.{digits}g}" if abs(x) < 1_000 else f"{x:,.0f}"
 
 
@@ -103,11 +104,11 @@ def measured_table_markdown(measured: pd.DataFrame, usd_per_device_hour: float |
     rows = []
     for r in steps.itertuples():
         row = [f"{r.run_id} ({r.date})", r.device_name + (f" (`{r.gpu_id}`)" if isinstance(r.gpu_id, str) else ""),
-               r.cores, r.precision, f"{r.params / 1e6:.2f}M params, `{r.config}`", _g(r.tokens_per_s),
-               f"{_g(r.tflops_median)} ({_g(r.flops / r.seconds_p90 / TERA)}-{_g(r.flops / r.seconds_p10 / TERA)})",
-               _g(r.peak_tflops_measured), _pct(r.mfu_vs_measured_peak), _pct(r.mfu_vs_datasheet)]
-        row += [_g(r.usd_per_million_tokens)] if usd_per_device_hour is not None else []
-        row += [_g(r.joules_per_token)] if power_w is not None else []
+               r.cores, r.precision, f"{r.params / 1e6:.2f}M params, `{r.config}`", fmt(r.tokens_per_s),
+               f"{fmt(r.tflops_median)} ({fmt(r.flops / r.seconds_p90 / TERA)}-{fmt(r.flops / r.seconds_p10 / TERA)})",
+               fmt(r.peak_tflops_measured), _pct(r.mfu_vs_measured_peak), _pct(r.mfu_vs_datasheet)]
+        row += [fmt(r.usd_per_million_tokens)] if usd_per_device_hour is not None else []
+        row += [fmt(r.joules_per_token)] if power_w is not None else []
         rows.append(row)
     return markdown_table(header, rows)
 
@@ -116,8 +117,8 @@ def matmul_table_markdown(measured: pd.DataFrame) -> str:
     """A Markdown table of the latest run's matmul measurements (median and 10th-90th percentile)."""
     latest = measured[measured["run_id"] == measured["run_id"].iloc[-1]]
     mm = latest[latest["what"] == "matmul"]
-    rows = [(r.precision, r.config, _g(r.seconds_median * 1e3), f"{_g(r.seconds_p10 * 1e3)}-{_g(r.seconds_p90 * 1e3)}",
-             _g(r.tflops_median), _pct(r.mfu_vs_datasheet), f"{r.warmup} + {r.repeats}") for r in mm.itertuples()]
+    rows = [(r.precision, r.config, fmt(r.seconds_median * 1e3), f"{fmt(r.seconds_p10 * 1e3)}-{fmt(r.seconds_p90 * 1e3)}",
+             fmt(r.tflops_median), _pct(r.mfu_vs_datasheet), f"{r.warmup} + {r.repeats}") for r in mm.itertuples()]
     return markdown_table(["Precision", "m x k x n", "ms, median", "ms, 10th-90th pct", "TFLOP/s", "of datasheet peak",
                            "warm-up + repeats"], rows)
 
@@ -136,17 +137,17 @@ def measured_section_markdown(measured: pd.DataFrame, usd_per_device_hour: float
                  " (the device is not in `data/gpus.csv`, so there is no datasheet peak to compare with)")
     text = (f"The latest run, `{r.run_id}` on {r.date}, measured **{r.device_name}** ({r.cores} cores; "
             f"{r.software}; seed {r.seed}). Its best dense matmul in {r.precision} reached "
-            f"{_g(r.peak_tflops_measured)} TFLOP/s, the measured peak. One training step of a "
+            f"{fmt(r.peak_tflops_measured)} TFLOP/s, the measured peak. One training step of a "
             f"{r.params / 1e6:.2f}-million-parameter GPT (`{r.config}`: forward, backward and Adam update) took "
-            f"{_g(r.seconds_median * 1e3)} ms at the median of {r.repeats} repeats, {_g(r.tokens_per_s)} tokens/s "
-            f"and {_g(r.tflops_median)} TFLOP/s of model FLOPs by the book's accounting: an MFU of "
+            f"{fmt(r.seconds_median * 1e3)} ms at the median of {r.repeats} repeats, {fmt(r.tokens_per_s)} tokens/s "
+            f"and {fmt(r.tflops_median)} TFLOP/s of model FLOPs by the book's accounting: an MFU of "
             f"{_pct(r.mfu_vs_measured_peak)} of the measured peak{datasheet}.")
     if usd_per_device_hour is not None:
         text += (f" At ${usd_per_device_hour:,.4g} per device-hour (`local_gpu_hour_usd`), that is "
-                 f"${_g(r.usd_per_million_tokens)} per million tokens and ${_g(r.usd_per_exaflop)} per 10^18 model FLOPs.")
+                 f"${fmt(r.usd_per_million_tokens)} per million tokens and ${fmt(r.usd_per_exaflop)} per 10^18 model FLOPs.")
     if power_w is not None:
-        text += (f" At {power_w:,.4g} W (`local_power_w`), it is {_g(r.joules_per_token)} J per token and "
-                 f"{_g(r.joules_per_tflop)} J per 10^12 model FLOPs.")
+        text += (f" At {power_w:,.4g} W (`local_power_w`), it is {fmt(r.joules_per_token)} J per token and "
+                 f"{fmt(r.joules_per_tflop)} J per 10^12 model FLOPs.")
     return "\n".join([
         text.replace("$", "\\$"), "", measured_table_markdown(measured, usd_per_device_hour, power_w, max_runs), "",
         "TFLOP/s of the training step: median (10th-90th percentile of the repeats). "

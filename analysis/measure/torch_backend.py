@@ -36,7 +36,7 @@ def device_info(torch) -> tuple[str, int, str]:
     cudnn = torch.backends.cudnn.version() if torch.backends.cudnn.is_available() else None
     import platform
     software = (f"python {platform.python_version()}; torch {torch.__version__}; CUDA {torch.version.cuda}; "
-                f"cuDNN {cudnn}; driver capability {props.major}.{props.minor}")
+                f"cuDNN {cudnn}; compute capability {props.major}.{props.minor}")
     return props.name, props.multi_processor_count, software
 
 
