@@ -135,6 +135,27 @@ def cmd_compare(args) -> int:
     return 0
 
 
+def cmd_measure(args) -> int:
+    from analysis.data import data_dir
+    from analysis.measure import harness, rows
+
+    out = Path(args.out) if args.out else data_dir() / "measured"
+    rows.check_out_dir(out)
+    path, new = harness.run(args.device, args.quick, args.seed, out)
+    print(harness.summary(path, new))
+    return 0
+
+
+def _seed(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if not 0 <= n <= 2**32 - 1:
+        raise argparse.ArgumentTypeError(f"--seed expects an integer from 0 to {2**32 - 1}, got {text!r}")
+    return n
+
+
 def _jobs(text: str) -> int:
     try:
         n = int(text)
@@ -167,6 +188,13 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+", metavar="SCENARIO.yaml")
     p.add_argument("--out", default="_build/compare", help="folder for compare.csv and compare.png")
     p.set_defaults(func=cmd_compare)
+    p = sub.add_parser("measure", help="measure this machine: matmul peak and a small model's training step")
+    p.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                   help="cpu (numpy) or cuda (needs PyTorch, requirements-gpu.txt); default: cpu")
+    p.add_argument("--quick", action="store_true", help="small sizes, few repeats (seconds on a CPU)")
+    p.add_argument("--out", help="folder of benchmarks_measured.csv; runs are appended (default: data/measured)")
+    p.add_argument("--seed", type=_seed, default=0, help="seed of every random draw (default: 0)")
+    p.set_defaults(func=cmd_measure)
     return parser
 
 

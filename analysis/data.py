@@ -13,6 +13,7 @@ section's cache key (which hashes exactly the declared files) can never miss a d
 from __future__ import annotations
 
 import functools
+import io
 import os
 from pathlib import Path
 
@@ -20,7 +21,7 @@ import pandas as pd
 import pandera.pandas as pa
 
 from analysis.errors import InputError
-from analysis.schemas import CLAIM_STATUSES, DEPENDS, KEYS, SCHEMAS, UNITS  # noqa: F401 (re-exported)
+from analysis.schemas import CLAIM_STATUSES, DEPENDS, FILES, KEYS, OPTIONAL, SCHEMAS, UNITS  # noqa: F401 (re-exported)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DATA_DIR = REPO_ROOT / "data"
@@ -35,11 +36,17 @@ def data_dir() -> Path:
     return Path(os.environ.get("ANALYSIS_DATA_DIR", DATA_DIR))
 
 
-def table_path(name: str) -> Path:
-    """Path of table ``name`` (e.g. ``"gpus"`` -> ``data/gpus.csv``)."""
+def table_file(name: str) -> str:
+    """Path of table ``name`` inside the data folder: ``<name>.csv``, or its entry in ``FILES``
+    (``"measured"`` -> ``measured/benchmarks_measured.csv``)."""
     if name not in SCHEMAS:
         raise DataError(f"unknown table '{name}'; known tables: {', '.join(SCHEMAS)}")
-    return data_dir() / f"{name}.csv"
+    return FILES.get(name, f"{name}.csv")
+
+
+def table_path(name: str) -> Path:
+    """Path of table ``name`` (e.g. ``"gpus"`` -> ``data/gpus.csv``)."""
+    return data_dir() / table_file(name)
 
 
 def table_closure(names) -> list[str]:
@@ -67,8 +74,9 @@ def _ids(name: str, column: str | None = None) -> list[str]:
 
 
 def _format_failures(path: Path, failures: pd.DataFrame) -> str:
-    lines, seen_columns = [], set()
-    rows = failures.to_dict("records")
+    lines, seen_columns, seen_rows = [], set(), set()
+    # Column checks first; a check across columns fails once per column of the row: report it once.
+    rows = sorted(failures.to_dict("records"), key=lambda r: r.get("schema_context") == "DataFrameSchema")
     # A value that cannot be coerced makes every later check on its column fail as a whole;
     # report the row-level failure and drop the column-wide echo.
     row_level = {r["column"] for r in rows if r["index"] is not None and not pd.isna(r["index"])}
@@ -80,6 +88,11 @@ def _format_failures(path: Path, failures: pd.DataFrame) -> str:
             if str(r["check"]).startswith("dtype(") and column in row_level:
                 continue
             row = int(r["index"])
+            if r.get("schema_context") == "DataFrameSchema":
+                if (row, check) not in seen_rows:
+                    seen_rows.add((row, check))
+                    lines.append(f"{path}:{row + 2}: row {row + 1}: fails {check}")
+                continue
             where = f"{path}:{row + 2}: row {row + 1}" + (f", column '{column}'" if column else "")
             lines.append(f"{where}: value {r['failure_case']!r} fails {check}")
         elif column not in row_level and column not in seen_columns:
@@ -90,20 +103,38 @@ def _format_failures(path: Path, failures: pd.DataFrame) -> str:
     return "invalid data:\n  " + "\n  ".join(shown) + more
 
 
-@functools.lru_cache(maxsize=None)
-def _validated(name: str, folder: str) -> pd.DataFrame:
-    path = Path(folder) / f"{name}.csv"
-    if not path.is_file():
-        raise DataError(f"{path}: data file not found")
+def read_raw(path: Path) -> pd.DataFrame:
+    """A CSV file as text cells (empty cells are missing), or a DataError naming the file."""
     try:
-        raw = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""], skipinitialspace=False)
-    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
+        return pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""], skipinitialspace=False)
+    except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
         raise DataError(f"{path}: cannot parse CSV: {exc}") from exc
-    schema = SCHEMAS[name](_ids)
+
+
+def validate_frame(name: str, raw: pd.DataFrame, path: Path) -> pd.DataFrame:
+    """Validate text cells ``raw`` against table ``name``'s schema; errors name ``path``, line and
+    column as if ``raw`` were that file (row 0 is line 2). Writers call this before writing."""
     try:
-        table = schema.validate(raw, lazy=True)
+        return SCHEMAS[name](_ids).validate(raw, lazy=True)
     except pa.errors.SchemaErrors as exc:
         raise DataError(_format_failures(path, exc.failure_cases)) from None
+
+
+def schema_columns(name: str) -> list[str]:
+    """The columns of table ``name``, in order."""
+    return list(SCHEMAS[name](lambda *_: []).columns)
+
+
+@functools.lru_cache(maxsize=None)
+def _validated(name: str, folder: str) -> pd.DataFrame:
+    path = Path(folder) / table_file(name)
+    if not path.is_file() and name in OPTIONAL:
+        raw = pd.read_csv(io.StringIO(",".join(schema_columns(name)) + "\n"), dtype=str)  # header only
+    elif not path.is_file():
+        raise DataError(f"{path}: data file not found")
+    else:
+        raw = read_raw(path)
+    table = validate_frame(name, raw, path)
     for column in table.columns:
         if column in ("tied_embeddings",):
             table[column] = table[column] == "true"
@@ -112,9 +143,9 @@ def _validated(name: str, folder: str) -> pd.DataFrame:
 
 def load_table(name: str) -> pd.DataFrame:
     """Return a validated copy of table ``name`` from the data folder."""
-    path = table_path(name)
+    table_path(name)
     _check_allowed(name)
-    return _validated(name, str(path.parent)).copy()
+    return _validated(name, str(data_dir())).copy()
 
 
 def row(name: str, key: str) -> pd.Series:

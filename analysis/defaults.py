@@ -305,3 +305,20 @@ MC_SEED = Param(
     "mc_seed", 20_250_820, "seed", "Seed of the Monte Carlo's random generator",
     "Any fixed seed makes the bands reproducible; this one is the report's date.", None,
     basis="assumption", low=0, high=2**32 - 1)
+
+# --- the measured device ("Measured on this machine" in the tco and energy chapters) ---------------------
+# `python -m analysis measure` times a small model on the reader's own machine (data/measured/). These two
+# parameters price and power that device; their defaults fit the measurement shipped with the book, made on
+# a 2-core cloud VM. Set them for your own device: e.g. -p local_gpu_hour_usd 2.0 -p local_power_w 700.
+LOCAL_GPU_HOUR_USD = Param(
+    "local_gpu_hour_usd", 0.10, "USD per device-hour", "Price of one hour of the measured device (GPU or CPU machine)",
+    "An assumption for the shipped measurement, two vCPUs of a cloud VM, whose on-demand price is of the "
+    "order of ten cents an hour. For a GPU, use what an hour of it costs you: a rental price "
+    "(data/cloud_prices.csv) or an owner's TCO per GPU-hour (the tco chapter).", None,
+    basis="assumption", low=0.0001, high=1_000)
+LOCAL_POWER_W = Param(
+    "local_power_w", 15.0, "W", "Power the measured device draws while training, at the wall",
+    "An assumption for the shipped measurement: two busy cores of a server CPU with their share of memory and "
+    "platform, of the order of 5-10 W per core. Set what your meter shows, with any facility overhead you want "
+    "counted; an H100 SXM board alone is rated at the TDP in data/gpus.csv.", None,
+    basis="assumption", low=0.1, high=100_000)

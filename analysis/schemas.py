@@ -344,6 +344,91 @@ def _distributions_schema(ids) -> pa.DataFrameSchema:
     )
 
 
+MEASURED_WHAT = ("matmul", "train_step")
+MEASURED_PRECISIONS = ("fp64", "fp32", "tf32", "bf16", "fp16")
+MEASURED_REL_TOL = 1e-4  # derived columns are written with 6 significant digits
+
+
+def _close(a, b):
+    return (a - b).abs() <= MEASURED_REL_TOL * b.abs()
+
+
+def _is_json_object(text) -> bool:
+    import json
+    try:
+        return isinstance(json.loads(text), dict)
+    except (TypeError, ValueError):
+        return False
+
+
+def _measured_schema(ids) -> pa.DataFrameSchema:
+    """Rows written by ``python -m analysis measure`` (never typed): one per measurement, with the
+    run's provenance. Derived columns must agree with the measured ones they come from."""
+    fraction = [pa.Check.greater_than(0), pa.Check.less_than_or_equal_to(1)]
+
+    def train(d):
+        return d["what"] == "train_step"
+
+    return pa.DataFrameSchema(
+        {
+            "run_id": _text(regex=ID),
+            "date": _text(regex=DATE),
+            "device_kind": _text(isin={"cpu", "cuda"}),
+            "device_name": _text(),
+            "cores": _int(1, 1_000_000),
+            "gpu_id": _text(nullable=True, isin=ids("gpus")),
+            "precision": _text(isin=set(MEASURED_PRECISIONS)),
+            "what": _text(isin=set(MEASURED_WHAT)),
+            "config": _text(),  # matmul m x k x n, or the model configuration
+            "params": _num(1, 1e13, nullable=True),
+            "seq_len": _int(1, 10_000_000, nullable=True),
+            "global_batch": _int(1, 10_000_000, nullable=True),
+            "flops_per_token": _num(1, 1e16, nullable=True),
+            "flops": _num(1, 1e21),
+            "warmup": _int(0, 100_000),
+            "repeats": _int(1, 100_000),
+            "seconds_median": _num(1e-12, 1e6),
+            "seconds_p10": _num(1e-12, 1e6),
+            "seconds_p90": _num(1e-12, 1e6),
+            "tflops_median": _num(1e-12, 1e6),
+            "tokens_per_s": _num(1e-9, 1e12, nullable=True),
+            "peak_tflops_measured": _num(1e-12, 1e6, nullable=True),
+            "mfu_vs_measured_peak": pa.Column(float, fraction, nullable=True, coerce=True),
+            "peak_tflops_datasheet": _num(1, 100_000, nullable=True),
+            "mfu_vs_datasheet": pa.Column(float, fraction, nullable=True, coerce=True),
+            "software": _text(),
+            "seed": _int(0, 2**32 - 1),
+            "parameters": pa.Column(str, pa.Check(lambda s: s.map(_is_json_object),
+                                                  error="parameters must be a JSON object")),
+            "basis": _text(isin={"measured"}),
+            "source_id": _source(ids("sources")),
+            "note": _text(nullable=True),
+        },
+        checks=[
+            pa.Check(lambda d: (d["seconds_p10"] <= d["seconds_median"]) & (d["seconds_median"] <= d["seconds_p90"]),
+                     error="seconds_p10 <= seconds_median <= seconds_p90 must hold"),
+            pa.Check(lambda d: _close(d["tflops_median"], d["flops"] / d["seconds_median"] / 1e12),
+                     error="tflops_median must equal flops / seconds_median / 1e12"),
+            pa.Check(lambda d: ~train(d) | d[["params", "seq_len", "global_batch", "flops_per_token", "tokens_per_s",
+                                              "peak_tflops_measured", "mfu_vs_measured_peak"]].notna().all(axis=1),
+                     error="a train_step row needs params, seq_len, global_batch, flops_per_token, tokens_per_s, "
+                           "peak_tflops_measured and mfu_vs_measured_peak"),
+            pa.Check(lambda d: ~train(d) | _close(d["tokens_per_s"],
+                                                  d["flops"] / d["flops_per_token"] / d["seconds_median"]),
+                     error="tokens_per_s must equal flops / flops_per_token / seconds_median"),
+            pa.Check(lambda d: d["mfu_vs_measured_peak"].isna()
+                     | _close(d["mfu_vs_measured_peak"], d["tflops_median"] / d["peak_tflops_measured"]),
+                     error="mfu_vs_measured_peak must equal tflops_median / peak_tflops_measured"),
+            pa.Check(lambda d: d["mfu_vs_datasheet"].isna()
+                     | _close(d["mfu_vs_datasheet"], d["tflops_median"] / d["peak_tflops_datasheet"]),
+                     error="mfu_vs_datasheet must equal tflops_median / peak_tflops_datasheet"),
+            pa.Check(lambda d: ~d.duplicated(["run_id", "what", "precision", "config"], keep=False),
+                     error="one row per (run_id, what, precision, shape)"),
+        ],
+        strict=True,
+    )
+
+
 SCHEMAS = {
     "sources": _sources_schema,
     "gpus": _gpus_schema,
@@ -360,7 +445,12 @@ SCHEMAS = {
     "llama3_interruptions": _llama3_interruptions_schema,
     "reliability_facts": _reliability_facts_schema,
     "distributions": _distributions_schema,
+    "measured": _measured_schema,
 }
+# Where a table lives under data/, when not at <name>.csv; and tables that may be absent (an
+# absent optional table reads as empty, with its columns).
+FILES = {"measured": "measured/benchmarks_measured.csv"}
+OPTIONAL = {"measured"}
 # Tables whose validation reads other tables (foreign keys); a section that reads one of these
 # depends on the others too, so its cache key must hash them all.
 DEPENDS = {"gpus": ("sources",), "models": ("sources",), "training_runs": ("sources", "gpus"),
@@ -370,7 +460,7 @@ DEPENDS = {"gpus": ("sources",), "models": ("sources",), "training_runs": ("sour
            "household_energy": ("sources",), "published_runs": ("sources", "models", "gpus"),
            "fact_checks": ("sources", "report_facts"),
            "llama3_interruptions": ("sources",), "reliability_facts": ("sources",),
-           "distributions": ("sources",)}
+           "distributions": ("sources",), "measured": ("sources", "gpus")}
 KEYS = {"sources": "source_id", "gpus": "gpu_id", "models": "model_id",
         "training_runs": "run_id", "report_facts": "fact_id", "claims": "claim_id",
         "cloud_prices": "snapshot_id", "seed_numbers": "number_id", "published_runs": "run_id",

@@ -10,6 +10,7 @@
    16,384-GPU, 54-day job (best of five; target 1 s or less);
 6. the uncertainty chapter's Monte Carlo: 100,000 draws of every headline output (best of five;
    target 1 s or less).
+5. `python -m analysis measure --quick` on the CPU (into a temporary folder).
 
 Each step runs in a fresh copy of the repository under a temporary folder, so the developer's
 own `_build/` is untouched. Timings are wall-clock seconds on this machine.
@@ -96,6 +97,7 @@ def main() -> None:
         scenario.write_text("parameters:\n  pue: 1.2\n")
         changed_build = _timed([*cli, "build", "--scenario", str(scenario)], pipeline)
         jb = _jupyter_book_executes(_copy(tmp / "jupyter-book"), pipeline)
+        measure = _timed([*cli, "measure", "--quick", "--out", str(tmp / "measured")], pipeline)
     from analysis.goodput import benchmark_seconds
 
     simulation = benchmark_seconds(trials=1_000)
@@ -108,6 +110,7 @@ def main() -> None:
         ("rebuild after a one-parameter scenario change (pue 1.2)", changed_build),
         ("goodput simulation: 1,000 runs of a 16,384-GPU, 54-day job", simulation),
         ("uncertainty Monte Carlo: 100,000 draws of every headline output", monte_carlo),
+        ("measure --quick on the CPU (matmul sweep, one training step)", measure),
     ]
     print(f"Book build times on {platform.node() or 'this machine'} ({os.cpu_count()} CPUs, "
           f"Python {platform.python_version()}):\n")

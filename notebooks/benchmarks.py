@@ -42,6 +42,8 @@ datacenter_usd_per_kw_month = d.DATACENTER_USD_PER_KW_MONTH.default
 maintenance_frac_per_year = d.MAINTENANCE_FRAC_PER_YEAR.default
 other_usd_per_gpu_month = d.OTHER_USD_PER_GPU_MONTH.default
 mfu_check_tolerance = d.MFU_CHECK_TOLERANCE.default
+local_gpu_hour_usd = d.LOCAL_GPU_HOUR_USD.default
+local_power_w = d.LOCAL_POWER_W.default
 
 # %% tags=["remove-input"]
 import matplotlib.ticker as mticker
@@ -50,6 +52,7 @@ from matplotlib.lines import Line2D
 
 from analysis import benchmarks, costs, flops, hardware, scaling, tco
 from analysis.data import fact, load_table
+from analysis.measure.report import load_measured, measured_results, measured_section_markdown
 from analysis.notebook import claims_table, comparison_table, glue, glue_facts, glue_figure, start
 from analysis.plots import PALETTE, add_source, new_figure
 from analysis.tables import markdown_table, pct, rate, usd
@@ -548,6 +551,22 @@ glue("moe_miss_max_pct", moe_miss.max() * 100 if len(moe_miss) else 0.0, display
 glue("typo_printed_pct", R.results.get("maverick_gb200_bf16_mfu_printed", {"value": 0.0})["value"] * 100, display=False)
 glue("typo_fixed_pct", R.results.get("maverick_gb200_bf16_mfu_against_bf16_peak", {"value": 0.0})["value"] * 100,
      display=False)
+
+# %% [markdown]
+# ## Measured on this machine
+#
+# Everything above is NVIDIA's published data. The `measure` command times this machine's dense
+# matmul peak and one training step of a small GPT-style model, counting its FLOPs with the same
+# accounting, and records the result in `data/measured/` ({ref}`how to rerun <rerun>`). It is kept
+# apart from the published rows: a two-core CPU is not a GPU cluster, but the arithmetic from
+# throughput to MFU, dollars and joules is the same.
+
+# %% tags=["remove-input"]
+measured = load_measured()
+for key, (value, unit, label) in measured_results(measured, P.local_gpu_hour_usd, P.local_power_w).items():
+    R.add(key, value, unit, label)
+display(Markdown(measured_section_markdown(measured, usd_per_device_hour=P.local_gpu_hour_usd,
+                                           power_w=P.local_power_w)))
 
 # %% [markdown]
 # ## The seed's claim, checked

@@ -38,6 +38,7 @@ gpus = d.GPUS.default
 load_factor = d.LOAD_FACTOR.default
 mc_draws = d.MC_DRAWS.default
 mc_seed = d.MC_SEED.default
+local_power_w = d.LOCAL_POWER_W.default
 
 # %% tags=["remove-input"]
 import matplotlib.pyplot as plt
@@ -47,6 +48,13 @@ from IPython.display import Markdown, display
 from analysis import cluster, energy, hardware
 from analysis.benchmarks import load_benchmarks
 from analysis.data import fact, load_table, row
+from analysis.measure.report import (
+    fmt,
+    joules_per_tflop,
+    load_measured,
+    measured_results,
+    measured_section_markdown,
+)
 from analysis.notebook import (
     bands_table,
     claims_table,
@@ -59,7 +67,7 @@ from analysis.notebook import (
     start,
 )
 from analysis.plots import PALETTE, add_source, new_figure
-from analysis.units import JOULES_PER_KWH
+from analysis.units import JOULES_PER_KWH, TERA
 
 P, R = start("energy", globals())
 glue_facts("A26_household_kwh", "A26_household_w", "A28_gpt3_fp8_j_per_token", "A28_gpt3_bf16_j_per_token",
@@ -627,6 +635,33 @@ display(Markdown(bands_table(P, ('joules_per_token', 'household_years_15t'))))
 
 # %% tags=["remove-input"]
 display(Markdown(claims_table("energy", R)))
+
+# %% [markdown]
+# ## Measured on this machine
+#
+# Everything above rests on published throughput from H100 and GB200 clusters. This section does
+# not: it turns what `python -m analysis measure` measured on the machine that built this book (one
+# training step of a small GPT-style model on one device, with warm-up runs and repeats) into
+# joules per token, at a power that is a parameter, `local_power_w`. The default fits the shipped
+# measurement; set what your meter shows, e.g. `python -m analysis run energy -p local_power_w 700`
+# for a GPU board at its TDP. The small model's tokens take far fewer FLOPs than a 405B model's, so
+# the comparison with the published rows is per model FLOP, not per token.
+
+# %% tags=["remove-input"]
+measured = load_measured()
+for key, (value, unit, label) in measured_results(measured, power_w=P.local_power_w).items():
+    R.add(key, value, unit, label)
+display(Markdown(measured_section_markdown(measured, power_w=P.local_power_w)))
+if "measured_joules_per_tflop" in R.results:
+    ref = sa_rows["405b_bf16"]
+    R.add("h100_llama3_405b_joules_per_tflop", joules_per_tflop(
+        meter_h100, ref["tokens_per_s_per_gpu"] * ref["flops_per_token"] / TERA),
+        "J per TFLOP", "H100 training Llama 3.1 405B BF16 (published throughput), at this chapter's meter power")
+    display(Markdown(
+        f"For scale, an H100 training Llama 3.1 405B in BF16 at the published throughput "
+        f"({ref['mfu'] * 100:.0f} % MFU) takes {fmt(R['h100_llama3_405b_joules_per_tflop'])} J per 10^12 model FLOPs "
+        f"at this chapter's {meter_h100:,.0f} W per GPU at the meter: the measured device takes "
+        f"{fmt(R['measured_joules_per_tflop'] / R['h100_llama3_405b_joules_per_tflop'])} times as much energy per FLOP."))
 
 # %% tags=["remove-cell"]
 R.save()

@@ -43,6 +43,7 @@ maintenance_frac_per_year = d.MAINTENANCE_FRAC_PER_YEAR.default
 other_usd_per_gpu_month = d.OTHER_USD_PER_GPU_MONTH.default
 mc_draws = d.MC_DRAWS.default
 mc_seed = d.MC_SEED.default
+local_gpu_hour_usd = d.LOCAL_GPU_HOUR_USD.default
 
 # %% tags=["remove-input"]
 import numpy as np
@@ -51,9 +52,11 @@ from IPython.display import Markdown, display
 from analysis import capex, costs, opex, tco
 from analysis.benchmarks import load_benchmarks, pick
 from analysis.data import fact, load_table
+from analysis.measure.report import fmt, load_measured, measured_results, measured_section_markdown, usd_per_exaflop
 from analysis.notebook import bands_table, claims_table, comparison_table, glue, glue_facts, glue_figure, start
 from analysis.opex import HOURS_PER_MONTH
 from analysis.plots import PALETTE, add_source, new_figure
+from analysis.units import TERA
 
 P, R = start("tco", globals())
 glue_facts("A12_tco_ratio", "A13_h100_usd_per_gpu_hour")
@@ -278,4 +281,33 @@ display(Markdown(bands_table(P, ('h100_tco_per_gpu_hour_usd', 'gb200_tco_per_gpu
 
 # %% tags=["remove-input"]
 display(Markdown(claims_table("tco", R)))
+
+# %% [markdown]
+# ## Measured on this machine
+#
+# Everything above is published data: NVIDIA's and SemiAnalysis's throughput on H100 and GB200
+# clusters. This section is not. It prices what `python -m analysis measure` measured on the
+# machine that built this book: one training step of a small GPT-style model on one device, timed
+# with warm-up runs and repeats, its FLOPs counted with the same accounting as the published rows.
+# The device's hourly price is a parameter, `local_gpu_hour_usd`, which the default sets for the
+# shipped measurement; set your own, e.g. `python -m analysis run tco -p local_gpu_hour_usd 2.0` for a
+# GPU rented at that price. The small model's tokens are far cheaper to compute than a 405B model's,
+# so the comparison with the published rows is per model FLOP, not per token.
+
+# %% tags=["remove-input"]
+measured = load_measured()
+for key, (value, unit, label) in measured_results(measured, usd_per_device_hour=P.local_gpu_hour_usd).items():
+    R.add(key, value, unit, label)
+display(Markdown(measured_section_markdown(measured, usd_per_device_hour=P.local_gpu_hour_usd)))
+if "measured_usd_per_exaflop" in R.results:
+    R.add("h100_llama3_405b_usd_per_exaflop", usd_per_exaflop(
+        R["h100_tco_per_gpu_hour_usd"], l405["tokens_per_s_per_gpu"] * l405["flops_per_token"] / TERA),
+        "USD per 1e18 FLOP", "H100 training Llama 3.1 405B BF16 (published throughput), at this chapter's TCO")
+    display(Markdown(
+        f"For scale, an H100 training Llama 3.1 405B in BF16 at NVIDIA's published throughput "
+        f"({l405['mfu'] * 100:.0f} % MFU) costs \\${fmt(R['h100_llama3_405b_usd_per_exaflop'])} per 10^18 model FLOPs "
+        f"at this chapter's TCO of \\${R['h100_tco_per_gpu_hour_usd']:.2f} per GPU-hour: the measured device's "
+        f"model compute costs {fmt(R['measured_usd_per_exaflop'] / R['h100_llama3_405b_usd_per_exaflop'])} times as much."))
+
+# %% tags=["remove-cell"]
 R.save()

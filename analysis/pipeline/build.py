@@ -24,7 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from analysis.data import load_table, table_closure, table_path
+from analysis.data import load_table, table_closure, table_file, table_path
 from analysis.errors import ExecutionError
 from analysis.pipeline.pages import assumptions_page, data_page, sources_page
 from analysis.schemas import SCHEMAS
@@ -65,9 +65,12 @@ def section_key(section: Section, params: dict, root: Path, dep_results: dict[st
     """Content hash of everything a section's output depends on."""
     h = hashlib.sha256()
     h.update(json.dumps(params, sort_keys=True).encode())
-    data = [root / "data" / f"{t}.csv" for t in table_closure(section.tables)]
+    data = [root / "data" / table_file(t) for t in table_closure(section.tables)]
+    for absent in (p for p in data if not p.is_file()):  # an optional table (data/measured/) may be absent
+        h.update(b"absent:" + str(absent.relative_to(root)).encode())
     extra = [p for pattern in section.files for p in sorted(root.glob(pattern))]
-    _digest_files(h, [root / section.notebook, root / "requirements.txt", *data, *extra, *package_files(root)], root)
+    _digest_files(h, [root / section.notebook, root / "requirements.txt", *(p for p in data if p.is_file()),
+                      *extra, *package_files(root)], root)
     for name in sorted(dep_results):
         h.update(name.encode() + dep_results[name])
     return h.hexdigest()[:20]
