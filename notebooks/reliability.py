@@ -71,7 +71,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from IPython.display import Markdown, display
 
-from analysis import capex, cluster, costs, hardware, opex, tco
+from analysis import cluster, costs, hardware, opex, tco
 from analysis import reliability as rel
 from analysis.benchmarks import load_benchmarks, pick
 from analysis.data import fact, load_table, row
@@ -610,17 +610,8 @@ glue_figure("fig_reliability_goodput", fig)
 # {glue:text}`job_gpus:,` GPUs.
 
 # %% tags=["hide-input"]
-systems = {"h100": (P.h100_allin_usd, P.h100_gpus_per_server, P.h100_it_w_per_gpu),
-           "gb200": (P.gb200_allin_usd, P.gb200_gpus_per_rack, P.gb200_it_w_per_gpu)}
-tco_hour = {}
-for name, (allin, per_system, it_w) in systems.items():
-    capex_gpu = capex.per_gpu_usd(allin, per_system)
-    opex_month = opex.opex_usd_per_gpu_month(
-        it_w_per_gpu=it_w, pue=P.pue, tariff_usd_per_kwh=P.tariff_usd_per_kwh,
-        datacenter_usd_per_kw_month=P.datacenter_usd_per_kw_month, capex_per_gpu_usd=capex_gpu,
-        maintenance_frac_per_year=P.maintenance_frac_per_year, other_usd_per_gpu_month=P.other_usd_per_gpu_month)
-    tco_hour[name] = tco.tco_per_gpu_hour_usd(capex_gpu, opex_month, P.cost_of_capital, P.useful_life_years,
-                                              P.utilization)
+systems = ("h100", "gb200")
+tco_hour = {name: tco.system_tco_per_gpu_hour_usd(name, P) for name in systems}  # the TCO chapter's model
 job_rate = {"h100": all_rate, "gb200": gb200_rate}  # job-stopping faults per GPU-hour
 repair = {"h100": (repair_rate, P.h100_gpus_per_server, P.h100_repair_hours),
           "gb200": (repair_rate * P.gb200_gpu_fault_ratio + nvlink_rate, P.gb200_blast_radius_gpus,
