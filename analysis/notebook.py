@@ -59,6 +59,8 @@ def start(section_name: str, namespace: dict):
     apply_style()
     if section.params:
         display(Markdown(parameter_table(section_name, values)))
+    if section_name != "intro":
+        display(Markdown(f"{{download}}`Download this chapter's results (CSV) <data/{section_name}__results.csv>`"))
     return SimpleNamespace(**values), Results(section_name, values)
 
 

@@ -20,6 +20,10 @@ from analysis.errors import ExecutionError
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
+def _csv(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"' if any(c in text for c in ',"\n') else text
+
+
 def results_dir() -> Path:
     return Path(os.environ.get("ANALYSIS_RESULTS_DIR", REPO_ROOT / "_build" / "results"))
 
@@ -75,6 +79,10 @@ class Results:
         tmp = path.with_suffix(".json.tmp")
         tmp.write_text(json.dumps(self.to_dict(), indent=2) + "\n", encoding="utf-8")
         tmp.replace(path)
+        # the same results as a table, offered for download on the chapter's page (see notebook.start)
+        lines = ["key,value,unit,label"] + [
+            ",".join([key, f"{r['value']:.10g}", _csv(r["unit"]), _csv(r["label"])]) for key, r in self.results.items()]
+        (folder / f"{self.section}__results.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def load_results(section: str, folder: Path | None = None) -> dict:

@@ -188,7 +188,11 @@ def test_data_appendix_lists_every_table_with_a_download(book):
 
 
 def test_chapters_offer_their_data_as_csv(book):
-    offered = {p.name.split("__")[0] for p in (book / "_build" / "html" / "_downloads").glob("*/*__*.csv")}
+    downloads = book / "_build" / "html" / "_downloads"
+    offered = {p.name.split("__")[0] for p in downloads.glob("*/*__*.csv")}
     assert {"cluster", "tco", "uncertainty", "scenarios", "claims"} <= offered
+    for section in SECTIONS:  # every chapter offers its results table
+        if section.name != "intro":
+            assert list(downloads.glob(f"*/{section.name}__results.csv")), section.name
     page = _page(book, "tco")
     assert "Download the data: cost per 1M tokens for every benchmark row (CSV)" in re.sub(r"<[^>]+>", "", page)
