@@ -146,7 +146,8 @@ sparse_peak = 2 * ref["peak_tflops"]  # NVIDIA datasheets headline 2:4-sparse pe
 rows.append(["6N + 12Lhs against the 2:4-sparse datasheet peak", f"{conventions[book_key]:.4g}",
              pct(flops.mfu_from_tokens_per_s(ref["tokens_per_s_per_gpu"], conventions[book_key], sparse_peak))])
 display(Markdown(markdown_table(["FLOPs counted per token", "FLOP/token", "\"MFU\""], rows, "lrr")))
-R.add("llama3_70b_flops_per_token", conventions[book_key], "FLOP/token", "Llama 3.1 70B model FLOPs per token (seq 8,192)")
+R.add("llama3_70b_flops_per_token", conventions[book_key], "FLOP/token",
+      f"Llama 3.1 70B model FLOPs per token (seq {int(ref['seq_len']):,})")
 mfus = [flops.mfu_from_tokens_per_s(ref["tokens_per_s_per_gpu"], v, ref["peak_tflops"]) for v in conventions.values()]
 R.add("mfu_convention_spread", max(mfus) / min(mfus), "x", "Highest / lowest 'MFU' of one run across FLOP conventions")
 glue("conv_seq_len", int(ref["seq_len"]), display=False)
