@@ -36,24 +36,24 @@ def capital_recovery_factor(rate: float, years: float) -> float:
     return float(crf) if crf.ndim == 0 else crf
 
 
-def capex_per_gpu_hour_usd(capex_per_gpu_usd: float, cost_of_capital: float, useful_life_years: float,
+def capex_per_gpu_hour_usd(capex_usd_per_gpu: float, cost_of_capital: float, useful_life_years: float,
                            utilization: float = 1.0) -> float:
     """Capital charge per used GPU-hour: capex x CRF per year, spread over the hours a GPU is in
     use (``utilization`` of 8,760 h)."""
-    return capex_per_gpu_usd * capital_recovery_factor(cost_of_capital, useful_life_years) / (
+    return capex_usd_per_gpu * capital_recovery_factor(cost_of_capital, useful_life_years) / (
         HOURS_PER_YEAR * utilization)
 
 
-def solve_cost_of_capital(capex_per_gpu_usd: float, target_usd_per_gpu_hour: float,
+def solve_cost_of_capital(capex_usd_per_gpu: float, target_usd_per_gpu_hour: float,
                           useful_life_years: float, utilization: float = 1.0) -> float:
     """The cost of capital at which the capital charge equals ``target_usd_per_gpu_hour``
     (bisection; the charge rises monotonically with the rate)."""
     low, high = 0.0, 5.0
-    if capex_per_gpu_hour_usd(capex_per_gpu_usd, low, useful_life_years, utilization) > target_usd_per_gpu_hour:
+    if capex_per_gpu_hour_usd(capex_usd_per_gpu, low, useful_life_years, utilization) > target_usd_per_gpu_hour:
         raise ValueError("target is below straight-line depreciation: no positive rate reaches it")
     for _ in range(200):
         mid = (low + high) / 2
-        if capex_per_gpu_hour_usd(capex_per_gpu_usd, mid, useful_life_years, utilization) > target_usd_per_gpu_hour:
+        if capex_per_gpu_hour_usd(capex_usd_per_gpu, mid, useful_life_years, utilization) > target_usd_per_gpu_hour:
             high = mid
         else:
             low = mid

@@ -62,9 +62,9 @@ def annual_electricity_usd(annual_mwh: float, tariff_usd_per_kwh: float) -> floa
 
 # --- capital -----------------------------------------------------------------------------------------
 
-def cluster_capex_usd(gpus: float, capex_per_gpu_usd: float) -> float:
+def cluster_capex_usd(gpus: float, capex_usd_per_gpu: float) -> float:
     """Up-front capital of the cluster in USD."""
-    return gpus * capex_per_gpu_usd
+    return gpus * capex_usd_per_gpu
 
 
 # --- failures and recovery (B25-B28) ---------------------------------------------------------------
@@ -78,10 +78,10 @@ def first_failure_minutes(link_mttf_years: float, links: float) -> float:
     return years_to_minutes(link_mttf_years) / links
 
 
-def gpu_days_lost_checkpoint(gpus: float, checkpoint_interval_steps: int, step_time_s: float) -> float:
+def gpu_days_lost_checkpoint(gpus: float, checkpoint_interval_steps: int, step_time_seconds: float) -> float:
     """GPU-days of work lost per failure when restarting from the last persistent checkpoint,
     worst case: up to ``interval - 1`` steps redone by every GPU (B25: 99 x 2 s x 100k = 229)."""
-    return gpus * (checkpoint_interval_steps - 1) * step_time_s / SECONDS_PER_DAY
+    return gpus * (checkpoint_interval_steps - 1) * step_time_seconds / SECONDS_PER_DAY
 
 
 def weights_copy_seconds(hbm_gb: float, backend_gbps: float) -> float:
@@ -90,8 +90,8 @@ def weights_copy_seconds(hbm_gb: float, backend_gbps: float) -> float:
     return hbm_gb / gbps_to_gbytes_per_s(backend_gbps)
 
 
-def gpu_days_lost_in_memory(gpus: float, step_time_s: float, copy_seconds: float,
+def gpu_days_lost_in_memory(gpus: float, step_time_seconds: float, copy_seconds: float,
                             steps_lost: float = 1.0) -> float:
     """GPU-days lost per failure when state is rebuilt from in-memory copies on peers: at most
     one step redone, plus the whole cluster waiting for the copy (B26: 2.3 + 1.85 GPU-days)."""
-    return gpus * (steps_lost * step_time_s + copy_seconds) / SECONDS_PER_DAY
+    return gpus * (steps_lost * step_time_seconds + copy_seconds) / SECONDS_PER_DAY

@@ -39,9 +39,10 @@ NETWORK_STORAGE_FRAC = Param(
     "sa_100k_2024", low=0, high=1)
 PUE = Param(
     "pue", 1.30, "ratio", "Power usage effectiveness: facility power / critical IT power",
-    "The report does not state its PUE. 1.3 is the AI-datacenter design target SemiAnalysis cites "
-    "(C05: <1.3) and, with the B14 build-up, reproduces its 1.59 TWh per year (B04) within 1 %.",
-    "sa_energy_2024", basis="calibrated", low=1.0, high=3.0)
+    "Neither report states its PUE. 1.3 is the AI-datacenter design target SemiAnalysis cites (C05: "
+    "<1.3). One value serves cost and energy in every chapter; the overheads that SemiAnalysis's "
+    "own figures imply (its 1.59 TWh a year, B04; its joules per token, A31) are shown as checks.",
+    "sa_energy_2024", basis="cited", fact="C05_pue_ai_target", low=1.0, high=3.0)
 LOAD_FACTOR = Param(
     "load_factor", 1.0, "fraction", "Average draw as a fraction of full facility power over the year",
     "1.59 TWh per year for >150 MW implies the report assumes the cluster draws full power all year.",
@@ -52,8 +53,8 @@ TARIFF = Param(
     low=0.0, high=1.0)
 
 # --- capital -----------------------------------------------------------------------------------------
-CAPEX_PER_GPU = Param(
-    "capex_per_gpu_usd", 31_250.0, "USD per GPU", "All-in capital cost per GPU (server, networking, storage)",
+CAPEX_USD_PER_GPU = Param(
+    "capex_usd_per_gpu", 31_250.0, "USD per GPU", "All-in capital cost per GPU (server, networking, storage)",
     "SemiAnalysis's typical-hyperscaler H100 server at ~$250k all-in (A04), divided by 8 GPUs (A05). "
     "It is the only per-server price the reports print; their 2024 '>$4B for 100k GPUs' implies more.",
     "sa_gb200_2025", basis="derived", low=1_000, high=500_000)
@@ -76,8 +77,8 @@ ALT_LINKS_PER_GPU = Param(
 CHECKPOINT_INTERVAL_STEPS = Param(
     "checkpoint_interval_steps", 100, "steps", "Training steps between persistent checkpoints",
     "The report's example: a checkpoint every 100 iterations (B25).", "sa_100k_2024", low=1, high=1_000_000)
-STEP_TIME_S = Param(
-    "step_time_s", 2.0, "s", "Wall-clock time of one training step",
+STEP_TIME_SECONDS = Param(
+    "step_time_seconds", 2.0, "s", "Wall-clock time of one training step",
     "The report's example: 2 s per iteration at 100k GPUs (B25).", "sa_100k_2024", low=0.01, high=3_600)
 BACKEND_GBPS = Param(
     "backend_gbps", 400.0, "Gbit/s per GPU", "Backend network bandwidth per GPU for in-memory recovery",
@@ -153,101 +154,27 @@ TCO_INPUTS = (H100_ALLIN_USD, H100_GPUS_PER_SERVER, GB200_ALLIN_USD, GB200_GPUS_
               DATACENTER_USD_PER_KW_MONTH, MAINTENANCE_FRAC_PER_YEAR, OTHER_USD_PER_GPU_MONTH)
 
 # --- energy per token, households, carbon (energy chapter) ---------------------------------------------
-# SA's energy figures rest on a fixed all-in power per H100 at the meter (A31), split here into IT
-# watts and a facility overhead. The overhead is its own parameter, not PUE above: PUE is calibrated
-# to the 100k-cluster article's 1.59 TWh (B04), this one to the benchmark article's joules per token.
-COLO_PUE = Param(
-    "colo_pue", 1.29, "ratio", "Facility overhead (PUE) behind SemiAnalysis's joules per token",
-    "SA grosses the cluster's all-in draw up by the PUE of 'a typical colocation datacenter' but prints "
-    "neither (A25). Its joules per token and household-years all imply one fixed draw of about "
-    "1.78-1.79 kW per H100 at the meter (A31); over the 1,389 W IT default that is a factor of 1.29, "
-    "which reproduces all of them within 1 %. Over the server-only 1,275 W (C01) it would be 1.40; "
-    "either is below the 1.5-1.6 SA gives for enterprise colocation (C05).",
-    "sa_gb200_2025", basis="calibrated", low=1.0, high=3.0)
-HOUSEHOLD_KWH_PER_YEAR = Param(
-    "household_kwh_per_year", 10_791.0, "kWh per household-year", "Electricity use of an average US household in a year",
-    "SemiAnalysis's basis: EIA's 2022 US average, 10,791 kWh (A26). EIA's figures for other years "
-    "(10,244-10,791 kWh, 2020-2023) and the state extremes (Hawaii to Louisiana, about 6,000 to "
-    "14,400 kWh) are rows of data/household_energy.csv; the chapter shows household-years as a band over them.",
-    "sa_gb200_2025", low=1_000, high=50_000)
-GRID_G_CO2_PER_KWH = Param(
-    "grid_g_co2_per_kwh", 366.0, "g CO2 per kWh", "Carbon intensity of the grid that powers the training",
-    "EIA: US utility-scale generation emitted 1,532 Mt CO2 for 4,183 TWh in 2023 (366 g/kWh; EIA "
-    "rounds to 0.81 lb, 367 g). Earlier years were higher: 0.86 lb (390 g) in 2022, 0.92 lb (417 g) in "
-    "2019. A location-based US average, not the mix of any particular datacenter; set 0 for a fully "
-    "carbon-free supply.",
-    "eia_co2_2023", basis="derived", low=0, high=1_500)
-# --- benchmarks, scaling and software gains -----------------------------------------------------------
-# The two prices below keep these names so that the TCO chapter's results can replace them later.
-MFU_CHECK_TOLERANCE = Param(
-    "mfu_check_tolerance", 0.01, "fraction",
-    "Relative tolerance for reproducing a printed MFU from its printed tokens/s/GPU",
-    "The package's FLOP count (6N + 12Lhs) matches the per-sample FLOPs NVIDIA's DGXC READMEs state "
-    "for GPT-3 175B and Llama 3.1 8B/70B/405B within 1 %; a wider miss is a different FLOP "
-    "convention or a misprint.", "nv_dgxc_v25_02", basis="derived", low=0.0001, high=1.0)
-GPT3_TRAIN_TOKENS = Param(
-    "gpt3_train_tokens", 3e11, "tokens", "Tokens of GPT-3 175B's original training run",
-    "SemiAnalysis prices GPT-3 175B on its original 300B training tokens (fact A23_train_tokens; "
-    "Brown et al. 2020).", "sa_gb200_2025", low=1e6, high=1e15)
-LLAMA3_TRAIN_TOKENS = Param(
-    "llama3_train_tokens", 15e12, "tokens", "Tokens of a Llama 3 pre-training run",
-    "SemiAnalysis prices Llama 3 405B's 15T-token pre-training (fact A35_train_tokens), the token "
-    "count Meta reports for its Llama 3 models.", "sa_gb200_2025", low=1e6, high=1e15)
-STRONG_MODEL = Param(
-    "strong_model", "llama31_70b", "model id", "Model of the strong-scaling example",
-    "SemiAnalysis discusses scaling on Llama 3 70B (A39-A41). The measured step and the layout "
-    "(TP, PP, CP, VP, global batch) come from NVIDIA's v25.02 sweep of the chosen model, the release "
-    "SemiAnalysis's figures match.", "nv_dgxc_v25_02",
-    choices=("gpt3_175b", "llama31_8b", "llama31_70b", "llama31_405b"))
-STRONG_PRECISION = Param(
-    "strong_precision", "fp8", "data type", "Precision of the strong-scaling example",
-    "The 70B FP8 sweep is the one SemiAnalysis singles out for its scaling loss (A39).",
-    "sa_gb200_2025", choices=("fp8", "bf16"))
-STRONG_MAX_GPUS = Param(
-    "strong_max_gpus", 2048, "GPUs", "Largest cluster of the strong-scaling sweep",
-    "The largest cluster of the report's scaling runs (A01: 2,048 GPUs). A fixed global batch cannot "
-    "use more GPUs than sequences x GPUs per replica; the sweep stops there if that comes first.",
-    "sa_gb200_2025", low=2, high=1_000_000)
-MARGINAL_GPUS = Param(
-    "marginal_gpus", 1000, "GPUs", "Size of the last block of GPUs whose cost per unit of speed-up is shown",
-    "A round block, well inside the 64 -> 2,048 sweep: what do the last 1,000 GPUs buy?",
-    None, basis="assumption", low=1, high=1_000_000)
-GRAD_BYTES_PER_PARAM = Param(
-    "grad_bytes_per_param", 4.0, "bytes per parameter", "Bytes per gradient value in the data-parallel exchange",
-    "Megatron-LM reduces the gradients of BF16 models in FP32, 4 bytes each (its argument checks: "
-    "'bfloat16 requires gradient accumulation and all-reduce to be done in fp32'). Set 2 for BF16 "
-    "reduction, or lower to mimic overlap of the exchange with compute.", "megatron_lm",
-    low=0.0, high=16.0)
-SEED_MFU_END = Param(
-    "seed_mfu_end", 0.05, "fraction",
-    "The seed's end-of-year MFU (claim S11: '2.5 % to 5 %'), kept only to test it",
-    "Claim S11 as the seed states it. The chapter shows what a GPT-3 run would cost at this MFU, to "
-    "set it against the original's 34 % -> 54 % (A18).", "seed_000", low=0.001, high=1.0)
-SEED_GPT3_COST_END_USD = Param(
-    "seed_gpt3_cost_end_usd", 12_000.0, "USD",
-    "The seed's end-of-year GPT-3 175B training cost (claim S12: 12,000 USD), kept only to test it",
-    "Claim S12 as the seed states it. The chapter shows the MFU this cost would need, to set it "
-    "against the original's 162k USD (A23).", "seed_000", low=1.0, high=1e10)
-
+# SA's energy figures rest on a fixed all-in power per H100 at the meter (A31): IT watts times PUE
+# above, the one facility overhead of the book; the overhead SA's figures imply is a result.
 # --- reliability: failures, checkpoints, goodput, GB200 downtime (reliability chapter) -------------------
 # Llama 3 405B's own counts (GPUs, days, interruptions) are data (data/reliability_facts.csv), not
 # parameters. What Meta did not publish, and everything about GB200 NVL72 faults, is an assumption.
-CHECKPOINT_WRITE_S = Param(
-    "checkpoint_write_s", 10.0, "s", "Time training pauses to write one persistent checkpoint",
+CHECKPOINT_WRITE_SECONDS = Param(
+    "checkpoint_write_seconds", 10.0, "s", "Time training pauses to write one persistent checkpoint",
     "An assumption: Llama 3 publishes its checkpoint size (up to 4 GB per GPU) and storage bandwidth "
     "(2 TB/s sustained) but no save time. With asynchronous checkpointing, training pauses only while "
     "each GPU copies its shard to host memory: 6-14 s for 7B-13B models with PyTorch DCP (against "
     "~149 s synchronous). A synchronous write of 16,384 x 4 GB at 2 TB/s would take ~33 s (the "
     "chapter derives it); the range covers both and slower storage.",
     "pytorch_dcp_async_2024", basis="assumption", low=0.1, high=3_600)
-FAILURE_DETECTION_MIN = Param(
-    "failure_detection_min", 2.0, "minutes", "Time from a failure until the job stops to recover",
+FAILURE_DETECTION_MINUTES = Param(
+    "failure_detection_minutes", 2.0, "minutes", "Time from a failure until the job stops to recover",
     "An assumption: no run publishes it. Most of Llama 3's interruptions are hardware faults that "
     "crash a process at once; hangs (NCCL watchdog timeouts, 7 of 419) wait for a timeout. Two "
     "minutes is an average weighted toward fast detection; the range runs to two hours of silent hangs.",
     None, basis="assumption", low=0.0, high=120)
-RESTART_MIN = Param(
-    "restart_min", 5.0, "minutes", "Time to restart after a failure: swap in healthy nodes, re-initialise, reload the checkpoint",
+RESTART_MINUTES = Param(
+    "restart_minutes", 5.0, "minutes", "Time to restart after a failure: swap in healthy nodes, re-initialise, reload the checkpoint",
     "An assumption: Meta says it cut job start-up and checkpoint times and automated all but 3 of 466 "
     "recoveries, but gives no time. Reading 16,384 x 4 GB back at Tectonic's 7 TB/s peak takes ~10 s; "
     "rescheduling and initialising communicators on 16k GPUs take minutes. With the other defaults, "

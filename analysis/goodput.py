@@ -97,11 +97,11 @@ def llama3_simulation_inputs() -> dict[str, float]:
 
     gpus, hours = item("llama3_gpus"), item("llama3_snapshot_days") * HOURS_PER_DAY
     mtbf_gpu = gpu_mtbf_hours(item("llama3_interruptions_unexpected"), gpus, hours)
-    write = d.CHECKPOINT_WRITE_S.default / SECONDS_PER_HOUR
+    write = d.CHECKPOINT_WRITE_SECONDS.default / SECONDS_PER_HOUR
     return {"gpus": gpus, "gpu_mtbf_hours": mtbf_gpu, "run_hours": hours,
             "interval_hours": daly_interval(write, job_mtbf_hours(gpus, mtbf_gpu)), "write_hours": write,
-            "detection_hours": d.FAILURE_DETECTION_MIN.default / 60.0,
-            "restart_hours": d.RESTART_MIN.default / 60.0,
+            "detection_hours": d.FAILURE_DETECTION_MINUTES.default / 60.0,
+            "restart_hours": d.RESTART_MINUTES.default / 60.0,
             "planned_per_hour": item("llama3_interruptions_planned") / hours}
 
 

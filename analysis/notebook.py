@@ -49,19 +49,39 @@ def parameter_table(section_name: str, values: dict) -> str:
         "| Parameter | Value | Unit | Default |", "|---|---|---|---|", *rows, ":::"])
 
 
-def start(section_name: str, namespace: dict):
-    """Validate the section's parameters from ``namespace``, display them, style the figures."""
-    from IPython.display import Markdown, display
+def start(section_name: str, namespace: dict, show_parameters: bool = True):
+    """Validate the section's parameters from ``namespace`` (where papermill injects them; any not
+    there take their default from :mod:`analysis.defaults`), style the figures, and load the
+    results of the sections it needs into ``R.upstream`` (for ``chapters.<name>.compute``).
+    With ``show_parameters`` it displays the parameter table here; otherwise call
+    :func:`show_parameters` where the chapter wants it."""
+    from analysis.chapters import ChapterResults
+    from analysis.results import load_results
 
     section = get_section(section_name)
     given = {p.name: namespace[p.name] for p in section.params if p.name in namespace}
     values = resolve_section(section, given)
     apply_style()
-    if section.params:
+    R = Results(section_name, values)
+    R.upstream = {need: ChapterResults.from_json(load_results(need)) for need in section.needs}
+    if show_parameters:
+        _display_parameters(section_name, values)
+    return SimpleNamespace(**values), R
+
+
+def _display_parameters(section_name: str, values: dict) -> None:
+    """Display the parameter table and the results download link of a chapter."""
+    from IPython.display import Markdown, display
+
+    if get_section(section_name).params:
         display(Markdown(parameter_table(section_name, values)))
     if section_name != "intro":
         display(Markdown(f"{{download}}`Download this chapter's results (CSV) <data/{section_name}__results.csv>`"))
-    return SimpleNamespace(**values), Results(section_name, values)
+
+
+def show_parameters(P, R) -> None:
+    """Display the parameter table of the chapter that ``R`` records (see :func:`start`)."""
+    _display_parameters(R.section, vars(P))
 
 
 def _md_row(*cells) -> str:

@@ -27,19 +27,19 @@ def datacenter_usd_per_gpu_month(it_w_per_gpu: float, usd_per_kw_month: float) -
     return it_w_per_gpu / 1_000 * usd_per_kw_month
 
 
-def maintenance_usd_per_gpu_month(capex_per_gpu_usd: float, fraction_per_year: float) -> float:
+def maintenance_usd_per_gpu_month(capex_usd_per_gpu: float, fraction_per_year: float) -> float:
     """Maintenance and support contracts as a fraction of capex per year."""
-    return capex_per_gpu_usd * fraction_per_year / 12
+    return capex_usd_per_gpu * fraction_per_year / 12
 
 
 def opex_items_usd_per_gpu_month(it_w_per_gpu: float, pue: float, tariff_usd_per_kwh: float,
-                                  datacenter_usd_per_kw_month: float, capex_per_gpu_usd: float,
+                                  datacenter_usd_per_kw_month: float, capex_usd_per_gpu: float,
                                   maintenance_frac_per_year: float, other_usd_per_gpu_month: float) -> dict:
     """Each opex item per GPU-month; their sum is the opex."""
     return {
         "power": power_usd_per_gpu_month(it_w_per_gpu, pue, tariff_usd_per_kwh),
         "datacenter": datacenter_usd_per_gpu_month(it_w_per_gpu, datacenter_usd_per_kw_month),
-        "maintenance and support": maintenance_usd_per_gpu_month(capex_per_gpu_usd, maintenance_frac_per_year),
+        "maintenance and support": maintenance_usd_per_gpu_month(capex_usd_per_gpu, maintenance_frac_per_year),
         "other": other_usd_per_gpu_month,
     }
 

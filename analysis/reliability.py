@@ -231,8 +231,8 @@ def breakeven_with_downtime(p, tco_h100, tco_gb200, job_gpus, rates: dict | None
     get = p.__getitem__ if isinstance(p, Mapping) else lambda name: getattr(p, name)
     rates = rates or llama3_rates()
     seconds_per_hour, minutes_per_hour = 3_600.0, 60.0
-    recovery = (get("checkpoint_write_s") / seconds_per_hour, get("failure_detection_min") / minutes_per_hour,
-                get("restart_min") / minutes_per_hour, rates["planned_per_hour"])
+    recovery = (get("checkpoint_write_seconds") / seconds_per_hour, get("failure_detection_minutes") / minutes_per_hour,
+                get("restart_minutes") / minutes_per_hour, rates["planned_per_hour"])
     nvlink = per_gpu_rate_from_rack_month(get("gb200_nvlink_faults_per_rack_month"), get("gb200_gpus_per_rack"))
     ratio = get("gb200_gpu_fault_ratio")
     h100 = useful_share(job_gpus, rates["job"], rates["repair"], get("h100_gpus_per_server"),

@@ -36,6 +36,7 @@ class Results:
         self.parameters = dict(parameters)
         self.results: dict[str, dict] = {}
         self.tables: list[str] = []
+        self.upstream: dict = {}  # section -> ChapterResults of the sections it needs (notebook.start)
 
     def add(self, key: str, value: float, unit: str, label: str, glue: bool = True) -> None:
         """Record ``value`` under ``key`` (and glue it as ``key`` for ``{glue:text}``). Returns
@@ -52,6 +53,11 @@ class Results:
 
     def __getitem__(self, key: str) -> float:
         return self.results[key]["value"]
+
+    def record(self, chapter) -> None:
+        """Add (and glue) every quantity of a :class:`analysis.chapters.ChapterResults`."""
+        for key, q in chapter.quantities.items():
+            self.add(key, q.value, q.unit, q.label)
 
     def add_table(self, name: str, table, title: str) -> None:
         """Write ``table`` (a DataFrame) as ``<results dir>/<section>__<name>.csv`` and show a

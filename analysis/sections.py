@@ -40,9 +40,9 @@ CHAPTERS: tuple[Section, ...] = (
         question="What does a 100k-H100 cluster deliver in FLOP/s, draw in megawatts, cost in "
                  "electricity and capital, and lose to failures?",
         params=(d.GPUS, d.GPU, d.DTYPE, d.MFU_FP8, d.MFU_BF16, d.RUN_DAYS, d.SERVER_W_PER_GPU,
-                d.NETWORK_STORAGE_FRAC, d.PUE, d.LOAD_FACTOR, d.TARIFF, d.CAPEX_PER_GPU,
+                d.NETWORK_STORAGE_FRAC, d.PUE, d.LOAD_FACTOR, d.TARIFF, d.CAPEX_USD_PER_GPU,
                 d.LINK_MTTF_YEARS, d.LINKS_PER_GPU, d.ALT_LINK_MTTF_YEARS, d.ALT_LINKS_PER_GPU,
-                d.CHECKPOINT_INTERVAL_STEPS, d.STEP_TIME_S, d.BACKEND_GBPS),
+                d.CHECKPOINT_INTERVAL_STEPS, d.STEP_TIME_SECONDS, d.BACKEND_GBPS),
         tables=("gpus", "training_runs", "report_facts", "claims"),
         headline=("peak_fp8_eflops", "peak_bf16_eflops", "peak_ratio_vs_a100_cluster", "gpt4_implied_mfu",
                   "gpt4_retrain_days", "critical_it_mw", "annual_energy_twh", "annual_electricity_usd",
@@ -134,7 +134,7 @@ CHAPTERS: tuple[Section, ...] = (
         title="Energy: joules per token, household-years and cluster power",
         question="How much electricity does each trained token take at the meter, what is a training run "
                  "in US household-years, what do 100k-GPU clusters draw, and what does it emit?",
-        params=(d.H100_IT_W_PER_GPU, d.COLO_PUE, d.HOUSEHOLD_KWH_PER_YEAR, d.GRID_G_CO2_PER_KWH,
+        params=(d.H100_IT_W_PER_GPU, d.PUE, d.HOUSEHOLD_KWH_PER_YEAR, d.GRID_G_CO2_PER_KWH,
                 d.GPUS, d.LOAD_FACTOR, d.MC_DRAWS, d.MC_SEED, d.LOCAL_POWER_W),
         tables=("distributions", "llama3_interruptions", "reliability_facts", "benchmarks", "models", "gpus",
                 "report_facts", "claims", "household_energy", "published_runs", "measured"),
@@ -149,8 +149,8 @@ CHAPTERS: tuple[Section, ...] = (
         title="Reliability: failures, checkpoints, goodput and the GB200 downtime penalty",
         question="How often does a training job fail as it grows, what do checkpointing and restarts cost in "
                  "goodput, and how much faster must GB200 NVL72 be once its downtime is priced in?",
-        params=(d.GPUS, d.GPU, d.LINK_MTTF_YEARS, d.LINKS_PER_GPU, d.CHECKPOINT_INTERVAL_STEPS, d.STEP_TIME_S,
-                d.BACKEND_GBPS, d.CHECKPOINT_WRITE_S, d.FAILURE_DETECTION_MIN, d.RESTART_MIN, d.GOODPUT_TRIALS,
+        params=(d.GPUS, d.GPU, d.LINK_MTTF_YEARS, d.LINKS_PER_GPU, d.CHECKPOINT_INTERVAL_STEPS, d.STEP_TIME_SECONDS,
+                d.BACKEND_GBPS, d.CHECKPOINT_WRITE_SECONDS, d.FAILURE_DETECTION_MINUTES, d.RESTART_MINUTES, d.GOODPUT_TRIALS,
                 d.GOODPUT_SEED, d.JOB_GPUS, d.H100_ALLIN_USD, d.H100_GPUS_PER_SERVER, d.GB200_ALLIN_USD,
                 d.GB200_GPUS_PER_RACK, d.USEFUL_LIFE_YEARS, d.COST_OF_CAPITAL, d.UTILIZATION, d.H100_IT_W_PER_GPU,
                 d.GB200_IT_W_PER_GPU, d.PUE, d.TARIFF, d.DATACENTER_USD_PER_KW_MONTH, d.MAINTENANCE_FRAC_PER_YEAR,
@@ -169,8 +169,8 @@ CHAPTERS: tuple[Section, ...] = (
         title="How sure are these numbers?",
         question="How wide are the bands around the headline costs, joules and break-even, and which inputs "
                  "drive them?",
-        params=(*d.TCO_INPUTS, d.COLO_PUE, d.HOUSEHOLD_KWH_PER_YEAR, d.JOB_GPUS, d.CHECKPOINT_WRITE_S,
-                d.FAILURE_DETECTION_MIN, d.RESTART_MIN, d.H100_REPAIR_HOURS, d.GB200_REPAIR_HOURS,
+        params=(*d.TCO_INPUTS, d.HOUSEHOLD_KWH_PER_YEAR, d.JOB_GPUS, d.CHECKPOINT_WRITE_SECONDS,
+                d.FAILURE_DETECTION_MINUTES, d.RESTART_MINUTES, d.H100_REPAIR_HOURS, d.GB200_REPAIR_HOURS,
                 d.GB200_BLAST_RADIUS_GPUS, d.GB200_NVLINK_FAULTS_PER_RACK_MONTH, d.GB200_GPU_FAULT_RATIO,
                 d.MC_DRAWS, d.MC_SEED),
         tables=("distributions", "benchmarks", "models", "gpus", "llama3_interruptions", "reliability_facts",

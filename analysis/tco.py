@@ -18,10 +18,10 @@ SYSTEM_INPUTS = {"h100": ("h100_allin_usd", "h100_gpus_per_server", "h100_it_w_p
                  "gb200": ("gb200_allin_usd", "gb200_gpus_per_rack", "gb200_it_w_per_gpu")}
 
 
-def tco_per_gpu_hour_usd(capex_per_gpu_usd: float, opex_usd_per_gpu_month: float, cost_of_capital: float,
+def tco_per_gpu_hour_usd(capex_usd_per_gpu: float, opex_usd_per_gpu_month: float, cost_of_capital: float,
                          useful_life_years: float, utilization: float = 1.0) -> float:
     """Cost of one used GPU-hour: capital charge plus opex, both spread over used hours."""
-    return (capex_per_gpu_hour_usd(capex_per_gpu_usd, cost_of_capital, useful_life_years, utilization)
+    return (capex_per_gpu_hour_usd(capex_usd_per_gpu, cost_of_capital, useful_life_years, utilization)
             + opex_usd_per_gpu_month / (HOURS_PER_MONTH * utilization))
 
 
@@ -34,7 +34,7 @@ def system_tco_per_gpu_hour_usd(system: str, p) -> float:
     capex_gpu = per_gpu_usd(allin, gpus)
     opex_month = opex_usd_per_gpu_month(
         it_w_per_gpu=it_w, pue=get("pue"), tariff_usd_per_kwh=get("tariff_usd_per_kwh"),
-        datacenter_usd_per_kw_month=get("datacenter_usd_per_kw_month"), capex_per_gpu_usd=capex_gpu,
+        datacenter_usd_per_kw_month=get("datacenter_usd_per_kw_month"), capex_usd_per_gpu=capex_gpu,
         maintenance_frac_per_year=get("maintenance_frac_per_year"),
         other_usd_per_gpu_month=get("other_usd_per_gpu_month"))
     return tco_per_gpu_hour_usd(capex_gpu, opex_month, get("cost_of_capital"), get("useful_life_years"),

@@ -62,7 +62,7 @@ def evaluate(p: dict, tokens_per_s: float, rates: dict) -> dict:
     h100 = tco.system_tco_per_gpu_hour_usd("h100", p)
     gb200 = tco.system_tco_per_gpu_hour_usd("gb200", p)
     rate = tokens_per_s * p.get("mfu_scale", 1.0)
-    j_per_token = energy.joules_per_token(energy.meter_w_per_gpu(p["h100_it_w_per_gpu"], p["colo_pue"]), rate)
+    j_per_token = energy.joules_per_token(energy.meter_w_per_gpu(p["h100_it_w_per_gpu"], p["pue"]), rate)
     return {
         "h100_tco_per_gpu_hour_usd": h100,
         "gb200_tco_per_gpu_hour_usd": gb200,

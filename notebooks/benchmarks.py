@@ -24,26 +24,7 @@
 # published MFU against its published throughput.
 
 # %% tags=["parameters", "remove-cell"]
-# Defaults are defined once, in analysis/defaults.py; papermill injects overrides after this cell.
-from analysis import defaults as d
-
-h100_allin_usd = d.H100_ALLIN_USD.default
-h100_gpus_per_server = d.H100_GPUS_PER_SERVER.default
-gb200_allin_usd = d.GB200_ALLIN_USD.default
-gb200_gpus_per_rack = d.GB200_GPUS_PER_RACK.default
-useful_life_years = d.USEFUL_LIFE_YEARS.default
-cost_of_capital = d.COST_OF_CAPITAL.default
-utilization = d.UTILIZATION.default
-h100_it_w_per_gpu = d.H100_IT_W_PER_GPU.default
-gb200_it_w_per_gpu = d.GB200_IT_W_PER_GPU.default
-pue = d.PUE.default
-tariff_usd_per_kwh = d.TARIFF.default
-datacenter_usd_per_kw_month = d.DATACENTER_USD_PER_KW_MONTH.default
-maintenance_frac_per_year = d.MAINTENANCE_FRAC_PER_YEAR.default
-other_usd_per_gpu_month = d.OTHER_USD_PER_GPU_MONTH.default
-mfu_check_tolerance = d.MFU_CHECK_TOLERANCE.default
-local_gpu_hour_usd = d.LOCAL_GPU_HOUR_USD.default
-local_power_w = d.LOCAL_POWER_W.default
+# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
 
 # %% tags=["remove-input"]
 import matplotlib.ticker as mticker

@@ -22,18 +22,7 @@
 # `python -m analysis run capex -p gb200_allin_usd 3500000 -p useful_life_years 5`.
 
 # %% tags=["parameters", "remove-cell"]
-# Defaults are defined once, in analysis/defaults.py; papermill injects overrides after this cell.
-from analysis import defaults as d
-
-h100_server_usd = d.H100_SERVER_USD.default
-h100_allin_usd = d.H100_ALLIN_USD.default
-h100_gpus_per_server = d.H100_GPUS_PER_SERVER.default
-gb200_rack_usd = d.GB200_RACK_USD.default
-gb200_allin_usd = d.GB200_ALLIN_USD.default
-gb200_gpus_per_rack = d.GB200_GPUS_PER_RACK.default
-useful_life_years = d.USEFUL_LIFE_YEARS.default
-cost_of_capital = d.COST_OF_CAPITAL.default
-utilization = d.UTILIZATION.default
+# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
 
 # %% tags=["remove-input"]
 import numpy as np

@@ -33,7 +33,7 @@
 # when you rebuild with your own, the rows show where your numbers land.
 
 # %% tags=["parameters", "remove-cell"]
-# The ledger has no parameters of its own; it reads every chapter's results.
+# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display

@@ -24,28 +24,7 @@
 # `data/`, and every step is a function in `analysis/` that you can call yourself.
 
 # %% tags=["parameters", "remove-cell"]
-# Defaults are defined once, in analysis/defaults.py; papermill injects overrides after this cell.
-from analysis import defaults as d
-
-gpus = d.GPUS.default
-gpu = d.GPU.default
-dtype = d.DTYPE.default
-mfu_fp8 = d.MFU_FP8.default
-mfu_bf16 = d.MFU_BF16.default
-run_days = d.RUN_DAYS.default
-server_w_per_gpu = d.SERVER_W_PER_GPU.default
-network_storage_frac = d.NETWORK_STORAGE_FRAC.default
-pue = d.PUE.default
-load_factor = d.LOAD_FACTOR.default
-tariff_usd_per_kwh = d.TARIFF.default
-capex_per_gpu_usd = d.CAPEX_PER_GPU.default
-link_mttf_years = d.LINK_MTTF_YEARS.default
-links_per_gpu = d.LINKS_PER_GPU.default
-alt_link_mttf_years = d.ALT_LINK_MTTF_YEARS.default
-alt_links_per_gpu = d.ALT_LINKS_PER_GPU.default
-checkpoint_interval_steps = d.CHECKPOINT_INTERVAL_STEPS.default
-step_time_s = d.STEP_TIME_S.default
-backend_gbps = d.BACKEND_GBPS.default
+# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
 
 # %% tags=["remove-input"]
 import numpy as np
@@ -276,7 +255,7 @@ glue_figure("fig_cluster_power", fig)
 # sits below the report's bound; the gap is the price per GPU that the bound implies.
 
 # %% tags=["hide-input"]
-R.add("capex_usd", cluster.cluster_capex_usd(P.gpus, P.capex_per_gpu_usd), "USD", "Capital cost of the cluster")
+R.add("capex_usd", cluster.cluster_capex_usd(P.gpus, P.capex_usd_per_gpu), "USD", "Capital cost of the cluster")
 R.add("capex_per_gpu_implied_by_report_usd", fact("B02_capex_usd") / d.GPUS.default, "USD per GPU",
       "Capex per GPU implied by the report's >$4B for 100k GPUs")
 R.add("electricity_share_of_capex", R["annual_electricity_usd"] / R["capex_usd"],
@@ -285,7 +264,7 @@ glue("capex_busd", R["capex_usd"] / 1e9, display=False)
 glue("electricity_share_of_capex_pct", R["electricity_share_of_capex"] * 100, display=False)
 
 # %% [markdown]
-# At \${glue:text}`capex_per_gpu_usd:,.0f` per GPU the cluster costs
+# At \${glue:text}`capex_usd_per_gpu:,.0f` per GPU the cluster costs
 # \${glue:text}`capex_busd:.2f`B; the report's bound implies at least
 # \${glue:text}`capex_per_gpu_implied_by_report_usd:,.0f` per GPU at 2024 prices. Either way the
 # yearly electricity bill is a small fraction of the capital,
@@ -293,7 +272,7 @@ glue("electricity_share_of_capex_pct", R["electricity_share_of_capex"] * 100, di
 # business first.
 
 # %% tags=["remove-cell"]
-glue("capex_per_gpu_usd", P.capex_per_gpu_usd, display=False)
+glue("capex_usd_per_gpu", P.capex_usd_per_gpu, display=False)
 
 # %% tags=["remove-input"]
 display(Markdown(comparison_table(R, [("capex_usd", "B02_capex_usd")])))
@@ -314,13 +293,13 @@ R.add("first_failure_minutes", cluster.first_failure_minutes(P.link_mttf_years, 
       "minutes", "Mean time to the first link failure")
 R.add("first_failure_minutes_alt", cluster.first_failure_minutes(P.alt_link_mttf_years, P.gpus * P.alt_links_per_gpu),
       "minutes", "Mean time to the first link failure, 4-link-per-node design")
-R.add("gpu_days_lost_checkpoint", cluster.gpu_days_lost_checkpoint(P.gpus, P.checkpoint_interval_steps, P.step_time_s),
+R.add("gpu_days_lost_checkpoint", cluster.gpu_days_lost_checkpoint(P.gpus, P.checkpoint_interval_steps, P.step_time_seconds),
       "GPU-days", "Work lost per failure, restart from checkpoint (worst case)")
 glue("alt_links_per_gpu", P.alt_links_per_gpu, display=False)
 glue("alt_link_mttf_years", P.alt_link_mttf_years, display=False)
 copy_s = cluster.weights_copy_seconds(hardware.memory_gb(P.gpu), P.backend_gbps)
 R.add("weights_copy_seconds", copy_s, "s", "Time to copy one GPU's memory from a peer")
-R.add("gpu_days_lost_in_memory", cluster.gpu_days_lost_in_memory(P.gpus, P.step_time_s, copy_s),
+R.add("gpu_days_lost_in_memory", cluster.gpu_days_lost_in_memory(P.gpus, P.step_time_seconds, copy_s),
       "GPU-days", "Work lost per failure, in-memory recovery")
 
 # %% [markdown]

@@ -27,18 +27,7 @@
 # household baselines, scales up to whole clusters of H100s and GB200s, and turns the energy into carbon.
 
 # %% tags=["parameters", "remove-cell"]
-# Defaults are defined once, in analysis/defaults.py; papermill injects overrides after this cell.
-from analysis import defaults as d
-
-h100_it_w_per_gpu = d.H100_IT_W_PER_GPU.default
-colo_pue = d.COLO_PUE.default
-household_kwh_per_year = d.HOUSEHOLD_KWH_PER_YEAR.default
-grid_g_co2_per_kwh = d.GRID_G_CO2_PER_KWH.default
-gpus = d.GPUS.default
-load_factor = d.LOAD_FACTOR.default
-mc_draws = d.MC_DRAWS.default
-mc_seed = d.MC_SEED.default
-local_power_w = d.LOCAL_POWER_W.default
+# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
 
 # %% tags=["remove-input"]
 import matplotlib.pyplot as plt

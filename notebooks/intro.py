@@ -25,7 +25,7 @@
 # says which it uses.
 
 # %% tags=["parameters", "remove-cell"]
-# The introduction has no parameters of its own; it summarises the other chapters' results.
+# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display

@@ -28,43 +28,7 @@
 # `python -m analysis run reliability -p gb200_nvlink_faults_per_rack_month 0.2 -p gb200_repair_hours 24`.
 
 # %% tags=["parameters", "remove-cell"]
-# Defaults are defined once, in analysis/defaults.py; papermill injects overrides after this cell.
-from analysis import defaults as d
-
-gpus = d.GPUS.default
-gpu = d.GPU.default
-link_mttf_years = d.LINK_MTTF_YEARS.default
-links_per_gpu = d.LINKS_PER_GPU.default
-checkpoint_interval_steps = d.CHECKPOINT_INTERVAL_STEPS.default
-step_time_s = d.STEP_TIME_S.default
-backend_gbps = d.BACKEND_GBPS.default
-checkpoint_write_s = d.CHECKPOINT_WRITE_S.default
-failure_detection_min = d.FAILURE_DETECTION_MIN.default
-restart_min = d.RESTART_MIN.default
-goodput_trials = d.GOODPUT_TRIALS.default
-goodput_seed = d.GOODPUT_SEED.default
-job_gpus = d.JOB_GPUS.default
-h100_allin_usd = d.H100_ALLIN_USD.default
-h100_gpus_per_server = d.H100_GPUS_PER_SERVER.default
-gb200_allin_usd = d.GB200_ALLIN_USD.default
-gb200_gpus_per_rack = d.GB200_GPUS_PER_RACK.default
-useful_life_years = d.USEFUL_LIFE_YEARS.default
-cost_of_capital = d.COST_OF_CAPITAL.default
-utilization = d.UTILIZATION.default
-h100_it_w_per_gpu = d.H100_IT_W_PER_GPU.default
-gb200_it_w_per_gpu = d.GB200_IT_W_PER_GPU.default
-pue = d.PUE.default
-tariff_usd_per_kwh = d.TARIFF.default
-datacenter_usd_per_kw_month = d.DATACENTER_USD_PER_KW_MONTH.default
-maintenance_frac_per_year = d.MAINTENANCE_FRAC_PER_YEAR.default
-other_usd_per_gpu_month = d.OTHER_USD_PER_GPU_MONTH.default
-h100_repair_hours = d.H100_REPAIR_HOURS.default
-gb200_repair_hours = d.GB200_REPAIR_HOURS.default
-gb200_blast_radius_gpus = d.GB200_BLAST_RADIUS_GPUS.default
-gb200_nvlink_faults_per_rack_month = d.GB200_NVLINK_FAULTS_PER_RACK_MONTH.default
-gb200_gpu_fault_ratio = d.GB200_GPU_FAULT_RATIO.default
-mc_draws = d.MC_DRAWS.default
-mc_seed = d.MC_SEED.default
+# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
 
 # %% tags=["remove-input"]
 import matplotlib.pyplot as plt
@@ -90,8 +54,8 @@ def plain_log_ticks(*axes):
     """Label log axes 0.1, 1, 10, 1,000 rather than powers of ten."""
     for axis in axes:
         axis.set_major_formatter(lambda v, _: f"{v:,.10g}")
-write_h = P.checkpoint_write_s / SECONDS_PER_HOUR
-detect_h, restart_h = P.failure_detection_min / MIN_PER_H, P.restart_min / MIN_PER_H
+write_h = P.checkpoint_write_seconds / SECONDS_PER_HOUR
+detect_h, restart_h = P.failure_detection_minutes / MIN_PER_H, P.restart_minutes / MIN_PER_H
 
 # %% [markdown]
 # ## What interrupted Llama 3 405B
@@ -304,7 +268,7 @@ glue_figure("fig_reliability_mtbf", fig)
 # would take {glue:text}`sync_save_s:.0f` s. Asynchronous checkpointing pauses training only for
 # the copy to host memory, {glue:text}`dcp_async_s:.1f` s instead of {glue:text}`dcp_sync_s:.1f` s
 # for a 7B model with PyTorch DCP ({ref}`PyTorch, 2024 <src-pytorch_dcp_async_2024>`). The book
-# assumes a pause of {glue:text}`checkpoint_write_s:g` s.
+# assumes a pause of {glue:text}`checkpoint_write_seconds:g` s.
 
 # %% tags=["hide-input"]
 llama_mtbf = R["llama3_job_mtbf_hours"]
@@ -318,33 +282,33 @@ R.add("daly_interval_minutes", rel.daly_interval(write_h, llama_mtbf) * MIN_PER_
 cluster_mtbf = rel.job_mtbf_hours(P.gpus, gpu_mtbf)
 R.add("daly_interval_minutes_at_cluster_size", rel.daly_interval(write_h, cluster_mtbf) * MIN_PER_H, "minutes",
       f"Daly's optimal checkpoint interval at {P.gpus:,} GPUs")
-sa_interval_h = P.checkpoint_interval_steps * P.step_time_s / SECONDS_PER_HOUR
+sa_interval_h = P.checkpoint_interval_steps * P.step_time_seconds / SECONDS_PER_HOUR
 glue("ckpt_gb_per_gpu_max", row("reliability_facts", "llama3_checkpoint_gb_per_gpu")["value_high"])
 glue("storage_tbs_sustained", rel.item("llama3_storage_tbs_sustained"))
 glue("sync_save_s", R["sync_checkpoint_save_s"])
 glue("dcp_async_s", rel.item("dcp_async_checkpoint_s"))
 glue("dcp_sync_s", rel.item("dcp_sync_checkpoint_s"))
-glue("checkpoint_write_s", P.checkpoint_write_s)
+glue("checkpoint_write_seconds", P.checkpoint_write_seconds)
 glue("sa_interval_minutes", sa_interval_h * MIN_PER_H)
 
 # %% [markdown]
-# For Llama 3's job MTBF and a {glue:text}`checkpoint_write_s:g`-s pause, Young's interval is
+# For Llama 3's job MTBF and a {glue:text}`checkpoint_write_seconds:g`-s pause, Young's interval is
 # {glue:text}`young_interval_minutes:.2f` minutes and Daly's {glue:text}`daly_interval_minutes:.2f`
 # minutes; at {glue:text}`gpus:,` GPUs Daly's shrinks to
 # {glue:text}`daly_interval_minutes_at_cluster_size:.2f` minutes, close to SemiAnalysis's example of
-# {glue:text}`checkpoint_interval_steps:,` steps of {glue:text}`step_time_s:g` s
+# {glue:text}`checkpoint_interval_steps:,` steps of {glue:text}`step_time_seconds:g` s
 # ({glue:text}`sa_interval_minutes:.1f` minutes). The two formulas part only when the write time
 # approaches the MTBF:
 
 # %% tags=["remove-cell"]
 glue("checkpoint_interval_steps", P.checkpoint_interval_steps)
-glue("step_time_s", P.step_time_s)
+glue("step_time_seconds", P.step_time_seconds)
 
 # %% tags=["remove-input"]
 mtbf_grid = np.geomspace(1 / MIN_PER_H, 100.0, 200)  # hours: one minute to 100 hours
 fig, ax = new_figure("Optimal compute time between checkpoints", "Job MTBF, hours (log scale)",
                      "Checkpoint interval, minutes (log scale)")
-writes = {f"{P.checkpoint_write_s:g} s pause (assumed)": (write_h, PALETTE["blue"]),
+writes = {f"{P.checkpoint_write_seconds:g} s pause (assumed)": (write_h, PALETTE["blue"]),
           f"{R['sync_checkpoint_save_s']:.0f} s (Llama 3 synchronous estimate)": (
               R["sync_checkpoint_save_s"] / SECONDS_PER_HOUR, PALETTE["orange"]),
           f"{rel.item('dcp_sync_checkpoint_s'):.0f} s (7B, synchronous DCP)": (
@@ -403,7 +367,7 @@ cases = {
     "Llama 3, Daly interval": (llama_mtbf, rel.daly_interval(write_h, llama_mtbf), write_h, restart_h),
     f"{P.gpus:,} GPUs, checkpoint every {P.checkpoint_interval_steps} steps": (
         cluster_mtbf, sa_interval_h, write_h, restart_h),
-    f"{P.gpus:,} GPUs, in-memory recovery": (cluster_mtbf, P.step_time_s / SECONDS_PER_HOUR, 0.0,
+    f"{P.gpus:,} GPUs, in-memory recovery": (cluster_mtbf, P.step_time_seconds / SECONDS_PER_HOUR, 0.0,
                                              copy_s / SECONDS_PER_HOUR),
 }
 shares = {name: rel.expected_time_fractions(m, tau, w, detect_h, rs, planned_per_h)
@@ -416,19 +380,19 @@ R.add("goodput_at_cluster_size", shares[names[1]]["useful training"], "fraction"
 R.add("goodput_at_cluster_size_in_memory", shares[names[2]]["useful training"], "fraction",
       f"Expected goodput at {P.gpus:,} GPUs, in-memory recovery")
 R.add("weights_copy_seconds", copy_s, "s", "Time to copy one GPU's memory from a peer")
-R.add("gpu_days_lost_checkpoint", cluster.gpu_days_lost_checkpoint(P.gpus, P.checkpoint_interval_steps, P.step_time_s),
+R.add("gpu_days_lost_checkpoint", cluster.gpu_days_lost_checkpoint(P.gpus, P.checkpoint_interval_steps, P.step_time_seconds),
       "GPU-days", "Work lost per failure, restart from checkpoint (worst case)")
 R.add("gpu_days_lost_checkpoint_mean", cluster.gpu_days_lost_checkpoint(
-    P.gpus, P.checkpoint_interval_steps / 2 + 1, P.step_time_s), "GPU-days",
+    P.gpus, P.checkpoint_interval_steps / 2 + 1, P.step_time_seconds), "GPU-days",
       "Work lost per failure, restart from checkpoint (on average: half an interval)")
-R.add("in_memory_step_gpu_days", cluster.gpu_days_lost_in_memory(P.gpus, P.step_time_s, 0.0), "GPU-days",
+R.add("in_memory_step_gpu_days", cluster.gpu_days_lost_in_memory(P.gpus, P.step_time_seconds, 0.0), "GPU-days",
       "In-memory recovery: one redone step")
 R.add("in_memory_copy_gpu_days", cluster.gpu_days_lost_in_memory(P.gpus, 0.0, copy_s, steps_lost=0.0), "GPU-days",
       "In-memory recovery: waiting for the copy")
-R.add("gpu_days_lost_in_memory", cluster.gpu_days_lost_in_memory(P.gpus, P.step_time_s, copy_s), "GPU-days",
+R.add("gpu_days_lost_in_memory", cluster.gpu_days_lost_in_memory(P.gpus, P.step_time_seconds, copy_s), "GPU-days",
       "Work lost per failure, in-memory recovery")
-glue("failure_detection_min", P.failure_detection_min)
-glue("restart_min", P.restart_min)
+glue("failure_detection_minutes", P.failure_detection_minutes)
+glue("restart_minutes", P.restart_minutes)
 
 # %% tags=["remove-input"]
 lines = ["| Share of wall-clock time | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
@@ -437,7 +401,7 @@ for state in shares[names[0]]:
 display(Markdown("\n".join(lines)))
 
 # %% [markdown]
-# With a {glue:text}`failure_detection_min:g`-minute detection and a {glue:text}`restart_min:g`-minute
+# With a {glue:text}`failure_detection_minutes:g`-minute detection and a {glue:text}`restart_minutes:g`-minute
 # restart (both assumptions), Llama 3 spends {glue:text}`llama3_expected_goodput_pct:.1f` % of its
 # time training. At {glue:text}`gpus:,` GPUs, where failures come every
 # {glue:text}`job_mtbf_minutes_at_cluster_size:.0f` minutes, the same recovery leaves
@@ -495,7 +459,7 @@ glue("llama3_ett_p5_pct", stats["p5"] * 100)
 glue("llama3_ett_p95_pct", stats["p95"] * 100)
 glue("llama3_share_above_pct", R["llama3_share_of_runs_above_published"] * 100)
 glue("mc_minus_analytic_pp", abs(stats["mean"] - R["llama3_expected_goodput"]) * 100)
-glue("recovery_now_min", P.failure_detection_min + P.restart_min)
+glue("recovery_now_min", P.failure_detection_minutes + P.restart_minutes)
 glue("recovery_budget_text", f"stays under {recovery_budget * MIN_PER_H:.1f} minutes" if recovery_budget > 0
      else "is out of reach even with instant recovery, so it cannot be met")
 
@@ -547,7 +511,7 @@ intervals = {"Daly optimum at each size": (rel.daly_interval(write_h, size_mtbf)
 for label, (tau, colour) in intervals.items():
     left.plot(sizes, rel.expected_goodput(size_mtbf, tau, write_h, detect_h, restart_h, planned_per_h) * 100,
               color=colour, lw=2, label=label)
-left.plot(sizes, rel.expected_goodput(size_mtbf, P.step_time_s / SECONDS_PER_HOUR, 0.0, detect_h,
+left.plot(sizes, rel.expected_goodput(size_mtbf, P.step_time_seconds / SECONDS_PER_HOUR, 0.0, detect_h,
                                       copy_s / SECONDS_PER_HOUR, planned_per_h) * 100,
           color=PALETTE["purple"], lw=2, ls="--", label="in-memory recovery (one step lost, copy pause)")
 for n in (llama_gpus, P.gpus):
@@ -556,10 +520,10 @@ for n in (llama_gpus, P.gpus):
                            trials=P.goodput_trials, seed=P.goodput_seed, planned_per_hour=planned_per_h) * 100
     lo, mid, hi = np.percentile(sim, 5), sim.mean(), np.percentile(sim, 95)
     left.errorbar([n], [mid], yerr=[[mid - lo], [hi - mid]], fmt="o", color=PALETTE["black"], ms=4, capsize=3)
-left.set_title(f"Checkpoint interval (recovery {P.failure_detection_min + P.restart_min:g} min)", loc="left",
+left.set_title(f"Checkpoint interval (recovery {P.failure_detection_minutes + P.restart_minutes:g} min)", loc="left",
                fontsize=10)
 recoveries = {"instant restart (detection only)": (0.0, PALETTE["sky"]),
-              f"restart {P.restart_min:g} min (this build)": (restart_h, PALETTE["blue"])}
+              f"restart {P.restart_minutes:g} min (this build)": (restart_h, PALETTE["blue"])}
 if recovery_budget > detect_h:  # the longest restart that still meets Meta's bound, when there is one
     recoveries[f"restart {(recovery_budget - detect_h) * MIN_PER_H:.1f} min "
                f"(Llama 3 at {rel.item('llama3_effective_training_time'):.0%})"] = (recovery_budget - detect_h,
@@ -567,7 +531,7 @@ if recovery_budget > detect_h:  # the longest restart that still meets Meta's bo
 for label, (rs, colour) in recoveries.items():
     right.plot(sizes, rel.expected_goodput(size_mtbf, rel.daly_interval(write_h, size_mtbf), write_h, detect_h, rs,
                                            planned_per_h) * 100, color=colour, lw=2, label=label)
-right.set_title(f"Restart time (Daly interval, detection {P.failure_detection_min:g} min)", loc="left", fontsize=10)
+right.set_title(f"Restart time (Daly interval, detection {P.failure_detection_minutes:g} min)", loc="left", fontsize=10)
 for ax in (left, right):
     ax.axhline(rel.item("llama3_effective_training_time") * 100, color=PALETTE["black"], lw=0.8, ls=":")
     ax.axvline(P.gpus, color=PALETTE["vermillion"], lw=0.8, ls=":")

@@ -25,7 +25,7 @@
 # ```
 
 # %% tags=["parameters", "remove-cell"]
-# This page has no parameters of its own: each scenario file carries its own.
+# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display

@@ -23,36 +23,7 @@
 # `python -m analysis run uncertainty -p tariff_usd_per_kwh 0.12 -p mc_draws 1000000`.
 
 # %% tags=["parameters", "remove-cell"]
-# Defaults are defined once, in analysis/defaults.py; papermill injects overrides after this cell.
-from analysis import defaults as d
-
-h100_allin_usd = d.H100_ALLIN_USD.default
-h100_gpus_per_server = d.H100_GPUS_PER_SERVER.default
-gb200_allin_usd = d.GB200_ALLIN_USD.default
-gb200_gpus_per_rack = d.GB200_GPUS_PER_RACK.default
-useful_life_years = d.USEFUL_LIFE_YEARS.default
-cost_of_capital = d.COST_OF_CAPITAL.default
-utilization = d.UTILIZATION.default
-h100_it_w_per_gpu = d.H100_IT_W_PER_GPU.default
-gb200_it_w_per_gpu = d.GB200_IT_W_PER_GPU.default
-pue = d.PUE.default
-tariff_usd_per_kwh = d.TARIFF.default
-datacenter_usd_per_kw_month = d.DATACENTER_USD_PER_KW_MONTH.default
-maintenance_frac_per_year = d.MAINTENANCE_FRAC_PER_YEAR.default
-other_usd_per_gpu_month = d.OTHER_USD_PER_GPU_MONTH.default
-colo_pue = d.COLO_PUE.default
-household_kwh_per_year = d.HOUSEHOLD_KWH_PER_YEAR.default
-job_gpus = d.JOB_GPUS.default
-checkpoint_write_s = d.CHECKPOINT_WRITE_S.default
-failure_detection_min = d.FAILURE_DETECTION_MIN.default
-restart_min = d.RESTART_MIN.default
-h100_repair_hours = d.H100_REPAIR_HOURS.default
-gb200_repair_hours = d.GB200_REPAIR_HOURS.default
-gb200_blast_radius_gpus = d.GB200_BLAST_RADIUS_GPUS.default
-gb200_nvlink_faults_per_rack_month = d.GB200_NVLINK_FAULTS_PER_RACK_MONTH.default
-gb200_gpu_fault_ratio = d.GB200_GPU_FAULT_RATIO.default
-mc_draws = d.MC_DRAWS.default
-mc_seed = d.MC_SEED.default
+# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display

@@ -16,7 +16,7 @@ def _capex_per_gpu():
 
 def _opex_month(it_w, capex_per_gpu, **over):
     kw = dict(it_w_per_gpu=it_w, pue=d.PUE.default, tariff_usd_per_kwh=d.TARIFF.default,
-              datacenter_usd_per_kw_month=d.DATACENTER_USD_PER_KW_MONTH.default, capex_per_gpu_usd=capex_per_gpu,
+              datacenter_usd_per_kw_month=d.DATACENTER_USD_PER_KW_MONTH.default, capex_usd_per_gpu=capex_per_gpu,
               maintenance_frac_per_year=d.MAINTENANCE_FRAC_PER_YEAR.default,
               other_usd_per_gpu_month=d.OTHER_USD_PER_GPU_MONTH.default)
     return opex.opex_usd_per_gpu_month(**{**kw, **over})

@@ -17,10 +17,10 @@ GPT3_TOKENS, LLAMA_TOKENS = fact("A23_train_tokens"), fact("A35_train_tokens")
 @pytest.fixture(scope="module")
 def bench():
     """Benchmark rows with J/token at the chapter's default meter power."""
-    meter_h100 = energy.meter_w_per_gpu(d.H100_IT_W_PER_GPU.default, d.COLO_PUE.default)
+    meter_h100 = energy.meter_w_per_gpu(d.H100_IT_W_PER_GPU.default, d.PUE.default)
     gb200_it = energy.it_w_with_chip_swapped(d.H100_IT_W_PER_GPU.default, hardware.tdp_w("h100_sxm"),
                                              hardware.tdp_w("gb200_nvl72"))
-    meter_gb200 = energy.meter_w_per_gpu(gb200_it, d.COLO_PUE.default)
+    meter_gb200 = energy.meter_w_per_gpu(gb200_it, d.PUE.default)
     return energy.add_joules_per_token(load_benchmarks(), {"h100_sxm": meter_h100, "gb200_nvl72": meter_gb200})
 
 
@@ -77,12 +77,12 @@ def test_calibrated_overhead_reproduces_the_meter_power_sa_implies(bench):
         j = energy.joules_per_token_from_household_years(fact(fact_id), LLAMA_TOKENS, fact("A26_household_kwh"))
         implied.append(energy.meter_w_from_joules_per_token(
             j, energy.benchmark_row(bench, "llama31_70b", "h100_sxm", "fp8", gpus, SA)["tokens_per_s_per_gpu"]))
-    meter = energy.meter_w_per_gpu(d.H100_IT_W_PER_GPU.default, d.COLO_PUE.default)
+    meter = energy.meter_w_per_gpu(d.H100_IT_W_PER_GPU.default, d.PUE.default)
     assert meter == pytest.approx(np.mean(implied), rel=0.005)
     assert max(implied) / min(implied) < 1.02  # one fixed power per GPU behind all five
     assert fact("A31_allin_w_per_gpu") <= meter <= row("report_facts", "A31_allin_w_per_gpu")["value_high"] * 1.005
     assert d.H100_IT_W_PER_GPU.default == fact("C02_w_per_gpu")
-    assert energy.implied_pue(meter, fact("C01_w_per_gpu")) > d.COLO_PUE.default  # less IT, more overhead
+    assert energy.implied_pue(meter, fact("C01_w_per_gpu")) > d.PUE.default  # less IT, more overhead
 
 
 def test_annual_energy_reproduces_sa_energy_article_example_c04():

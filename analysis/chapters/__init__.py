@@ -1,0 +1,103 @@
+"""The chapter layer: one module per chapter maps the domain functions in :mod:`analysis` to the
+quantities, tables and figure data the chapter shows, the way pvlib's ModelChain sits over its
+model functions.
+
+Every chapter module defines
+
+    def compute(P, upstream) -> ChapterResults
+
+where ``P`` is the chapter's validated parameters (attribute access: ``P.pue``) and ``upstream``
+maps each section in the chapter's ``needs`` to its :class:`ChapterResults`. A notebook calls it
+once and records the result; tests call it directly, so every number a chapter prints is computed
+by tested code, and :func:`compute_section` runs any chapter (and the chapters it needs) without
+a notebook kernel.
+
+Layers: domain modules (``analysis/*.py``) never import this package, the parameter definitions
+or the presentation helpers; chapter modules import domain modules and data; notebooks import
+chapter modules and the presentation helpers.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+
+import pandas as pd
+
+
+class ChapterError(ValueError):
+    """A chapter's computation was given inputs it cannot use (names the parameters)."""
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """One result: a finite number, its unit (spelled as in :mod:`analysis.units`' names) and a
+    reader-facing label."""
+
+    value: float
+    unit: str
+    label: str
+
+
+@dataclass
+class ChapterResults:
+    """The quantities a chapter computes, in order, plus the tables behind its figures."""
+
+    section: str
+    quantities: dict[str, Quantity] = field(default_factory=dict)
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+
+    def add(self, key: str, value: float, unit: str, label: str) -> float:
+        """Record ``value`` under ``key``; returns it as a float for further arithmetic."""
+        value = float(value)
+        if not math.isfinite(value):
+            raise ChapterError(f"{self.section}: result {key} is not finite ({value})")
+        if key in self.quantities:
+            raise ChapterError(f"{self.section}: result {key} recorded twice")
+        self.quantities[key] = Quantity(value, unit, label)
+        return value
+
+    def add_table(self, name: str, table: pd.DataFrame) -> pd.DataFrame:
+        self.tables[name] = table
+        return table
+
+    def __getitem__(self, key: str) -> float:
+        return self.quantities[key].value
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.quantities
+
+    def unit(self, key: str) -> str:
+        return self.quantities[key].unit
+
+    @classmethod
+    def from_json(cls, doc: dict) -> ChapterResults:
+        """Rebuild from a results JSON (``analysis.results``): quantities only, no tables."""
+        out = cls(doc["section"])
+        for key, r in doc["results"].items():
+            out.quantities[key] = Quantity(float(r["value"]), r["unit"], r["label"])
+        return out
+
+
+def module_for(section: str):
+    """The chapter module of ``section`` (``analysis.chapters.<section>``)."""
+    return importlib.import_module(f"analysis.chapters.{section}")
+
+
+def compute_section(name: str, overrides: dict | None = None,
+                    _done: dict[str, ChapterResults] | None = None) -> ChapterResults:
+    """Compute chapter ``name`` with ``overrides`` applied to the defaults, after the chapters it
+    needs, without a notebook. Used by tests, the planner and the what-if grids."""
+    from analysis.sections import get_section, resolve_section
+
+    done = {} if _done is None else _done
+    section = get_section(name)
+    for need in section.needs:
+        if need not in done:
+            done[need] = compute_section(need, overrides, done)
+    P = SimpleNamespace(**resolve_section(section, dict(overrides or {})))
+    result = module_for(name).compute(P, {n: done[n] for n in section.needs})
+    done[name] = result
+    return result
