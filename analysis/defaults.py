@@ -156,6 +156,71 @@ TCO_INPUTS = (H100_ALLIN_USD, H100_GPUS_PER_SERVER, GB200_ALLIN_USD, GB200_GPUS_
 # --- energy per token, households, carbon (energy chapter) ---------------------------------------------
 # SA's energy figures rest on a fixed all-in power per H100 at the meter (A31): IT watts times PUE
 # above, the one facility overhead of the book; the overhead SA's figures imply is a result.
+HOUSEHOLD_KWH_PER_YEAR = Param(
+    "household_kwh_per_year", 10_791.0, "kWh per household-year", "Electricity use of an average US household in a year",
+    "SemiAnalysis's basis: EIA's 2022 US average, 10,791 kWh (A26). EIA's figures for other years "
+    "(10,244-10,791 kWh, 2020-2023) and the state extremes (Hawaii to Louisiana, about 6,000 to "
+    "14,400 kWh) are rows of data/household_energy.csv; the chapter shows household-years as a band over them.",
+    "sa_gb200_2025", low=1_000, high=50_000)
+GRID_G_CO2_PER_KWH = Param(
+    "grid_g_co2_per_kwh", 366.0, "g CO2 per kWh", "Carbon intensity of the grid that powers the training",
+    "EIA: US utility-scale generation emitted 1,532 Mt CO2 for 4,183 TWh in 2023 (366 g/kWh; EIA "
+    "rounds to 0.81 lb, 367 g). Earlier years were higher: 0.86 lb (390 g) in 2022, 0.92 lb (417 g) in "
+    "2019. A location-based US average, not the mix of any particular datacenter; set 0 for a fully "
+    "carbon-free supply.",
+    "eia_co2_2023", basis="derived", low=0, high=1_500)
+# --- benchmarks, scaling and software gains -----------------------------------------------------------
+# The two prices below keep these names so that the TCO chapter's results can replace them later.
+MFU_CHECK_TOLERANCE = Param(
+    "mfu_check_tolerance", 0.01, "fraction",
+    "Relative tolerance for reproducing a printed MFU from its printed tokens/s/GPU",
+    "The package's FLOP count (6N + 12Lhs) matches the per-sample FLOPs NVIDIA's DGXC READMEs state "
+    "for GPT-3 175B and Llama 3.1 8B/70B/405B within 1 %; a wider miss is a different FLOP "
+    "convention or a misprint.", "nv_dgxc_v25_02", basis="derived", low=0.0001, high=1.0)
+GPT3_TRAIN_TOKENS = Param(
+    "gpt3_train_tokens", 3e11, "tokens", "Tokens of GPT-3 175B's original training run",
+    "SemiAnalysis prices GPT-3 175B on its original 300B training tokens (fact A23_train_tokens; "
+    "Brown et al. 2020).", "sa_gb200_2025", low=1e6, high=1e15)
+LLAMA3_TRAIN_TOKENS = Param(
+    "llama3_train_tokens", 15e12, "tokens", "Tokens of a Llama 3 pre-training run",
+    "SemiAnalysis prices Llama 3 405B's 15T-token pre-training (fact A35_train_tokens), the token "
+    "count Meta reports for its Llama 3 models.", "sa_gb200_2025", low=1e6, high=1e15)
+STRONG_MODEL = Param(
+    "strong_model", "llama31_70b", "model id", "Model of the strong-scaling example",
+    "SemiAnalysis discusses scaling on Llama 3 70B (A39-A41). The measured step and the layout "
+    "(TP, PP, CP, VP, global batch) come from NVIDIA's v25.02 sweep of the chosen model, the release "
+    "SemiAnalysis's figures match.", "nv_dgxc_v25_02",
+    choices=("gpt3_175b", "llama31_8b", "llama31_70b", "llama31_405b"))
+STRONG_PRECISION = Param(
+    "strong_precision", "fp8", "data type", "Precision of the strong-scaling example",
+    "The 70B FP8 sweep is the one SemiAnalysis singles out for its scaling loss (A39).",
+    "sa_gb200_2025", choices=("fp8", "bf16"))
+STRONG_MAX_GPUS = Param(
+    "strong_max_gpus", 2048, "GPUs", "Largest cluster of the strong-scaling sweep",
+    "The largest cluster of the report's scaling runs (A01: 2,048 GPUs). A fixed global batch cannot "
+    "use more GPUs than sequences x GPUs per replica; the sweep stops there if that comes first.",
+    "sa_gb200_2025", low=2, high=1_000_000)
+MARGINAL_GPUS = Param(
+    "marginal_gpus", 1000, "GPUs", "Size of the last block of GPUs whose cost per unit of speed-up is shown",
+    "A round block, well inside the 64 -> 2,048 sweep: what do the last 1,000 GPUs buy?",
+    None, basis="assumption", low=1, high=1_000_000)
+GRAD_BYTES_PER_PARAM = Param(
+    "grad_bytes_per_param", 4.0, "bytes per parameter", "Bytes per gradient value in the data-parallel exchange",
+    "Megatron-LM reduces the gradients of BF16 models in FP32, 4 bytes each (its argument checks: "
+    "'bfloat16 requires gradient accumulation and all-reduce to be done in fp32'). Set 2 for BF16 "
+    "reduction, or lower to mimic overlap of the exchange with compute.", "megatron_lm",
+    low=0.0, high=16.0)
+SEED_MFU_END = Param(
+    "seed_mfu_end", 0.05, "fraction",
+    "The seed's end-of-year MFU (claim S11: '2.5 % to 5 %'), kept only to test it",
+    "Claim S11 as the seed states it. The chapter shows what a GPT-3 run would cost at this MFU, to "
+    "set it against the original's 34 % -> 54 % (A18).", "seed_000", low=0.001, high=1.0)
+SEED_GPT3_COST_END_USD = Param(
+    "seed_gpt3_cost_end_usd", 12_000.0, "USD",
+    "The seed's end-of-year GPT-3 175B training cost (claim S12: 12,000 USD), kept only to test it",
+    "Claim S12 as the seed states it. The chapter shows the MFU this cost would need, to set it "
+    "against the original's 162k USD (A23).", "seed_000", low=1.0, high=1e10)
+
 # --- reliability: failures, checkpoints, goodput, GB200 downtime (reliability chapter) -------------------
 # Llama 3 405B's own counts (GPUs, days, interruptions) are data (data/reliability_facts.csv), not
 # parameters. What Meta did not publish, and everything about GB200 NVL72 faults, is an assumption.

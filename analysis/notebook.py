@@ -230,17 +230,10 @@ def seed_vs_source_table(claim_ids) -> str:
     return "\n".join(lines)
 
 
-def bands_table(P, keys) -> str:
-    """Markdown: P10 / P50 / P90 of uncertainty-analysis outputs ``keys`` around this chapter's
-    values (the chapter lists ``mc_draws`` and ``mc_seed``; other inputs sit at their defaults)."""
-    from analysis import reliability, uncertainty
-
-    values = uncertainty.build_values(vars(P))
-    point = uncertainty.evaluate(values, uncertainty.reference_tokens_per_s(), reliability.llama3_rates())
-    table = uncertainty.bands(uncertainty.simulate(values, P.mc_draws, P.mc_seed),
-                              {k: float(v) for k, v in point.items()}).loc[list(keys)]
+def bands_table(frame, draws: int) -> str:
+    """Markdown: a band frame (:func:`analysis.chapters.bands.band_frame`) for readers."""
     rows = [(r["label"], *(format_quantity(r[c], r["unit"]) for c in ("point", "p10", "p50", "p90")))
-            for _, r in table.iterrows()]
+            for _, r in frame.iterrows()]
     return (markdown_table(["Result", "Point estimate", "P10", "P50", "P90"], rows)
-            + f"\n\n{P.mc_draws:,} seeded draws; ranges and their sources in the "
+            + f"\n\n{draws:,} seeded draws; ranges and their sources in the "
             "{ref}`uncertainty chapter <chapter-uncertainty>`.")

@@ -58,7 +58,8 @@ def key_results(scenario: Scenario) -> dict:
     """The headline outputs for one scenario (point estimates)."""
     from analysis import reliability, uncertainty
 
-    values = uncertainty.build_values(scenario.overrides)
+    from analysis.chapters.bands import model_values
+    values = model_values(scenario.overrides)
     return {k: float(v) for k, v in uncertainty.evaluate(
         values, uncertainty.reference_tokens_per_s(), reliability.llama3_rates()).items()}
 

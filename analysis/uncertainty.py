@@ -19,14 +19,17 @@ from analysis import costs, energy, reliability, tco
 from analysis.benchmarks import load_benchmarks, pick
 from analysis.data import fact, load_table
 
+# The inputs that :func:`evaluate` reads besides the distributions' own: a caller passes every one
+# of them (``analysis.chapters.bands.model_values`` fills them from the defaults).
+
 OUTPUTS = {  # key: (label, unit)
-    "h100_tco_per_gpu_hour_usd": ("H100 TCO per GPU-hour", "USD per GPU-hour"),
-    "gb200_tco_per_gpu_hour_usd": ("GB200 TCO per GPU-hour", "USD per GPU-hour"),
-    "gb200_breakeven_speedup": ("GB200 break-even speed-up", "x"),
-    "gb200_breakeven_speedup_with_downtime": ("GB200 break-even speed-up with downtime", "x"),
-    "usd_per_million_tokens": ("Llama 3.1 405B BF16, USD per 1M tokens", "USD per 1M tokens"),
-    "joules_per_token": ("Llama 3.1 405B BF16, joules per token", "J/token"),
-    "household_years_15t": ("Llama 3.1 405B BF16 on 15T tokens, household-years", "household-years"),
+    "h100_tco_usd_per_gpu_hour": ("H100 TCO per GPU-hour", "USD per GPU-hour"),
+    "gb200_tco_usd_per_gpu_hour": ("GB200 TCO per GPU-hour", "USD per GPU-hour"),
+    "gb200_breakeven_speedup": ("GB200 break-even speed-up", "ratio"),
+    "gb200_breakeven_speedup_with_downtime": ("GB200 break-even speed-up with downtime", "ratio"),
+    "llama31_405b_bf16_usd_per_million_tokens": ("Llama 3.1 405B BF16, USD per 1M tokens", "USD per million tokens"),
+    "llama31_405b_bf16_j_per_token": ("Llama 3.1 405B BF16, joules per token", "J per token"),
+    "llama31_405b_bf16_household_years_15t_tokens": ("Llama 3.1 405B BF16 on 15T tokens, household-years", "household-years"),
 }
 
 
@@ -64,13 +67,13 @@ def evaluate(p: dict, tokens_per_s: float, rates: dict) -> dict:
     rate = tokens_per_s * p.get("mfu_scale", 1.0)
     j_per_token = energy.joules_per_token(energy.meter_w_per_gpu(p["h100_it_w_per_gpu"], p["pue"]), rate)
     return {
-        "h100_tco_per_gpu_hour_usd": h100,
-        "gb200_tco_per_gpu_hour_usd": gb200,
+        "h100_tco_usd_per_gpu_hour": h100,
+        "gb200_tco_usd_per_gpu_hour": gb200,
         "gb200_breakeven_speedup": tco.breakeven_speedup(gb200, h100),
         "gb200_breakeven_speedup_with_downtime": reliability.breakeven_with_downtime(p, h100, gb200, p["job_gpus"], rates),
-        "usd_per_million_tokens": costs.usd_per_million_tokens(h100, rate),
-        "joules_per_token": j_per_token,
-        "household_years_15t": energy.household_years(fact("A35_train_tokens"), j_per_token, p["household_kwh_per_year"]),
+        "llama31_405b_bf16_usd_per_million_tokens": costs.usd_per_million_tokens(h100, rate),
+        "llama31_405b_bf16_j_per_token": j_per_token,
+        "llama31_405b_bf16_household_years_15t_tokens": energy.household_years(fact("A35_train_tokens"), j_per_token, p["household_kwh_per_year"]),
     }
 
 
@@ -103,14 +106,3 @@ def tornado(values: dict, output: str, table: pd.DataFrame | None = None) -> pd.
         rows.append({"param": name, "low_input": d["low"], "high_input": d["high"], "at_low": float(low),
                      "at_high": float(high), "swing": abs(float(high) - float(low)), "base": float(base)})
     return pd.DataFrame(rows).sort_values("swing", ascending=False).reset_index(drop=True)
-
-
-def build_values(extra: dict | None = None) -> dict:
-    """Every model input the uncertainty analysis reads, at its default, updated with ``extra``
-    (a chapter's parameter values): the point the distributions are centred on."""
-    from analysis.sections import all_params
-
-    values = {name: p.default for name, p in all_params().items()}
-    values["mfu_scale"] = 1.0
-    values.update(extra or {})
-    return values

@@ -75,7 +75,8 @@ def _monte_carlo_seconds(draws: int, repeats: int = 5) -> float:
     """Best of ``repeats`` timings of the uncertainty chapter's Monte Carlo (data loading excluded)."""
     from analysis import uncertainty
 
-    values = uncertainty.build_values()
+    from analysis.chapters.bands import model_values
+    values = model_values()
     uncertainty.simulate(values, 1_000)  # warm the data caches
     best = float("inf")
     for seed in range(repeats):

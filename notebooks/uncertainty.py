@@ -33,7 +33,7 @@ from analysis.notebook import format_quantity, glue, glue_figure, markdown_table
 from analysis.plots import PALETTE, add_source, new_figure
 
 P, R = start("uncertainty", globals())
-values = uncertainty.build_values(vars(P))
+values = model_values(vars(P))
 rates, tokens = reliability.llama3_rates(), uncertainty.reference_tokens_per_s()
 point = {k: float(v) for k, v in uncertainty.evaluate(values, tokens, rates).items()}
 samples = uncertainty.simulate(values, P.mc_draws, P.mc_seed)
@@ -121,7 +121,7 @@ def tornado_figure(output: str, title: str, unit: str):
     return fig, t
 
 
-fig, t_cost = tornado_figure("usd_per_million_tokens", "What moves the cost of a Llama 3.1 405B token",
+fig, t_cost = tornado_figure("llama31_405b_bf16_usd_per_million_tokens", "What moves the cost of a Llama 3.1 405B token",
                              "USD per 1M tokens")
 glue_figure("fig_uncertainty_tornado_cost", fig)
 fig, t_even = tornado_figure("gb200_breakeven_speedup_with_downtime", "What moves GB200's break-even speed-up",

@@ -6,12 +6,13 @@ import pandas as pd
 import pytest
 
 from analysis import reliability, uncertainty
+from analysis.chapters.bands import model_values
 from analysis.data import load_table
 
 
 @pytest.fixture(scope="module")
 def values():
-    return uncertainty.build_values()
+    return model_values()
 
 
 def test_same_seed_same_draws(values):
@@ -39,9 +40,9 @@ def test_p50_is_close_to_the_point_where_inputs_are_symmetric(values):
     draws = uncertainty.draw(values, 20_001, 3, symmetric)
     out = uncertainty.evaluate(draws, uncertainty.reference_tokens_per_s(), reliability.llama3_rates())
     point = uncertainty.evaluate(values, uncertainty.reference_tokens_per_s(), reliability.llama3_rates())
-    assert np.median(out["h100_tco_per_gpu_hour_usd"]) == pytest.approx(point["h100_tco_per_gpu_hour_usd"], rel=0.002)
+    assert np.median(out["h100_tco_usd_per_gpu_hour"]) == pytest.approx(point["h100_tco_usd_per_gpu_hour"], rel=0.002)
     full = uncertainty.simulate(values, 20_000, seed=1)
-    assert full["h100_tco_per_gpu_hour_usd"].median() == pytest.approx(point["h100_tco_per_gpu_hour_usd"], rel=0.05)
+    assert full["h100_tco_usd_per_gpu_hour"].median() == pytest.approx(point["h100_tco_usd_per_gpu_hour"], rel=0.05)
 
 
 def test_bands_are_ordered_and_bracket_the_median(values):
@@ -57,12 +58,12 @@ def test_evaluate_at_the_defaults_reproduces_the_chapters(values):
     from analysis.data import fact
 
     point = uncertainty.evaluate(values, uncertainty.reference_tokens_per_s(), reliability.llama3_rates())
-    assert point["h100_tco_per_gpu_hour_usd"] == pytest.approx(fact("A13_h100_usd_per_gpu_hour"), rel=0.01)
-    assert point["usd_per_million_tokens"] == pytest.approx(fact("A34_405b_bf16_cost_per_1m"), rel=0.01)
+    assert point["h100_tco_usd_per_gpu_hour"] == pytest.approx(fact("A13_h100_usd_per_gpu_hour"), rel=0.01)
+    assert point["llama31_405b_bf16_usd_per_million_tokens"] == pytest.approx(fact("A34_405b_bf16_cost_per_1m"), rel=0.01)
 
 
 def test_tornado_ranks_by_swing_and_swings_cost_with_prices(values):
-    t = uncertainty.tornado(values, "usd_per_million_tokens")
+    t = uncertainty.tornado(values, "llama31_405b_bf16_usd_per_million_tokens")
     assert list(t["swing"]) == sorted(t["swing"], reverse=True)
     tariff = t.set_index("param").loc["tariff_usd_per_kwh"]
     assert tariff["at_high"] > tariff["base"] > tariff["at_low"]
