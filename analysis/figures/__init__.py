@@ -1,0 +1,1 @@
+"""Figures and reader tables of each chapter (one module per chapter), drawn from its ChapterResults."""
