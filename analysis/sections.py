@@ -58,8 +58,8 @@ CHAPTERS: tuple[Section, ...] = (
         params=(d.H100_SERVER_USD, d.H100_ALLIN_USD, d.H100_GPUS_PER_SERVER, d.GB200_RACK_USD, d.GB200_ALLIN_USD,
                 d.GB200_GPUS_PER_RACK, d.USEFUL_LIFE_YEARS, d.COST_OF_CAPITAL, d.UTILIZATION),
         tables=("report_facts", "claims", "seed_numbers"),
-        headline=("h100_capex_per_gpu_usd", "gb200_capex_per_gpu_usd", "gb200_to_h100_capex_ratio",
-                  "h100_capex_per_gpu_hour_usd", "gb200_capex_per_gpu_hour_usd"),
+        headline=("h100_capex_usd_per_gpu", "gb200_capex_usd_per_gpu", "gb200_to_h100_capex_ratio",
+                  "h100_capex_usd_per_gpu_hour", "gb200_capex_usd_per_gpu_hour"),
         figures=("fig-capex-build-up", "fig-capex-per-hour-vs-life"),
     ),
     Section(
@@ -70,7 +70,7 @@ CHAPTERS: tuple[Section, ...] = (
                 d.H100_IT_W_PER_GPU, d.GB200_IT_W_PER_GPU, d.PUE, d.TARIFF, d.DATACENTER_USD_PER_KW_MONTH,
                 d.MAINTENANCE_FRAC_PER_YEAR, d.OTHER_USD_PER_GPU_MONTH),
         tables=("gpus", "report_facts", "claims", "seed_numbers"),
-        headline=("h100_opex_per_gpu_month_usd", "gb200_opex_per_gpu_month_usd", "gb200_to_h100_opex_ratio"),
+        headline=("h100_opex_usd_per_gpu_month", "gb200_opex_usd_per_gpu_month", "gb200_to_h100_opex_ratio"),
         figures=("fig-opex-breakdown", "fig-opex-vs-tariff"),
     ),
     Section(
@@ -84,9 +84,9 @@ CHAPTERS: tuple[Section, ...] = (
                 d.OTHER_USD_PER_GPU_MONTH, d.MC_DRAWS, d.MC_SEED, d.LOCAL_GPU_HOUR_USD),
         tables=("distributions", "llama3_interruptions", "reliability_facts", "benchmarks", "models", "gpus",
                 "cloud_prices", "report_facts", "claims", "measured"),
-        headline=("h100_tco_per_gpu_hour_usd", "gb200_tco_per_gpu_hour_usd", "gb200_breakeven_speedup",
-                  "gpt3_175b_fp8_usd_per_million_tokens", "llama3_405b_bf16_usd_per_million_tokens",
-                  "llama3_405b_bf16_cost_15t_tokens_usd"),
+        headline=("h100_tco_usd_per_gpu_hour", "gb200_tco_usd_per_gpu_hour", "gb200_breakeven_speedup",
+                  "gpt3_175b_fp8_usd_per_million_tokens", "llama31_405b_bf16_usd_per_million_tokens",
+                  "llama31_405b_bf16_cost_15t_tokens_usd"),
         figures=("fig-tco-breakeven", "fig-tco-rent-vs-own"),
     ),
     Section(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from analysis.capex import capex_per_gpu_hour_usd, per_gpu_usd
+from analysis.capex import capex_per_gpu_hour_usd, per_gpu_usd, solve_cost_of_capital
 from analysis.opex import HOURS_PER_MONTH, opex_usd_per_gpu_month
 
 # Parameter names (analysis/defaults.py) that :func:`system_tco_per_gpu_hour_usd` reads.
@@ -25,10 +25,11 @@ def tco_per_gpu_hour_usd(capex_usd_per_gpu: float, opex_usd_per_gpu_month: float
             + opex_usd_per_gpu_month / (HOURS_PER_MONTH * utilization))
 
 
-def system_tco_per_gpu_hour_usd(system: str, p) -> float:
-    """TCO per GPU-hour of ``"h100"`` or ``"gb200"`` from the cost parameters in ``p`` (a
-    chapter's ``P`` namespace, or a mapping with the same names). Every chapter that prices a
-    GPU-hour calls this, so none retypes the TCO chapter's result."""
+def system_costs(system: str, p) -> dict[str, float]:
+    """The cost of one GPU of ``"h100"`` or ``"gb200"`` from the cost parameters in ``p`` (a
+    chapter's ``P`` namespace, or a mapping with the same names), step by step:
+    ``capex_usd_per_gpu``, ``opex_usd_per_gpu_month``, ``capex_usd_per_gpu_hour``,
+    ``opex_usd_per_gpu_hour`` and their sum ``tco_usd_per_gpu_hour`` (hours are used hours)."""
     get = p.__getitem__ if isinstance(p, Mapping) else lambda name: getattr(p, name)
     allin, gpus, it_w = (get(name) for name in SYSTEM_INPUTS[system])
     capex_gpu = per_gpu_usd(allin, gpus)
@@ -37,8 +38,29 @@ def system_tco_per_gpu_hour_usd(system: str, p) -> float:
         datacenter_usd_per_kw_month=get("datacenter_usd_per_kw_month"), capex_usd_per_gpu=capex_gpu,
         maintenance_frac_per_year=get("maintenance_frac_per_year"),
         other_usd_per_gpu_month=get("other_usd_per_gpu_month"))
-    return tco_per_gpu_hour_usd(capex_gpu, opex_month, get("cost_of_capital"), get("useful_life_years"),
-                                get("utilization"))
+    capex_hour = capex_per_gpu_hour_usd(capex_gpu, get("cost_of_capital"), get("useful_life_years"),
+                                        get("utilization"))
+    opex_hour = opex_month / (HOURS_PER_MONTH * get("utilization"))
+    return {"capex_usd_per_gpu": capex_gpu, "opex_usd_per_gpu_month": opex_month,
+            "capex_usd_per_gpu_hour": capex_hour, "opex_usd_per_gpu_hour": opex_hour,
+            "tco_usd_per_gpu_hour": capex_hour + opex_hour}
+
+
+def system_tco_per_gpu_hour_usd(system: str, p) -> float:
+    """TCO per GPU-hour of ``"h100"`` or ``"gb200"`` (:func:`system_costs`). Every chapter that
+    prices a GPU-hour reads the TCO chapter's result, which this computes."""
+    return system_costs(system, p)["tco_usd_per_gpu_hour"]
+
+
+def calibrate_cost_of_capital(target_tco_usd_per_gpu_hour: float, capex_usd_per_gpu: float,
+                              opex_usd_per_gpu_hour: float, useful_life_years: float,
+                              utilization: float = 1.0) -> float:
+    """The cost of capital per year at which a GPU's TCO per used hour equals
+    ``target_tco_usd_per_gpu_hour`` (the report's $1.42 per H100-hour, A13): what is left of the
+    target after opex must be the capital charge. Raises ``ValueError`` when that remainder is
+    below straight-line depreciation (no non-negative rate reaches it)."""
+    return solve_cost_of_capital(capex_usd_per_gpu, target_tco_usd_per_gpu_hour - opex_usd_per_gpu_hour,
+                                 useful_life_years, utilization)
 
 
 def breakeven_speedup(tco_new_per_gpu_hour: float, tco_old_per_gpu_hour: float) -> float:

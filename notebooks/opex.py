@@ -24,16 +24,17 @@
 # The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
 
 # %% tags=["remove-input"]
-import numpy as np
 from IPython.display import Markdown, display
 
-from analysis import capex, hardware, opex
-from analysis.data import fact, load_table
-from analysis.notebook import claims_table, glue, glue_facts, glue_figure, start
-from analysis.plots import PALETTE, add_source, new_figure
+from analysis.chapters import opex as chapter
+from analysis.figures import opex as figures
+from analysis.notebook import claims_table, glue_facts, glue_figure, glue_seed_numbers, start
 
 P, R = start("opex", globals())
+E = chapter.compute(P, R.upstream)
+R.record(E)
 glue_facts("C01_w_per_gpu", "C02_w_per_gpu", "A13_h100_usd_per_gpu_hour", "C05_pue_google", "C05_pue_industry_2022")
+glue_seed_numbers("S09_h100_opex", "S09_gb200_opex")
 
 # %% [markdown]
 # ## Watts: from the chip to the whole share of the cluster
@@ -45,33 +46,13 @@ glue_facts("C01_w_per_gpu", "C02_w_per_gpu", "A13_h100_usd_per_gpu_hour", "C05_p
 # behind its paywall; the book derives {glue:text}`gb200_it_w_per_gpu:,.0f` W from the NVL72 rack's
 # power (see the Assumptions appendix). The facility then draws PUE times the IT load at the meter.
 
-# %% tags=["hide-input"]
-capex_per_gpu = {"h100": capex.per_gpu_usd(P.h100_allin_usd, P.h100_gpus_per_server),
-                 "gb200": capex.per_gpu_usd(P.gb200_allin_usd, P.gb200_gpus_per_rack)}
-it_w = {"h100": P.h100_it_w_per_gpu, "gb200": P.gb200_it_w_per_gpu}
-chips = {"h100": "h100_sxm", "gb200": "gb200_nvl72"}
-items = {}
-for name in ("h100", "gb200"):
-    R.add(f"{name}_chip_w", hardware.tdp_w(chips[name]), "W", f"{name.upper()} chip power (TDP)")
-    items[name] = opex.opex_items_usd_per_gpu_month(
-        it_w[name], P.pue, P.tariff_usd_per_kwh, P.datacenter_usd_per_kw_month, capex_per_gpu[name],
-        P.maintenance_frac_per_year, P.other_usd_per_gpu_month)
-    for item, usd in items[name].items():
-        R.add(f"{name}_{item.split()[0]}_usd_per_gpu_month", usd, "USD per GPU-month", f"{name.upper()} opex: {item}")
-    R.add(f"{name}_opex_per_gpu_month_usd", sum(items[name].values()), "USD per GPU-month", f"{name.upper()} opex per GPU-month")
-R.add("gb200_to_h100_opex_ratio", R["gb200_opex_per_gpu_month_usd"] / R["h100_opex_per_gpu_month_usd"], "x",
-      "GB200 / H100 opex per GPU")
-glue("gb200_it_w_per_gpu", P.gb200_it_w_per_gpu)
-
 # %% tags=["remove-input"]
-rows = ["| Item, USD per GPU-month | H100 | GB200 NVL72 |", "|---|---|---|"]
-rows += [f"| {item} | {items['h100'][item]:,.1f} | {items['gb200'][item]:,.1f} |" for item in items["h100"]]
-rows.append(f"| **total** | **{R['h100_opex_per_gpu_month_usd']:,.1f}** | **{R['gb200_opex_per_gpu_month_usd']:,.1f}** |")
-display(Markdown("\n".join(rows)))
+display(Markdown(figures.items_table(E)))
+R.add_table("opex_items", E.tables["items"].reset_index(), "opex items per GPU-month")
 
 # %% [markdown]
-# A GB200 GPU costs \${glue:text}`gb200_opex_per_gpu_month_usd:,.0f` a month to run against
-# \${glue:text}`h100_opex_per_gpu_month_usd:,.0f` for an H100, {glue:text}`gb200_to_h100_opex_ratio:.2f`x,
+# A GB200 GPU costs \${glue:text}`gb200_opex_usd_per_gpu_month:,.0f` a month to run against
+# \${glue:text}`h100_opex_usd_per_gpu_month:,.0f` for an H100, {glue:text}`gb200_to_h100_opex_ratio:.2f`x,
 # although its chip draws {glue:text}`gb200_chip_w:,.0f` W against {glue:text}`h100_chip_w:,.0f` W. The
 # report's point (A10) holds: the per-GPU opex gap is modest next to the capex gap, because the
 # chip is only part of the power and power is only part of the opex.
@@ -88,47 +69,17 @@ display(Markdown("\n".join(rows)))
 # the two unknown rates, datacenter \$ per kW-month and maintenance as a share of capex, that make
 # the two totals come out. The solve, with this build's other inputs:
 
-# %% tags=["hide-input"]
-seeds = load_table("seed_numbers").set_index("number_id")["value"]
-targets = (seeds["S09_h100_opex"], seeds["S09_gb200_opex"])
-rate, fraction = opex.calibrate_datacenter_and_maintenance(
-    targets, (it_w["h100"], it_w["gb200"]), (capex_per_gpu["h100"], capex_per_gpu["gb200"]),
-    P.pue, P.tariff_usd_per_kwh, P.other_usd_per_gpu_month)
-R.add("calibrated_datacenter_usd_per_kw_month", rate, "USD per kW-month", "Datacenter rate that reproduces the seed's opex")
-R.add("calibrated_maintenance_frac_per_year", fraction, "fraction per year", "Maintenance share that reproduces the seed's opex")
-glue("seed_S09_h100_opex", targets[0])
-glue("seed_S09_gb200_opex", targets[1])
-glue("calibrated_maintenance_pct", fraction * 100)
-glue("maintenance_pct", P.maintenance_frac_per_year * 100)
-glue("datacenter_usd_per_kw_month", P.datacenter_usd_per_kw_month)
-
 # %% [markdown]
 # The solve gives \${glue:text}`calibrated_datacenter_usd_per_kw_month:.1f` per kW-month and
-# {glue:text}`calibrated_maintenance_pct:.2f` % of capex a year; the defaults round them to
-# \${glue:text}`datacenter_usd_per_kw_month:.0f` and {glue:text}`maintenance_pct:.2f` %. Both are
+# {glue:text}`calibrated_maintenance_pct_per_year:.2f` % of capex a year; the defaults round them to
+# \${glue:text}`datacenter_usd_per_kw_month:.0f` and {glue:text}`maintenance_pct_per_year:.2f` %. Both are
 # plausible for a hyperscaler that owns its buildings (retail colocation, power excluded, costs
 # more per kW) and for hardware support contracts. If you change the tariff or the PUE, the
 # defaults stay put and the totals move away from \${glue:text}`seed_S09_h100_opex:,.0f` and
 # \${glue:text}`seed_S09_gb200_opex:,.0f`: the calibration is a starting point, not a law.
 
 # %% tags=["remove-input"]
-fig, ax = new_figure("Opex per GPU-month, item by item", "", "USD per GPU-month", figsize=(6.5, 4.2))
-names = ["H100", "GB200 NVL72"]
-bottom = np.zeros(2)
-colours = [PALETTE["orange"], PALETTE["blue"], PALETTE["green"], PALETTE["purple"]]
-for item, colour in zip(items["h100"], colours, strict=True):
-    values = np.array([items["h100"][item], items["gb200"][item]])
-    ax.bar(names, values, bottom=bottom, color=colour, width=0.55, label=item)
-    for x, (v, b) in enumerate(zip(values, bottom, strict=True)):
-        if v > 15:
-            ax.text(x, b + v / 2, f"${v:,.0f}", ha="center", va="center", fontsize=9, color="white")
-    bottom += values
-for x, total in enumerate(bottom):
-    ax.text(x, total, f"${total:,.0f}", ha="center", va="bottom", fontsize=9, fontweight="bold")
-ax.legend(loc="upper left", fontsize=8)
-add_source(fig, "power from SemiAnalysis build-ups (C02) and the NVL72 rack; datacenter and maintenance "
-           "calibrated to the seed's totals (S09); other assumed.")
-glue_figure("fig_opex_breakdown", fig)
+glue_figure("fig_opex_breakdown", figures.breakdown(E))
 
 # %% [markdown]
 # ```{glue:figure} fig_opex_breakdown
@@ -148,21 +99,8 @@ glue_figure("fig_opex_breakdown", fig)
 # everything else as in this build.
 
 # %% tags=["remove-input"]
-tariffs = np.linspace(0, 3 * P.tariff_usd_per_kwh, 50)
-pues = sorted({fact("C05_pue_google"), P.pue, fact("C05_pue_industry_2022")})
-fig, ax = new_figure("Opex per GPU-month against electricity tariff", "Tariff (USD per kWh)", "USD per GPU-month")
-for name, colour in (("h100", PALETTE["blue"]), ("gb200", PALETTE["vermillion"])):
-    for pue_value, style in zip(pues, (":", "-", "--"), strict=True):
-        totals = [sum(opex.opex_items_usd_per_gpu_month(
-            it_w[name], pue_value, t, P.datacenter_usd_per_kw_month, capex_per_gpu[name],
-            P.maintenance_frac_per_year, P.other_usd_per_gpu_month).values()) for t in tariffs]
-        ax.plot(tariffs, totals, ls=style, color=colour, label=f"{name.upper()}, PUE {pue_value:.2f}")
-ax.axvline(P.tariff_usd_per_kwh, color=PALETTE["black"], lw=0.8, ls=":")
-ax.set_ylim(bottom=0)
-ax.legend(fontsize=8, ncol=2)
-add_source(fig, "opex model of this chapter; PUE values from SemiAnalysis 2024 (C05: Google <1.10, "
-           "industry 1.55) and this build.")
-glue_figure("fig_opex_vs_tariff", fig)
+glue_figure("fig_opex_vs_tariff", figures.vs_tariff(E, P.tariff_usd_per_kwh))
+R.add_table("opex_vs_tariff", E.tables["vs_tariff"], "opex per GPU-month against tariff and PUE")
 
 # %% [markdown]
 # ```{glue:figure} fig_opex_vs_tariff

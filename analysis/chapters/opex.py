@@ -1,0 +1,93 @@
+"""Opex chapter: what an H100 and a GB200 NVL72 GPU cost to run per month, item by item, how the
+two unpublished rates are calibrated to the seed's totals, and how opex moves with tariff and PUE.
+
+The item functions and the calibration are in :mod:`analysis.opex`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from analysis import capex, hardware, opex
+from analysis.chapters import ChapterResults
+from analysis.data import fact, row
+
+# system: (label, chip id in gpus.csv, all-in price parameter, GPUs-per-system parameter, IT W parameter)
+SYSTEMS = {"h100": ("H100", "h100_sxm", "h100_allin_usd", "h100_gpus_per_server", "h100_it_w_per_gpu"),
+           "gb200": ("GB200 NVL72", "gb200_nvl72", "gb200_allin_usd", "gb200_gpus_per_rack", "gb200_it_w_per_gpu")}
+# The seed's cluster opex per GPU-month (S09): the calibration's targets.
+SEED_TARGETS = {"h100": "S09_h100_opex", "gb200": "S09_gb200_opex"}
+# Tariffs drawn in the opex-against-tariff figure, as multiples of this build's tariff.
+TARIFF_RANGE_MULTIPLE = 3.0
+
+
+def capex_usd_per_gpu(P, system: str) -> float:
+    """All-in capex per GPU (maintenance is a share of it)."""
+    _, _, allin, gpus, _ = SYSTEMS[system]
+    return capex.per_gpu_usd(getattr(P, allin), getattr(P, gpus))
+
+
+def opex_items(P, system: str, pue: float | None = None, tariff_usd_per_kwh: float | None = None) -> dict:
+    """Opex items of ``system`` per GPU-month at this build's parameters (PUE and tariff overridable)."""
+    it_w = getattr(P, SYSTEMS[system][4])
+    return opex.opex_items_usd_per_gpu_month(
+        it_w, P.pue if pue is None else pue, P.tariff_usd_per_kwh if tariff_usd_per_kwh is None else tariff_usd_per_kwh,
+        P.datacenter_usd_per_kw_month, capex_usd_per_gpu(P, system), P.maintenance_frac_per_year,
+        P.other_usd_per_gpu_month)
+
+
+def items_frame(P) -> pd.DataFrame:
+    """Opex items per GPU-month, one row per item, one column per system."""
+    return pd.DataFrame({name: opex_items(P, name) for name in SYSTEMS}).rename_axis("item")
+
+
+def calibrate(P) -> tuple[float, float]:
+    """The datacenter rate (USD per kW-month) and maintenance share (per year) that make this
+    build's opex equal the seed's $249 and $359 per GPU-month (S09), everything else as set."""
+    targets = tuple(row("seed_numbers", SEED_TARGETS[name])["value"] for name in SYSTEMS)
+    return opex.calibrate_datacenter_and_maintenance(
+        targets, tuple(getattr(P, SYSTEMS[name][4]) for name in SYSTEMS),
+        tuple(capex_usd_per_gpu(P, name) for name in SYSTEMS), P.pue, P.tariff_usd_per_kwh,
+        P.other_usd_per_gpu_month)
+
+
+def pue_values(P) -> list[float]:
+    """The PUEs drawn against the tariff: Google's, this build's and the 2022 industry average (C05)."""
+    return sorted({fact("C05_pue_google"), P.pue, fact("C05_pue_industry_2022")})
+
+
+def vs_tariff_frame(P) -> pd.DataFrame:
+    """Opex per GPU-month of each system against the tariff, at each PUE of :func:`pue_values`."""
+    tariffs = np.linspace(0, TARIFF_RANGE_MULTIPLE * P.tariff_usd_per_kwh, 50)
+    rows = [{"system": name, "pue": pue, "tariff_usd_per_kwh": t,
+             "usd_per_gpu_month": sum(opex_items(P, name, pue, t).values())}
+            for name in SYSTEMS for pue in pue_values(P) for t in tariffs]
+    return pd.DataFrame(rows)
+
+
+def compute(P, upstream) -> ChapterResults:
+    res = ChapterResults("opex")
+    items = res.add_table("items", items_frame(P))
+    for name, (label, chip, *_, it_w) in SYSTEMS.items():
+        res.add(f"{name}_chip_w", hardware.tdp_w(chip), "W", f"{label} chip power (TDP)")
+        res.add(f"{name}_it_w_per_gpu", getattr(P, it_w), "W per GPU", f"{label} critical IT power per GPU")
+        for item, usd in items[name].items():
+            res.add(f"{name}_{item.split()[0]}_usd_per_gpu_month", usd, "USD per GPU-month", f"{label} opex: {item}")
+        res.add(f"{name}_opex_usd_per_gpu_month", items[name].sum(), "USD per GPU-month", f"{label} opex per GPU-month")
+    res.add("gb200_to_h100_opex_ratio", res["gb200_opex_usd_per_gpu_month"] / res["h100_opex_usd_per_gpu_month"],
+            "ratio", "GB200 / H100 opex per GPU")
+
+    rate, fraction = calibrate(P)
+    res.add("calibrated_datacenter_usd_per_kw_month", rate, "USD per kW-month",
+            "Datacenter rate that reproduces the seed's opex")
+    res.add("calibrated_maintenance_frac_per_year", fraction, "fraction per year",
+            "Maintenance share that reproduces the seed's opex")
+    res.add("calibrated_maintenance_pct_per_year", fraction * 100, "percent per year",
+            "Maintenance share that reproduces the seed's opex")
+    res.add("maintenance_pct_per_year", P.maintenance_frac_per_year * 100, "percent per year",
+            "Maintenance and support, share of capex (this build)")
+    res.add("datacenter_usd_per_kw_month", P.datacenter_usd_per_kw_month, "USD per kW-month",
+            "Datacenter rate (this build)")
+    res.add_table("vs_tariff", vs_tariff_frame(P))
+    return res

@@ -1,0 +1,58 @@
+"""Figures and tables of the opex chapter, drawn from its ChapterResults (:mod:`analysis.chapters.opex`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analysis.plots import PALETTE, add_source, new_figure
+from analysis.tables import markdown_table
+
+LABELS = {"h100": "H100", "gb200": "GB200 NVL72"}
+
+
+def items_table(E) -> str:
+    """Markdown: opex items per GPU-month for both systems, with the totals."""
+    items = E.tables["items"]
+    rows = [[item, f"{r['h100']:,.1f}", f"{r['gb200']:,.1f}"] for item, r in items.iterrows()]
+    rows.append(["**total**", f"**{E['h100_opex_usd_per_gpu_month']:,.1f}**",
+                 f"**{E['gb200_opex_usd_per_gpu_month']:,.1f}**"])
+    return markdown_table(["Item, USD per GPU-month", "H100", "GB200 NVL72"], rows, "lrr")
+
+
+def breakdown(E):
+    """Stacked bars of each system's opex per GPU-month, item by item."""
+    items = E.tables["items"]
+    fig, ax = new_figure("Opex per GPU-month, item by item", "", "USD per GPU-month", figsize=(6.5, 4.2))
+    names = [LABELS[s] for s in items.columns]
+    bottom = np.zeros(len(names))
+    colours = [PALETTE["orange"], PALETTE["blue"], PALETTE["green"], PALETTE["purple"]]
+    for (item, values), colour in zip(items.iterrows(), colours, strict=True):
+        values = values.to_numpy()
+        ax.bar(names, values, bottom=bottom, color=colour, width=0.55, label=item)
+        for x, (v, b) in enumerate(zip(values, bottom, strict=True)):
+            if v > 15:  # too thin a layer for a label
+                ax.text(x, b + v / 2, f"${v:,.0f}", ha="center", va="center", fontsize=9, color="white")
+        bottom += values
+    for x, total in enumerate(bottom):
+        ax.text(x, total, f"${total:,.0f}", ha="center", va="bottom", fontsize=9, fontweight="bold")
+    ax.legend(loc="upper left", fontsize=8)
+    add_source(fig, "power from SemiAnalysis build-ups (C02) and the NVL72 rack; datacenter and maintenance "
+               "calibrated to the seed's totals (S09); other assumed.")
+    return fig
+
+
+def vs_tariff(E, tariff_usd_per_kwh: float):
+    """Opex per GPU-month against the tariff, per system and PUE, with this build's tariff marked."""
+    frame = E.tables["vs_tariff"]
+    fig, ax = new_figure("Opex per GPU-month against electricity tariff", "Tariff (USD per kWh)", "USD per GPU-month")
+    styles = dict(zip(sorted(frame["pue"].unique()), (":", "-", "--"), strict=False))
+    colours = {"h100": PALETTE["blue"], "gb200": PALETTE["vermillion"]}
+    for (system, pue), line in frame.groupby(["system", "pue"], sort=False):
+        ax.plot(line["tariff_usd_per_kwh"], line["usd_per_gpu_month"], ls=styles[pue], color=colours[system],
+                label=f"{LABELS[system].split()[0]}, PUE {pue:.2f}")
+    ax.axvline(tariff_usd_per_kwh, color=PALETTE["black"], lw=0.8, ls=":")
+    ax.set_ylim(bottom=0)
+    ax.legend(fontsize=8, ncol=2)
+    add_source(fig, "opex model of this chapter; PUE values from SemiAnalysis 2024 (C05: Google <1.10, "
+               "industry 1.55) and this build.")
+    return fig
