@@ -1,20 +1,187 @@
-"""TCO chapter: dollars per GPU-hour of H100 and GB200 NVL72, and the speed-up GB200 needs.
+"""TCO chapter: dollars per GPU-hour of H100 and GB200 NVL72, the speed-up GB200 needs, how the
+report's $1.42 basis pins the cost of capital, dollars per million training tokens for every
+benchmark row, renting against owning, the P10-P90 bands, and the reader's own measured device.
 
-(Minimal first version: the quantities other chapters read. The TCO chapter's engineer extends it.)
+Other chapters read ``h100_tco_usd_per_gpu_hour``, ``gb200_tco_usd_per_gpu_hour`` (USD per
+GPU-hour) and ``gb200_breakeven_speedup`` (ratio) from ``upstream["tco"]``. The cost model is
+:func:`analysis.tco.system_costs`; dollars per token are :mod:`analysis.costs`.
 """
 
 from __future__ import annotations
 
-from analysis import tco
+import numpy as np
+import pandas as pd
+
+from analysis import costs, tco
+from analysis.benchmarks import load_benchmarks, pick
 from analysis.chapters import ChapterResults
+from analysis.chapters.bands import band_frame
+from analysis.data import fact, load_table
+from analysis.units import TERA
+
+LABELS = {"h100": "H100", "gb200": "GB200 NVL72"}
+GPU_IDS = {"h100": "h100_sxm", "gb200": "gb200_nvl72"}  # benchmark and price rows' gpu_id per system
+BAND_KEYS = ("h100_tco_usd_per_gpu_hour", "gb200_tco_usd_per_gpu_hour", "gb200_breakeven_speedup",
+             "llama31_405b_bf16_usd_per_million_tokens")
+# The break-even figure: GB200 capex per GPU from half to one and a half times this build's, at
+# three levels of GB200 opex.
+CAPEX_GRID_MULTIPLES = np.linspace(0.5, 1.5, 41)
+OPEX_MULTIPLES = (0.75, 1.0, 1.25)
+# Benchmark rows priced by name (the report's own cost figures, A22-A35).
+GPT3_FP8 = {"publisher": "SemiAnalysis", "model_id": "gpt3_175b", "precision": "fp8"}
+LLAMA31_405B_BF16_2304 = {"source_id": "nv_dgxc_v25_02", "model_id": "llama31_405b", "precision": "bf16", "gpus": 2304}
+
+
+def _per_gpu_hour(P, res: ChapterResults) -> dict[str, dict[str, float]]:
+    """Capital charge, opex and TCO per GPU-hour of both systems, the break-even speed-up and
+    capital's share of the H100's TCO. Returns each system's :func:`analysis.tco.system_costs`."""
+    systems = {name: tco.system_costs(name, P) for name in LABELS}
+    for name, c in systems.items():
+        res.add(f"{name}_capex_usd_per_gpu_hour", c["capex_usd_per_gpu_hour"], "USD per GPU-hour",
+                f"{LABELS[name]} capital charge per GPU-hour")
+        res.add(f"{name}_opex_usd_per_gpu_hour", c["opex_usd_per_gpu_hour"], "USD per GPU-hour",
+                f"{LABELS[name]} opex per GPU-hour")
+        res.add(f"{name}_tco_usd_per_gpu_hour", c["tco_usd_per_gpu_hour"], "USD per GPU-hour",
+                f"{LABELS[name]} TCO per GPU-hour")
+    res.add("gb200_breakeven_speedup",
+            tco.breakeven_speedup(res["gb200_tco_usd_per_gpu_hour"], res["h100_tco_usd_per_gpu_hour"]), "ratio",
+            "Per-GPU speed-up GB200 needs to match H100's performance per TCO dollar")
+    res.add("h100_capex_share_of_tco_pct", res["h100_capex_usd_per_gpu_hour"] / res["h100_tco_usd_per_gpu_hour"] * 100,
+            "percent", "Capital's share of H100 TCO")
+    return systems
+
+
+def per_gpu_hour_frame(res: ChapterResults) -> pd.DataFrame:
+    """Capital charge, opex and TCO per GPU-hour, one row each, one column per system."""
+    parts = {"capital charge": "capex", "opex": "opex", "TCO": "tco"}
+    return pd.DataFrame({name: [res[f"{name}_{p}_usd_per_gpu_hour"] for p in parts.values()] for name in LABELS},
+                        index=pd.Index(list(parts), name="usd_per_gpu_hour"))
+
+
+def _cost_of_capital(P, h100: dict, res: ChapterResults) -> None:
+    """The cost of capital the report's $1.42 per H100-hour implies, at this build's life and at one
+    year more (:func:`analysis.tco.calibrate_cost_of_capital`)."""
+    target = fact("A13_h100_usd_per_gpu_hour")
+    res.add("useful_life_years", P.useful_life_years, "years", "Useful life over which capex is recovered")
+    res.add("cost_of_capital_pct", P.cost_of_capital * 100, "percent", "Cost of capital")
+    res.add("a13_h100_capex_usd_per_gpu_hour", target - h100["opex_usd_per_gpu_hour"], "USD per GPU-hour",
+            "Capital charge the report's H100 basis leaves after this build's opex")
+    for key, life, label in (("calibrated_cost_of_capital", P.useful_life_years, ""),
+                             ("calibrated_cost_of_capital_life_plus_one_year", P.useful_life_years + 1,
+                              ", with a life one year longer")):
+        rate = tco.calibrate_cost_of_capital(target, h100["capex_usd_per_gpu"], h100["opex_usd_per_gpu_hour"],
+                                             life, P.utilization)
+        if key == "calibrated_cost_of_capital":
+            res.add(key, rate, "per year", "Cost of capital that makes H100 TCO the report's basis (A13)")
+        res.add(f"{key}_pct", rate * 100, "percent per year",
+                f"Cost of capital that makes H100 TCO the report's basis (A13){label}")
+
+
+def priced_benchmarks(res: ChapterResults) -> pd.DataFrame:
+    """Every H100 and GB200 benchmark row with its USD per million tokens at its system's TCO."""
+    bench = load_benchmarks()
+    tco_by_gpu = {GPU_IDS[name]: res[f"{name}_tco_usd_per_gpu_hour"] for name in LABELS}
+    bench = bench[bench["gpu_id"].isin(list(tco_by_gpu))].copy()
+    bench["model"] = bench["model_id"].map(load_table("models").set_index("model_id")["name"])
+    bench["usd_per_million_tokens"] = costs.usd_per_million_tokens(bench["gpu_id"].map(tco_by_gpu),
+                                                                   bench["tokens_per_s_per_gpu"])
+    columns = ["model_id", "model", "gpu_id", "publisher", "precision", "gpus", "software", "date", "tokens_per_s_per_gpu",
+               "flops_per_token", "mfu", "basis", "usd_per_million_tokens", "source_id"]
+    return bench.sort_values(["model_id", "gpu_id", "precision", "date", "gpus"])[columns].reset_index(drop=True)
+
+
+def _token_costs(bench: pd.DataFrame, res: ChapterResults) -> None:
+    """The report's per-token and per-run figures, rebuilt at this build's H100 TCO."""
+    h100 = res["h100_tco_usd_per_gpu_hour"]
+    jan = pick(bench, **GPT3_FP8, date="2024-01")
+    dec = pick(bench, **GPT3_FP8, date="2024-12")
+    l405 = pick(bench, **LLAMA31_405B_BF16_2304)
+    res.add("gpt3_175b_fp8_usd_per_million_tokens_jan2024", jan["usd_per_million_tokens"], "USD per million tokens",
+            "GPT-3 175B FP8, Jan 2024 software, per 1M tokens")
+    res.add("gpt3_175b_fp8_usd_per_million_tokens", dec["usd_per_million_tokens"], "USD per million tokens",
+            "GPT-3 175B FP8, Dec 2024 software, per 1M tokens")
+    res.add("llama31_405b_bf16_usd_per_million_tokens", l405["usd_per_million_tokens"], "USD per million tokens",
+            "Llama 3.1 405B BF16, USD per 1M tokens")
+    res.add("gpt3_175b_fp8_cost_300b_tokens_usd",
+            costs.run_cost_usd(fact("A23_train_tokens"), h100, dec["tokens_per_s_per_gpu"]),
+            "USD", "GPT-3 175B FP8 on its 300B tokens, Dec 2024 software")
+    res.add("llama31_405b_bf16_cost_15t_tokens_usd",
+            costs.run_cost_usd(fact("A35_train_tokens"), h100, l405["tokens_per_s_per_gpu"]),
+            "USD", "Llama 3.1 405B BF16 on 15T tokens, one successful run")
+    # The same numbers in the units the prose reads them in.
+    res.add("gpt3_175b_fp8_cents_per_million_tokens_jan2024", jan["usd_per_million_tokens"] * 100,
+            "US cents per million tokens", "GPT-3 175B FP8, Jan 2024 software, per 1M tokens")
+    res.add("gpt3_175b_fp8_cents_per_million_tokens", dec["usd_per_million_tokens"] * 100,
+            "US cents per million tokens", "GPT-3 175B FP8, Dec 2024 software, per 1M tokens")
+    res.add("llama31_405b_bf16_cost_15t_tokens_million_usd", res["llama31_405b_bf16_cost_15t_tokens_usd"] / 1e6,
+            "million USD", "Llama 3.1 405B BF16 on 15T tokens, one successful run")
+    res.add("llama31_405b_train_trillion_tokens", fact("A35_train_tokens") / 1e12, "trillion tokens",
+            "Llama 3.1 405B training tokens")
+    res.add("llama31_405b_bf16_reference_gpus", l405["gpus"], "GPUs", "GPUs of the Llama 3.1 405B BF16 reference run")
+    res.add("llama31_405b_bf16_2304_mfu_pct", l405["mfu"] * 100, "percent",
+            "Llama 3.1 405B BF16 on 2,304 H100 (NVIDIA), MFU")
+    res.add("llama31_405b_bf16_2304_model_tflops_per_gpu", l405["tokens_per_s_per_gpu"] * l405["flops_per_token"] / TERA,
+            "TFLOP/s per GPU", "Llama 3.1 405B BF16 on 2,304 H100 (NVIDIA), model FLOP/s per GPU")
+
+
+def breakeven_frame(P, systems: dict, res: ChapterResults) -> pd.DataFrame:
+    """The GB200 break-even speed-up against GB200 capex per GPU, at three levels of its opex, the
+    H100 held at this build's TCO."""
+    gb200 = systems["gb200"]
+    rows = [{"capex_multiple": c, "gb200_capex_usd_per_gpu": c * gb200["capex_usd_per_gpu"], "opex_multiple": k,
+             "gb200_opex_usd_per_gpu_month": gb200["opex_usd_per_gpu_month"] * k,
+             "breakeven_speedup": tco.breakeven_speedup(
+                 tco.tco_per_gpu_hour_usd(c * gb200["capex_usd_per_gpu"], gb200["opex_usd_per_gpu_month"] * k,
+                                          P.cost_of_capital, P.useful_life_years, P.utilization),
+                 res["h100_tco_usd_per_gpu_hour"])}
+            for k in OPEX_MULTIPLES for c in CAPEX_GRID_MULTIPLES]
+    return pd.DataFrame(rows)
+
+
+def rental_frame(res: ChapterResults) -> pd.DataFrame:
+    """Dated rental price snapshots with the margin each implies over this build's TCO."""
+    prices = load_table("cloud_prices")
+    tco_by_gpu = {GPU_IDS[name]: res[f"{name}_tco_usd_per_gpu_hour"] for name in LABELS}
+    prices["tco_usd_per_gpu_hour"] = prices["gpu_id"].map(tco_by_gpu)
+    prices["margin_low"] = tco.rental_margin(prices["low_usd_per_gpu_hour"], prices["tco_usd_per_gpu_hour"])
+    prices["margin_high"] = tco.rental_margin(prices["high_usd_per_gpu_hour"], prices["tco_usd_per_gpu_hour"])
+    return prices
+
+
+def _rental_margins(prices: pd.DataFrame, res: ChapterResults) -> None:
+    latest = prices[prices["gpu_id"] == GPU_IDS["h100"]].sort_values("period").iloc[-1]
+    res.add("h100_latest_rental_margin_low_frac", latest["margin_low"], "fraction",
+            f"Rental margin at the low end of {latest['snapshot_id']}")
+    res.add("h100_latest_rental_margin_high_frac", latest["margin_high"], "fraction",
+            f"Rental margin at the high end of {latest['snapshot_id']}")
+
+
+def _measured(P, res: ChapterResults) -> None:
+    """The reader's measured device (``python -m analysis measure``), priced at ``local_gpu_hour_usd``,
+    against an H100 training Llama 3.1 405B at this build's TCO, per model FLOP."""
+    from analysis.measure import report  # imports the notebook helpers; only this section needs it
+
+    measured = res.add_table("measured", report.load_measured())
+    for key, (value, unit, label) in report.measured_results(measured, usd_per_device_hour=P.local_gpu_hour_usd).items():
+        res.add(key, value, unit, label)
+    if "measured_usd_per_exaflop" in res:
+        res.add("h100_llama31_405b_bf16_usd_per_exaflop", report.usd_per_exaflop(
+            res["h100_tco_usd_per_gpu_hour"], res["llama31_405b_bf16_2304_model_tflops_per_gpu"]),
+            "USD per 1e18 FLOP", "H100 training Llama 3.1 405B BF16 (published throughput), at this chapter's TCO")
+        res.add("measured_to_h100_usd_per_exaflop_ratio",
+                res["measured_usd_per_exaflop"] / res["h100_llama31_405b_bf16_usd_per_exaflop"], "ratio",
+                "Cost of model compute, measured device / H100 on Llama 3.1 405B")
 
 
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("tco")
-    h100 = res.add("h100_tco_usd_per_gpu_hour", tco.system_tco_per_gpu_hour_usd("h100", P), "USD per GPU-hour",
-                   "H100 TCO per GPU-hour")
-    gb200 = res.add("gb200_tco_usd_per_gpu_hour", tco.system_tco_per_gpu_hour_usd("gb200", P), "USD per GPU-hour",
-                    "GB200 NVL72 TCO per GPU-hour")
-    res.add("gb200_breakeven_speedup", tco.breakeven_speedup(gb200, h100), "ratio",
-            "Per-GPU speed-up GB200 needs to match H100's performance per TCO dollar")
+    systems = _per_gpu_hour(P, res)
+    res.add_table("per_gpu_hour", per_gpu_hour_frame(res))
+    _cost_of_capital(P, systems["h100"], res)
+    bench = res.add_table("usd_per_million_tokens_by_row", priced_benchmarks(res))
+    _token_costs(bench, res)
+    res.add_table("breakeven", breakeven_frame(P, systems, res))
+    _rental_margins(res.add_table("rental", rental_frame(res)), res)
+    res.add_table("bands", band_frame(P, BAND_KEYS))
+    _measured(P, res)
     return res

@@ -1,0 +1,92 @@
+"""Figures and tables of the TCO chapter, drawn from its ChapterResults (:mod:`analysis.chapters.tco`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analysis.data import fact
+from analysis.plots import PALETTE, add_source, new_figure
+from analysis.tables import markdown_table
+
+
+def per_gpu_hour_table(E) -> str:
+    """Markdown: capital charge, opex and TCO per GPU-hour of both systems."""
+    frame = E.tables["per_gpu_hour"]
+    rows = [[f"**{part}**" if part == "TCO" else part,
+             *(f"**{v:.3f}**" if part == "TCO" else f"{v:.3f}" for v in r)] for part, r in frame.iterrows()]
+    return markdown_table(["USD per GPU-hour", "H100", "GB200 NVL72"], rows, "lrr")
+
+
+def usd_per_million_tokens_table(E) -> str:
+    """Markdown, folded in a dropdown: USD per million tokens for every benchmark row."""
+    rows = [[r.model, r.gpu_id, r.precision, f"{r.gpus:,}", r.software, f"{r.tokens_per_s_per_gpu:,.1f}", r.basis,
+             f"{r.usd_per_million_tokens:.3f}"] for r in E.tables["usd_per_million_tokens_by_row"].itertuples()]
+    table = markdown_table(["Model", "GPU", "Precision", "GPUs", "Software", "tokens/s/GPU", "basis",
+                            "USD per 1M tokens"], rows, "lllrlrlr")
+    return "\n".join([":::{admonition} Cost per 1M tokens for every benchmark row (H100 and GB200 TCO of this build)",
+                      ":class: dropdown", "", table, ":::"])
+
+
+def breakeven(E):
+    """The GB200 break-even speed-up against its capex per GPU, at three levels of its opex, with
+    this build's point and the report's ratio (A12)."""
+    frame = E.tables["breakeven"]
+    report_ratio = fact("A12_tco_ratio")
+    fig, ax = new_figure("Break-even GB200 speed-up per GPU", "GB200 all-in capex per GPU (USD)",
+                         "Speed-up over H100 needed (x)")
+    colours = (PALETTE["sky"], PALETTE["blue"], PALETTE["vermillion"])
+    for (_, line), colour in zip(frame.groupby("opex_multiple", sort=True), colours, strict=True):
+        ax.plot(line["gb200_capex_usd_per_gpu"], line["breakeven_speedup"], color=colour,
+                label=f"GB200 opex ${line['gb200_opex_usd_per_gpu_month'].iloc[0]:,.0f}/GPU-month")
+    point = frame[(frame["opex_multiple"] == 1.0) & np.isclose(frame["capex_multiple"], 1.0)]
+    ax.plot(point["gb200_capex_usd_per_gpu"], point["breakeven_speedup"], "o", color=PALETTE["blue"])
+    ax.axhline(report_ratio, color=PALETTE["black"], lw=0.8, ls=":")
+    ax.annotate(f"report: ~{report_ratio:.1f}x", (frame["gb200_capex_usd_per_gpu"].min(), report_ratio),
+                xytext=(2, 4), textcoords="offset points", fontsize=8)
+    ax.xaxis.set_major_formatter(lambda v, _: f"${v / 1000:,.0f}k")
+    ax.legend(fontsize=8)
+    add_source(fig, "TCO model of this chapter (capex: SemiAnalysis 2025; opex calibrated); report ratio A12.")
+    return fig
+
+
+def rental_table(E) -> str:
+    """Markdown: each dated rental price snapshot and the margin it implies over this build's TCO."""
+    rows = []
+    for r in E.tables["rental"].itertuples():
+        same = r.high_usd_per_gpu_hour == r.low_usd_per_gpu_hour
+        price = f"{r.low_usd_per_gpu_hour:.2f}" + ("" if same else f"-{r.high_usd_per_gpu_hour:.2f}")
+        margin = f"{r.margin_low:+.0%}" + ("" if same else f" to {r.margin_high:+.0%}")
+        rows.append([r.what, r.gpu_id, r.period, price, margin, f"{{ref}}`{r.source_id} <src-{r.source_id}>`"])
+    return markdown_table(["Snapshot", "GPU", "Period", "USD per GPU-hour", "Implied margin over TCO", "Source"], rows)
+
+
+def rent_vs_own(E):
+    """H100 rental price ranges by date against this build's TCO of owning."""
+    prices = E.tables["rental"]
+    prices = prices[prices["gpu_id"] == "h100_sxm"].reset_index(drop=True)
+    fig, ax = new_figure("H100 rental prices against the cost of owning", "", "USD per GPU-hour", figsize=(7.5, 4.2))
+    x = np.arange(len(prices))
+    ax.vlines(x, prices["low_usd_per_gpu_hour"], prices["high_usd_per_gpu_hour"], color=PALETTE["blue"], lw=6)
+    ax.plot(x, prices["low_usd_per_gpu_hour"], "_", color=PALETTE["blue"], ms=14)
+    ax.plot(x, prices["high_usd_per_gpu_hour"], "_", color=PALETTE["blue"], ms=14, label="rental price (range or point)")
+    ax.axhline(E["h100_tco_usd_per_gpu_hour"], color=PALETTE["vermillion"], lw=1.2, label="TCO of owning, this build")
+    ax.set_xticks(x, prices["period"], rotation=45, ha="right")
+    ax.set_ylim(bottom=0)
+    ax.legend(fontsize=8)
+    add_source(fig, "dated price snapshots in data/cloud_prices.csv (mostly secondary sources); TCO of this chapter.")
+    return fig
+
+
+def measured_markdown(E, usd_per_device_hour: float) -> str:
+    """The body of "Measured on this machine": the measured runs (:mod:`analysis.measure.report`)
+    and, when there is a measurement, its cost per model FLOP against an H100 on Llama 3.1 405B."""
+    from analysis.measure.report import fmt, measured_section_markdown
+
+    text = measured_section_markdown(E.tables["measured"], usd_per_device_hour=usd_per_device_hour)
+    if "h100_llama31_405b_bf16_usd_per_exaflop" not in E:
+        return text
+    return text + "\n\n" + (
+        f"For scale, an H100 training Llama 3.1 405B in BF16 at NVIDIA's published throughput "
+        f"({E['llama31_405b_bf16_2304_mfu_pct']:.0f} % MFU) costs \\${fmt(E['h100_llama31_405b_bf16_usd_per_exaflop'])} "
+        f"per 10^18 model FLOPs at this chapter's TCO of \\${E['h100_tco_usd_per_gpu_hour']:.2f} per GPU-hour: the "
+        f"measured device's model compute costs {fmt(E['measured_to_h100_usd_per_exaflop_ratio'])} times as much.")
