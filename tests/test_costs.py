@@ -1,126 +1,85 @@
-"""Capex, opex and TCO functions: known values, the report's figures, and properties."""
+"""Dollars per token (:mod:`analysis.costs`) against SemiAnalysis's printed figures, and the
+properties a price per token must have."""
 
 import numpy as np
 import pytest
 
-from analysis import capex, costs, defaults as d, opex, tco
-from analysis.data import fact, load_table
-
-SEEDS = load_table("seed_numbers").set_index("number_id")["value"]
-
-
-def _capex_per_gpu():
-    return (capex.per_gpu_usd(d.H100_ALLIN_USD.default, d.H100_GPUS_PER_SERVER.default),
-            capex.per_gpu_usd(d.GB200_ALLIN_USD.default, d.GB200_GPUS_PER_RACK.default))
+from analysis import costs
+from analysis import defaults as d
+from analysis.benchmarks import load_benchmarks, pick
+from analysis.data import fact
 
 
-def _opex_month(it_w, capex_per_gpu, **over):
-    kw = dict(it_w_per_gpu=it_w, pue=d.PUE.default, tariff_usd_per_kwh=d.TARIFF.default,
-              datacenter_usd_per_kw_month=d.DATACENTER_USD_PER_KW_MONTH.default, capex_usd_per_gpu=capex_per_gpu,
-              maintenance_frac_per_year=d.MAINTENANCE_FRAC_PER_YEAR.default,
-              other_usd_per_gpu_month=d.OTHER_USD_PER_GPU_MONTH.default)
-    return opex.opex_usd_per_gpu_month(**{**kw, **over})
+def test_sa_cost_per_million_tokens_reproduced():
+    # A13 x A22: $1.42 per GPU-hour at 728 tokens/s/GPU is SA's 54.2 cents per 1M GPT-3 tokens.
+    assert costs.usd_per_million_tokens(fact("A13_h100_usd_per_gpu_hour"), 728.0) == pytest.approx(
+        fact("A22_fp8_cost_per_1m_dec2024"), rel=0.01)
+    # A34: Llama 3 405B BF16 at NVIDIA's 202.5 tokens/s/GPU is SA's $1.95 per 1M tokens.
+    assert costs.usd_per_million_tokens(fact("A13_h100_usd_per_gpu_hour"), 202.5) == pytest.approx(
+        fact("A34_405b_bf16_cost_per_1m"), rel=0.01)
 
 
-def _tco(capex_per_gpu, opex_month, **over):
-    kw = dict(cost_of_capital=d.COST_OF_CAPITAL.default, useful_life_years=d.USEFUL_LIFE_YEARS.default,
-              utilization=d.UTILIZATION.default)
-    return tco.tco_per_gpu_hour_usd(capex_per_gpu, opex_month, **{**kw, **over})
-
-
-def test_per_gpu_prices_match_the_reports_division():
-    h100, gb200 = _capex_per_gpu()
-    assert h100 == pytest.approx(fact("A05_h100_capex_per_gpu_allin"))
-    assert gb200 == pytest.approx(fact("A08_gb200_capex_per_gpu_allin"), rel=1e-4)
-    assert gb200 / h100 == pytest.approx(fact("A08_allin_ratio_vs_h100"), rel=0.005)
-
-
-def test_capital_recovery_factor_known_values():
-    assert capex.capital_recovery_factor(0.0, 4) == pytest.approx(0.25)
-    assert capex.capital_recovery_factor(0.10, 4) == pytest.approx(0.315471, rel=1e-5)  # standard annuity table
-    assert capex.capital_recovery_factor(0.08, 5) == pytest.approx(0.250456, rel=1e-5)
-
-
-def test_longer_life_never_raises_the_hourly_charge():
-    for rate in (0.0, 0.05, 0.081, 0.2):
-        charges = [capex.capex_per_gpu_hour_usd(31_250, rate, n) for n in np.linspace(1, 10, 37)]
-        assert all(b <= a for a, b in zip(charges, charges[1:], strict=False))
-
-
-def test_costs_scale_linearly_with_price():
-    assert capex.capex_per_gpu_hour_usd(62_500, 0.08, 4) == pytest.approx(2 * capex.capex_per_gpu_hour_usd(31_250, 0.08, 4))
-    assert opex.power_usd_per_gpu_month(1389, 1.3, 0.156) == pytest.approx(2 * opex.power_usd_per_gpu_month(1389, 1.3, 0.078))
-    assert costs.usd_per_million_tokens(2.84, 700) == pytest.approx(2 * costs.usd_per_million_tokens(1.42, 700))
-    assert costs.run_cost_usd(2e12, 1.42, 700) == pytest.approx(2 * costs.run_cost_usd(1e12, 1.42, 700))
-
-
-def test_lower_utilization_raises_cost_per_used_hour():
-    assert _tco(31_250, 249, utilization=0.5) == pytest.approx(2 * _tco(31_250, 249, utilization=1.0))
-
-
-def test_solve_cost_of_capital_inverts_the_charge():
-    rate = capex.solve_cost_of_capital(31_250, 1.0, 4)
-    assert capex.capex_per_gpu_hour_usd(31_250, rate, 4) == pytest.approx(1.0, rel=1e-9)
-    with pytest.raises(ValueError):
-        capex.solve_cost_of_capital(31_250, 0.1, 4)  # below straight-line depreciation
-
-
-def test_opex_defaults_reproduce_the_seeds_unverifiable_totals():
-    """S09: $249 and $359 per GPU-month are calibration targets; the defaults hit them within 0.5 %."""
-    h100, gb200 = _capex_per_gpu()
-    assert _opex_month(d.H100_IT_W_PER_GPU.default, h100) == pytest.approx(SEEDS["S09_h100_opex"], rel=0.005)
-    assert _opex_month(d.GB200_IT_W_PER_GPU.default, gb200) == pytest.approx(SEEDS["S09_gb200_opex"], rel=0.005)
-
-
-def test_calibration_solves_the_two_equations():
-    rate, fraction = opex.calibrate_datacenter_and_maintenance((249, 359), (1389, 1833), _capex_per_gpu(), 1.3, 0.078, 5)
-    h100, gb200 = _capex_per_gpu()
-    assert _opex_month(1389, h100, datacenter_usd_per_kw_month=rate, maintenance_frac_per_year=fraction) == pytest.approx(249)
-    assert _opex_month(1833, gb200, datacenter_usd_per_kw_month=rate, maintenance_frac_per_year=fraction) == pytest.approx(359)
-
-
-def test_tco_reproduces_the_reports_basis_and_ratio():
-    h100, gb200 = _capex_per_gpu()
-    h100_tco = _tco(h100, _opex_month(d.H100_IT_W_PER_GPU.default, h100))
-    gb200_tco = _tco(gb200, _opex_month(d.GB200_IT_W_PER_GPU.default, gb200))
-    assert h100_tco == pytest.approx(fact("A13_h100_usd_per_gpu_hour"), rel=0.01)
-    assert tco.breakeven_speedup(gb200_tco, h100_tco) == pytest.approx(fact("A12_tco_ratio"), rel=0.05)
-
-
-def test_cost_per_million_tokens_reproduces_the_report():
+def test_cost_per_million_tokens_from_the_benchmark_rows():
+    """SA's MFU-derived throughputs (benchmarks.csv, SemiAnalysis rows) and NVIDIA's 405B row, at the
+    report's $1.42 basis, give its printed costs."""
     basis = fact("A13_h100_usd_per_gpu_hour")
-    # SA's MFU-derived throughputs (benchmarks.csv, SemiAnalysis rows) and NVIDIA's 405B row.
-    from analysis.benchmarks import load_benchmarks, pick
     bench = load_benchmarks()
     jan = pick(bench, publisher="SemiAnalysis", model_id="gpt3_175b", precision="fp8", date="2024-01")
     dec = pick(bench, publisher="SemiAnalysis", model_id="gpt3_175b", precision="fp8", date="2024-12")
     l405 = pick(bench, source_id="nv_dgxc_v25_02", model_id="llama31_405b", precision="bf16", gpus=2304)
     assert costs.usd_per_million_tokens(basis, jan["tokens_per_s_per_gpu"]) == pytest.approx(fact("A22_fp8_cost_per_1m_jan2024"), rel=0.015)
     assert costs.usd_per_million_tokens(basis, dec["tokens_per_s_per_gpu"]) == pytest.approx(fact("A22_fp8_cost_per_1m_dec2024"), rel=0.005)
-    per_m = costs.usd_per_million_tokens(basis, l405["tokens_per_s_per_gpu"])
-    assert per_m == pytest.approx(fact("A34_405b_bf16_cost_per_1m"), rel=0.005)
+    assert costs.usd_per_million_tokens(basis, l405["tokens_per_s_per_gpu"]) == pytest.approx(fact("A34_405b_bf16_cost_per_1m"), rel=0.005)
     assert costs.run_cost_usd(fact("A35_train_tokens"), basis, l405["tokens_per_s_per_gpu"]) == pytest.approx(
         fact("A35_405b_15t_cost"), rel=0.01)
 
 
-def test_breakeven_and_margin_properties():
-    assert tco.breakeven_speedup(2.36, 1.42) == pytest.approx(2.36 / 1.42)
-    assert tco.rental_margin(1.42, 1.42) == 0
-    assert tco.rental_margin(2.84, 1.42) == pytest.approx(1.0)
-    assert costs.perf_per_tco_ratio(2.0, 2.0) == costs.perf_per_tco_ratio(1.0, 1.0)
+def test_sa_run_costs_reproduced():
+    # A23: GPT-3 on 300B tokens, 728 tok/s -> ~$162k; A35: Llama 3 405B on 15T tokens -> ~$29.1M.
+    price = fact("A13_h100_usd_per_gpu_hour")
+    assert costs.run_cost_usd(fact("A23_train_tokens"), price, 728.0) == pytest.approx(
+        fact("A23_gpt3_fp8_cost_dec2024"), rel=0.01)
+    assert costs.run_cost_usd(fact("A35_train_tokens"), price, 202.5) == pytest.approx(
+        fact("A35_405b_15t_cost"), rel=0.01)
 
 
-def test_build_up_rejects_all_in_below_server():
-    assert capex.capex_build_up_usd(190_000, 250_000)["networking, storage, other"] == 60_000
-    with pytest.raises(ValueError):
-        capex.capex_build_up_usd(250_000, 190_000)
+def test_cost_is_linear_in_price_and_inverse_in_throughput():
+    prices = np.linspace(0.5, 5.0, 10)
+    per_m = costs.usd_per_million_tokens(prices, 500.0)
+    assert np.allclose(per_m / prices, per_m[0] / prices[0])
+    assert costs.usd_per_million_tokens(1.42, 1000.0) == pytest.approx(costs.usd_per_million_tokens(1.42, 500.0) / 2)
+    assert costs.run_cost_usd(2e12, 1.42, 700) == pytest.approx(2 * costs.run_cost_usd(1e12, 1.42, 700))
 
 
-def test_system_tco_from_the_default_parameters():
-    """The function every chapter uses to price a GPU-hour gives the TCO chapter's numbers."""
-    params = {p.name: p.default for p in d.TCO_INPUTS}
-    h100 = tco.system_tco_per_gpu_hour_usd("h100", params)
-    gb200 = tco.system_tco_per_gpu_hour_usd("gb200", params)
-    assert h100 == pytest.approx(fact("A13_h100_usd_per_gpu_hour"), rel=0.01)
-    assert gb200 / h100 == pytest.approx(fact("A12_tco_ratio"), rel=0.05)
-    assert tco.system_tco_per_gpu_hour_usd("h100", {**params, "tariff_usd_per_kwh": 0.2}) > h100
+def test_token_rate_from_cost_is_the_inverse():
+    for rate in (10.0, 202.5, 728.0, 14_000.0):
+        per_m = costs.usd_per_million_tokens(2.0, rate)
+        assert costs.tokens_per_s_per_gpu_from_usd_per_million(2.0, per_m) == pytest.approx(rate, rel=1e-12)
+    # SA's 72 cents implies ~544 tokens/s/GPU (A22 note), within the rounding of "72 cents".
+    assert costs.tokens_per_s_per_gpu_from_usd_per_million(1.42, 0.72) == pytest.approx(544, rel=0.01)
+
+
+def test_gpu_hours_do_not_depend_on_price():
+    hours = costs.run_gpu_hours(1e12, 1000.0)
+    assert costs.run_cost_usd(1e12, 3.0, 1000.0) == pytest.approx(hours * 3.0)
+
+
+def test_break_even_is_the_tco_ratio():
+    assert costs.perf_per_tco_ratio(1.6, 1.6) == pytest.approx(1.0)
+    assert costs.perf_per_tco_ratio(2.27, 1.6) > 1 > costs.perf_per_tco_ratio(1.52, 1.6)
+    # A GPU that is r times faster at t times the price trains a token for t / r of the cost.
+    h100 = costs.usd_per_million_tokens(1.42, 600.0)
+    gb200 = costs.usd_per_million_tokens(1.42 * 1.6, 600.0 * 2.0)
+    assert gb200 / h100 == pytest.approx(1 / costs.perf_per_tco_ratio(2.0, 1.6))
+
+
+@pytest.mark.parametrize("param,fact_id", [
+    (d.GPT3_TRAIN_TOKENS, "A23_train_tokens"),
+    (d.LLAMA3_TRAIN_TOKENS, "A35_train_tokens"),
+    (d.STRONG_MAX_GPUS, "A01_gpus_max"),
+    (d.BACKEND_GBPS, "A02_ib_gbps_per_link"),
+])
+def test_cited_defaults_equal_the_facts_they_cite(param, fact_id):
+    """A parameter whose default is 'cited' from a report fact carries exactly that value."""
+    assert param.basis == "cited"
+    assert param.default == pytest.approx(fact(fact_id))

@@ -1,0 +1,66 @@
+"""The opex chapter (:mod:`analysis.chapters.opex`) at the defaults: the seed's $249 and $359 per
+GPU-month (S09) as calibration targets, each item by hand, the calibration, and the response to
+tariff and PUE."""
+
+import numpy as np
+import pytest
+
+from analysis.chapters import compute_section
+from analysis.data import fact, load_table, row
+from analysis.ledger import CHECKED, _within
+
+
+@pytest.fixture(scope="module")
+def E():
+    return compute_section("opex", {})
+
+
+def test_totals_are_the_seeds_calibration_targets(E):
+    assert E["h100_opex_usd_per_gpu_month"] == pytest.approx(row("seed_numbers", "S09_h100_opex")["value"], rel=0.005)
+    assert E["gb200_opex_usd_per_gpu_month"] == pytest.approx(row("seed_numbers", "S09_gb200_opex")["value"], rel=0.005)
+    # A10: the opex gap (about 1.44x) is modest next to the capex gap (1.73x).
+    assert E["gb200_to_h100_opex_ratio"] == pytest.approx(359.06 / 249.05, rel=1e-4)
+
+
+def test_h100_items_by_hand(E):
+    # power: 1,389 W x 1.3 PUE / 1,000 x 730 h x $0.078 per kWh = $102.82
+    assert E["h100_power_usd_per_gpu_month"] == pytest.approx(1.389 * 1.3 * 730 * 0.078)
+    # datacenter: 1.389 kW x $46 per kW-month = $63.89; maintenance: $31,250 x 2.97 % / 12 = $77.34; other $5.
+    assert E["h100_datacenter_usd_per_gpu_month"] == pytest.approx(1.389 * 46)
+    assert E["h100_maintenance_usd_per_gpu_month"] == pytest.approx(31_250 * 0.0297 / 12)
+    assert E["h100_other_usd_per_gpu_month"] == 5
+    assert E.tables["items"]["h100"].sum() == pytest.approx(E["h100_opex_usd_per_gpu_month"])
+
+
+def test_chip_power_is_the_reports(E):
+    assert E["gb200_chip_w"] == fact("A11_gb200_chip_w")  # 1,200 W (S08)
+    assert E["gb200_it_w_per_gpu"] == 1833
+
+
+def test_calibration_gives_the_defaults_rounded(E):
+    assert E["calibrated_datacenter_usd_per_kw_month"] == pytest.approx(E["datacenter_usd_per_kw_month"], rel=0.01)
+    assert E["calibrated_maintenance_frac_per_year"] == pytest.approx(0.0297, rel=0.01)
+    assert E["calibrated_maintenance_pct_per_year"] == pytest.approx(100 * E["calibrated_maintenance_frac_per_year"])
+
+
+def test_opex_responds_to_pue_and_tariff(E):
+    lower = compute_section("opex", {"pue": 1.15})
+    # Only power moves: 1,389 W x (1.3 - 1.15) / 1,000 x 730 h x $0.078 = $11.86 less.
+    assert E["h100_opex_usd_per_gpu_month"] - lower["h100_opex_usd_per_gpu_month"] == pytest.approx(
+        1.389 * 0.15 * 730 * 0.078)
+    curve = E.tables["vs_tariff"]
+    h100 = curve[(curve["system"] == "h100") & np.isclose(curve["pue"], 1.3)]
+    slope = np.polyfit(h100["tariff_usd_per_kwh"], h100["usd_per_gpu_month"], 1)[0]
+    assert slope == pytest.approx(1.389 * 1.3 * 730)  # USD per GPU-month per USD per kWh
+    at_build = np.interp(0.078, h100["tariff_usd_per_kwh"], h100["usd_per_gpu_month"])
+    assert at_build == pytest.approx(E["h100_opex_usd_per_gpu_month"])
+
+
+def test_the_ledger_rows_it_settles_hold(E):
+    """Every claim of this chapter names a result it records; checked ones within the row's tolerance."""
+    claims = load_table("claims")
+    for c in claims[claims["section"] == "opex"].itertuples():
+        assert c.results_key in E, c.claim_id
+        if c.status in CHECKED:
+            r = row("report_facts", c.fact_id)
+            assert _within(E[c.results_key], r["value"], r["value_high"], c.tolerance_rel), c.claim_id

@@ -1,0 +1,106 @@
+"""The TCO chapter (:mod:`analysis.chapters.tco`) at the defaults: the report's $1.42 per
+H100-hour (A13) and ~1.6x TCO ratio (A12), the capital charge by hand, the calibrated cost of
+capital, the report's per-token costs (A22-A35), rental margins, the bands and the measured device."""
+
+import numpy as np
+import pytest
+
+from analysis.chapters import compute_section
+from analysis.data import fact, load_table, row
+from analysis.ledger import CHECKED, _within
+
+
+@pytest.fixture(scope="module")
+def E():
+    return compute_section("tco", {})
+
+
+def test_tco_is_the_reports_basis_and_ratio(E):
+    assert E["h100_tco_usd_per_gpu_hour"] == pytest.approx(fact("A13_h100_usd_per_gpu_hour"), rel=0.01)  # $1.42
+    assert E["gb200_breakeven_speedup"] == pytest.approx(fact("A12_tco_ratio"), rel=0.05)  # ~1.6x
+    assert E.unit("h100_tco_usd_per_gpu_hour") == "USD per GPU-hour"
+    assert E.unit("gb200_breakeven_speedup") == "ratio"
+
+
+def test_tco_is_capital_plus_opex_by_hand(E):
+    # Capital: $31,250 x CRF(8.1 %, 4 y) 0.302593 / 8,760 h = $1.0795 per GPU-hour.
+    assert E["h100_capex_usd_per_gpu_hour"] == pytest.approx(1.0795, rel=1e-4)
+    # Opex: $249.05 per GPU-month (the opex chapter's items) / 730 h = $0.3412 per GPU-hour.
+    assert E["h100_opex_usd_per_gpu_hour"] == pytest.approx(249.054 / 730, rel=1e-5)
+    for name in ("h100", "gb200"):
+        assert E[f"{name}_tco_usd_per_gpu_hour"] == pytest.approx(
+            E[f"{name}_capex_usd_per_gpu_hour"] + E[f"{name}_opex_usd_per_gpu_hour"])
+    assert E["h100_capex_share_of_tco_pct"] == pytest.approx(100 * 1.0795 / 1.4206, rel=1e-3)
+
+
+def test_the_basis_pins_the_cost_of_capital(E):
+    assert E["a13_h100_capex_usd_per_gpu_hour"] == pytest.approx(1.42 - E["h100_opex_usd_per_gpu_hour"])
+    # The default 8.1 % is the solve rounded to a tenth of a point.
+    assert E["calibrated_cost_of_capital"] == pytest.approx(0.081, abs=0.0005)
+    # A longer life lowers the charge per year, so holding the charge needs a higher rate.
+    assert E["calibrated_cost_of_capital_life_plus_one_year_pct"] > E["calibrated_cost_of_capital_pct"]
+
+
+def test_per_token_costs_reproduce_the_report(E):
+    """Through this build's TCO (not the report's $1.42 itself), within each fact check's tolerance."""
+    checks = load_table("fact_checks")
+    checks = checks[checks["section"] == "tco"]
+    assert len(checks) >= 7
+    for f in checks.itertuples():
+        r = row("report_facts", f.fact_id)
+        assert _within(E[f.results_key], r["value"], r["value_high"], f.tolerance_rel), f.fact_id
+    claims = load_table("claims")
+    for c in claims[(claims["section"] == "tco") & claims["status"].isin(CHECKED)].itertuples():
+        r = row("report_facts", c.fact_id)
+        assert _within(E[c.results_key], r["value"], r["value_high"], c.tolerance_rel), c.claim_id
+
+
+def test_every_priced_row_uses_its_systems_tco(E):
+    rows = E.tables["usd_per_million_tokens_by_row"]
+    tco_by_gpu = rows["gpu_id"].map({"h100_sxm": E["h100_tco_usd_per_gpu_hour"],
+                                     "gb200_nvl72": E["gb200_tco_usd_per_gpu_hour"]})
+    # USD per 1M tokens x tokens/s x 3,600 s / 1e6 = USD per GPU-hour
+    assert np.allclose(rows["usd_per_million_tokens"] * rows["tokens_per_s_per_gpu"] * 3600 / 1e6, tco_by_gpu)
+    assert set(rows["gpu_id"]) == {"h100_sxm", "gb200_nvl72"}
+
+
+def test_breakeven_grid_passes_through_this_build(E):
+    grid = E.tables["breakeven"]
+    here = grid[(grid["opex_multiple"] == 1.0) & np.isclose(grid["capex_multiple"], 1.0)]
+    assert here["breakeven_speedup"].item() == pytest.approx(E["gb200_breakeven_speedup"])
+    line = grid[grid["opex_multiple"] == 1.0]
+    assert np.all(np.diff(line["breakeven_speedup"]) > 0)  # dearer GB200, higher bar
+
+
+def test_rental_margins(E):
+    prices = E.tables["rental"]
+    latest = prices[prices["gpu_id"] == "h100_sxm"].sort_values("period").iloc[-1]
+    assert E["h100_latest_rental_margin_low_frac"] == pytest.approx(
+        latest["low_usd_per_gpu_hour"] / E["h100_tco_usd_per_gpu_hour"] - 1)
+
+
+def test_bands_bracket_the_point_and_share_its_keys(E):
+    bands = E.tables["bands"]
+    for key in ("h100_tco_usd_per_gpu_hour", "gb200_tco_usd_per_gpu_hour", "gb200_breakeven_speedup",
+                "llama31_405b_bf16_usd_per_million_tokens"):
+        b = bands.loc[key]
+        assert b["point"] == pytest.approx(E[key], rel=1e-9)  # the band is centred on this chapter's value
+        assert b["p10"] < b["p50"] < b["p90"]
+        assert b["unit"] == E.unit(key)
+
+
+def test_pue_moves_the_tco(E):
+    lower = compute_section("tco", {"pue": 1.15})
+    # Only power moves: 1,389 W x 0.15 / 1,000 x $0.078 per kWh = $0.01625 per H100-hour less.
+    assert E["h100_tco_usd_per_gpu_hour"] - lower["h100_tco_usd_per_gpu_hour"] == pytest.approx(
+        1.389 * 0.15 * 0.078, rel=1e-6)
+
+
+def test_measured_device_is_priced_per_model_flop(E):
+    if "measured_usd_per_exaflop" not in E:
+        pytest.skip("no measurement in data/measured/ (the book then says how to make one)")
+    # $ per 1e18 FLOP = $ per hour / (TFLOP/s x 1e12 x 3,600 s) x 1e18
+    assert E["h100_llama31_405b_bf16_usd_per_exaflop"] == pytest.approx(
+        E["h100_tco_usd_per_gpu_hour"] / (E["llama31_405b_bf16_2304_model_tflops_per_gpu"] * 1e12 * 3600) * 1e18)
+    assert E["measured_to_h100_usd_per_exaflop_ratio"] == pytest.approx(
+        E["measured_usd_per_exaflop"] / E["h100_llama31_405b_bf16_usd_per_exaflop"])
