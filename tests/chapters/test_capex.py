@@ -67,3 +67,13 @@ def test_the_ledger_rows_it_settles_hold(E):
         r = row("report_facts", c.fact_id)
         if c.status in CHECKED:  # the book's value is the original source's, within the tolerance
             assert _within(E[c.results_key], r["value"], r["value_high"], c.tolerance_rel), c.claim_id
+
+
+def test_figures_draw_what_the_frames_hold(E):
+    from analysis.figures import capex as figures
+
+    fig = figures.charge_vs_life(E)
+    curves = [line for line in fig.axes[0].get_lines() if len(line.get_xdata()) > 1]
+    assert len(curves) == 4  # straight line, half, this build's and twice this build's cost of capital
+    bars = figures.build_up(E).axes[0].patches
+    assert sum(b.get_height() for b in bars) == pytest.approx(E["h100_capex_usd_per_gpu"] + E["gb200_capex_usd_per_gpu"])

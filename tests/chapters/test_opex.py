@@ -64,3 +64,12 @@ def test_the_ledger_rows_it_settles_hold(E):
         if c.status in CHECKED:
             r = row("report_facts", c.fact_id)
             assert _within(E[c.results_key], r["value"], r["value_high"], c.tolerance_rel), c.claim_id
+
+
+def test_figures_and_table_show_the_items(E):
+    from analysis.figures import opex as figures
+
+    bars = figures.breakdown(E).axes[0].patches
+    assert sum(b.get_height() for b in bars) == pytest.approx(E["h100_opex_usd_per_gpu_month"] + E["gb200_opex_usd_per_gpu_month"])
+    assert len(figures.vs_tariff(E, 0.078).axes[0].get_lines()) == 2 * 3 + 1  # 2 systems x 3 PUEs, + the tariff marker
+    assert f"**{E['gb200_opex_usd_per_gpu_month']:,.1f}**" in figures.items_table(E)

@@ -104,3 +104,14 @@ def test_measured_device_is_priced_per_model_flop(E):
         E["h100_tco_usd_per_gpu_hour"] / (E["llama31_405b_bf16_2304_model_tflops_per_gpu"] * 1e12 * 3600) * 1e18)
     assert E["measured_to_h100_usd_per_exaflop_ratio"] == pytest.approx(
         E["measured_usd_per_exaflop"] / E["h100_llama31_405b_bf16_usd_per_exaflop"])
+
+
+def test_figures_and_tables(E):
+    from analysis.figures import tco as figures
+
+    assert f"**{E['h100_tco_usd_per_gpu_hour']:.3f}**" in figures.per_gpu_hour_table(E)
+    lines = [ln for ln in figures.breakeven(E).axes[0].get_lines() if len(ln.get_xdata()) > 2]
+    assert len(lines) == 3  # GB200 opex at 75 %, 100 % and 125 % of this build's
+    table = figures.usd_per_million_tokens_table(E)
+    assert table.count("\n| ") == len(E.tables["usd_per_million_tokens_by_row"]) + 1  # a row each, + the rule
+    assert figures.rental_table(E).count("{ref}") == len(E.tables["rental"])
