@@ -70,7 +70,7 @@ def _seed_prices(res: ChapterResults) -> None:
 def _capital_charge(P, res: ChapterResults) -> None:
     """Capital recovery factor and the capital charge per used GPU-hour."""
     res.add("useful_life_years", P.useful_life_years, "years", "Useful life over which capex is recovered")
-    res.add("cost_of_capital_pct", P.cost_of_capital * 100, "percent", "Cost of capital")
+    res.add("cost_of_capital_pct", P.cost_of_capital * 100, "percent per year", "Cost of capital")
     res.add("utilization_pct", P.utilization * 100, "percent", "Utilization")
     res.add("capital_recovery_factor_per_year", capex.capital_recovery_factor(P.cost_of_capital, P.useful_life_years),
             "per year", "Capital recovery factor")

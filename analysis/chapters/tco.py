@@ -63,7 +63,7 @@ def _cost_of_capital(P, h100: dict, res: ChapterResults) -> None:
     year more (:func:`analysis.tco.calibrate_cost_of_capital`)."""
     target = fact("A13_h100_usd_per_gpu_hour")
     res.add("useful_life_years", P.useful_life_years, "years", "Useful life over which capex is recovered")
-    res.add("cost_of_capital_pct", P.cost_of_capital * 100, "percent", "Cost of capital")
+    res.add("cost_of_capital_pct", P.cost_of_capital * 100, "percent per year", "Cost of capital")
     res.add("a13_h100_capex_usd_per_gpu_hour", target - h100["opex_usd_per_gpu_hour"], "USD per GPU-hour",
             "Capital charge the report's H100 basis leaves after this build's opex")
     for key, life, label in (("calibrated_cost_of_capital", P.useful_life_years, ""),
