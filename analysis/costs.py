@@ -6,8 +6,9 @@ margin (fact A13, ``sa_gb200_2025``), so its cost per 1M tokens is that price ov
 GPU trains in an hour: $1.42 / 3,600 / 728 tok/s x 1e6 = 54.2 cents (A22). The same arithmetic
 run backwards turns a printed cost into the token rate (and MFU) it implies.
 
-The GPU-hour price is an input here: chapters take it from the TCO model,
-:func:`analysis.tco.system_tco_per_gpu_hour_usd`, so no chapter retypes it.
+The GPU-hour price is an input here: chapters read it from the TCO chapter's results
+(``h100_tco_usd_per_gpu_hour``, ``gb200_tco_usd_per_gpu_hour``; the model is
+:func:`analysis.tco.system_costs`), so no chapter retypes it.
 """
 
 from __future__ import annotations
