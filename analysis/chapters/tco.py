@@ -17,6 +17,7 @@ from analysis.benchmarks import load_benchmarks, pick
 from analysis.chapters import ChapterResults
 from analysis.chapters.bands import band_frame
 from analysis.data import fact, load_table
+from analysis.measure import report
 from analysis.units import TERA
 
 LABELS = {"h100": "H100", "gb200": "GB200 NVL72"}
@@ -159,8 +160,6 @@ def _rental_margins(prices: pd.DataFrame, res: ChapterResults) -> None:
 def _measured(P, res: ChapterResults) -> None:
     """The reader's measured device (``python -m analysis measure``), priced at ``local_gpu_hour_usd``,
     against an H100 training Llama 3.1 405B at this build's TCO, per model FLOP."""
-    from analysis.measure import report  # imports the notebook helpers; only this section needs it
-
     measured = res.add_table("measured", report.load_measured())
     for key, (value, unit, label) in report.measured_results(measured, usd_per_device_hour=P.local_gpu_hour_usd).items():
         res.add(key, value, unit, label)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from analysis.data import fact
+from analysis.measure.report import fmt, measured_section_markdown
 from analysis.plots import PALETTE, add_source, new_figure
 from analysis.tables import markdown_table
 
@@ -80,8 +81,6 @@ def rent_vs_own(E):
 def measured_markdown(E, usd_per_device_hour: float) -> str:
     """The body of "Measured on this machine": the measured runs (:mod:`analysis.measure.report`)
     and, when there is a measurement, its cost per model FLOP against an H100 on Llama 3.1 405B."""
-    from analysis.measure.report import fmt, measured_section_markdown
-
     text = measured_section_markdown(E.tables["measured"], usd_per_device_hour=usd_per_device_hour)
     if "h100_llama31_405b_bf16_usd_per_exaflop" not in E:
         return text
