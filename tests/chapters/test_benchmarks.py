@@ -128,3 +128,24 @@ def test_reader_tables(E):
     assert figures.every_row_table(E).count("\n| ") == len(load_table("benchmarks")) + 1  # rows and the rule
     assert "$1.95" in figures.headline_table(E)
     assert figures.model_name("llama31_405b") == "Llama 3.1 405B"
+
+
+def unglued_prose_keys(section, E, glue_prose, facts, monkeypatch) -> list[str]:
+    """The ``{glue:text}`` keys of ``notebooks/<section>.py`` that neither the chapter's results,
+    its ``glue_prose`` nor its ``glue_facts(*facts)`` glue (the build, run with -W, would fail)."""
+    import re
+    from pathlib import Path
+
+    import analysis.notebook
+
+    glued = set(E.quantities)
+    monkeypatch.setattr(analysis.notebook, "glue", lambda key, value, display=False: glued.add(key))
+    glue_prose()
+    for fact_id in facts:
+        glued |= {f"fact_{fact_id}", f"fact_{fact_id}_high"}
+    source = (Path(__file__).resolve().parents[2] / "notebooks" / f"{section}.py").read_text()
+    return sorted(set(re.findall(r"\{glue:text\}`([a-zA-Z0-9_]+)", source)) - glued)
+
+
+def test_every_number_in_the_prose_is_glued(E, monkeypatch):
+    assert unglued_prose_keys("benchmarks", E, lambda: figures.glue_prose(E), figures.FACTS, monkeypatch) == []

@@ -92,3 +92,12 @@ def test_figures(E):
     assert max(fig.axes[0].lines[0].get_ydata()) == pytest.approx(E["strong_run_cost_at_max_usd"] / 1e6)
     plt.close(fig)
     assert "→" in figures.weak_table(E)
+
+
+def test_every_number_in_the_prose_is_glued(E, monkeypatch):
+    from types import SimpleNamespace
+
+    from .test_benchmarks import unglued_prose_keys
+
+    P = SimpleNamespace(strong_model="llama31_70b", strong_precision="fp8")
+    assert unglued_prose_keys("scaling", E, lambda: figures.glue_prose(E, P), figures.FACTS, monkeypatch) == []

@@ -88,3 +88,12 @@ def test_release_figure_and_table(E):
     assert len(fig.axes[0].get_legend().get_texts()) == 4 + 2 + 2
     plt.close(fig)
     assert figures.release_gains_table(E).count("\n| ") == 6  # one line per row after the header
+
+
+def test_every_number_in_the_prose_is_glued(E, monkeypatch):
+    from types import SimpleNamespace
+
+    from .test_benchmarks import unglued_prose_keys
+
+    P = SimpleNamespace(seed_mfu_end=0.05, seed_gpt3_cost_end_usd=12_000.0)
+    assert unglued_prose_keys("software", E, lambda: figures.glue_prose(E, P), figures.FACTS, monkeypatch) == []
