@@ -196,6 +196,7 @@ display(Markdown(comparison_table(R, figures.COMPARED["cost"])))
 
 # %% tags=["remove-input"]
 display(Markdown(figures.every_row_table(E)))
+R.add_table("priced", E.tables["priced"], "every benchmark row with its cost per 1M tokens")
 
 # %% [markdown]
 # ## GB200 NVL72 against H100

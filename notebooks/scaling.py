@@ -155,6 +155,7 @@ glue_figure("fig_scaling_efficiency", figures.efficiency_figure(E, P))
 
 # %% tags=["remove-input"]
 glue_figure("fig_scaling_cost", figures.cost_figure(E, P))
+R.add_table("strong", E.tables["strong"], "the strong-scaling curve (step parts, speed-up, days, cost)")
 
 # %% [markdown]
 # ```{glue:figure} fig_scaling_cost

@@ -67,6 +67,7 @@ display(Markdown(comparison_table(R, figures.COMPARED["gpt3"])))
 
 # %% tags=["remove-input"]
 glue_figure("fig_software_mfu", figures.release_figure(E))
+R.add_table("releases", E.tables["releases"], "MFU by software release")
 
 # %% [markdown]
 # ```{glue:figure} fig_software_mfu
