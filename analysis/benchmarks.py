@@ -29,8 +29,8 @@ def load_benchmarks() -> pd.DataFrame:
     models = load_table("models").set_index("model_id")
     gpus = load_table("gpus").set_index("gpu_id")
     bench["flops_per_token"] = [model_flops_per_token(models.loc[m], s)
-                                for m, s in zip(bench["model_id"], bench["seq_len"])]
-    registry_peak = [gpus.loc[g, f"{p}_dense_tflops"] for g, p in zip(bench["gpu_id"], bench["precision"])]
+                                for m, s in zip(bench["model_id"], bench["seq_len"], strict=True)]
+    registry_peak = [gpus.loc[g, f"{p}_dense_tflops"] for g, p in zip(bench["gpu_id"], bench["precision"], strict=True)]
     bench["peak_tflops"] = bench["mfu_peak_tflops"].fillna(pd.Series(registry_peak, index=bench.index))
     has_mfu, has_tok = bench["mfu_reported"].notna(), bench["tokens_per_s_per_gpu_reported"].notna()
     bench["mfu"] = bench["mfu_reported"].where(
@@ -178,3 +178,13 @@ def accelerated_share(speedup: float, factor: float) -> float:
     times faster to give an overall ``speedup``, the rest unchanged. FP8 doubles the dense peak
     (factor 2); a 1.40x FP8 speed-up means ~57 % of the BF16 step ran on the accelerated path."""
     return (1.0 - 1.0 / speedup) / (1.0 - 1.0 / factor)
+
+
+def publisher_peak_tflops(bench: pd.DataFrame, gpu_id: str, precision: str) -> float:
+    """The dense peak a publisher divides by in its MFU tables for this GPU type and precision
+    (NVIDIA rounds: 989 TFLOP/s for an H100 in BF16, 2,450 for a GB200 GPU where the usual dense
+    figure is 2,500)."""
+    rows = bench[(bench["gpu_id"] == gpu_id) & (bench["precision"] == precision) & bench["mfu_peak_tflops"].notna()]
+    if rows.empty:
+        raise KeyError(f"no row states the peak it divides by for {gpu_id} {precision}")
+    return float(rows["mfu_peak_tflops"].iloc[0])

@@ -104,3 +104,10 @@ def test_accelerated_share():
 def test_best_rate_row_takes_the_latest_release(bench):
     r = benchmarks.best_rate_row(bench, "llama31_405b", "bf16", "h100_sxm")
     assert r["source_id"] == "nv_dgxc_v25_04" and r["gpus"] == 512
+
+
+def test_publisher_peak_is_nvidias_rounded_dense_peak(bench):
+    assert benchmarks.publisher_peak_tflops(bench, "h100_sxm", "bf16") == 989  # registry: 989.4
+    assert benchmarks.publisher_peak_tflops(bench, "gb200_nvl72", "bf16") == 2450  # usual dense figure: 2,500
+    with pytest.raises(KeyError):
+        benchmarks.publisher_peak_tflops(bench, "a100_sxm", "fp8")

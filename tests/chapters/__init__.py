@@ -1,0 +1,1 @@
+"""Tests of the chapter layer (analysis.chapters), one file per chapter module."""
