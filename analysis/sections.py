@@ -188,7 +188,7 @@ CHAPTERS: tuple[Section, ...] = (
         tables=("benchmarks", "models", "gpus", "llama3_interruptions", "reliability_facts", "report_facts",
                 "sources"),
         files=("data/scenarios/*.yaml",),
-        headline=("scenarios_shipped",),
+        headline=("scenarios_shipped_count",),
         figures=("fig-scenarios-compare",),
     ),
 )
