@@ -201,8 +201,8 @@ SECTIONS: tuple[Section, ...] = CHAPTERS + (
                  "does the book reproduce?",
         tables=("claims", "report_facts", "sources", "fact_checks", "seed_numbers"),
         needs=tuple(s.name for s in CHAPTERS),  # picks up every chapter, present and future
-        headline=("claims_reproduced", "claims_corrected", "claims_context", "claims_unverifiable", "claims_pending",
-                  "facts_checked", "facts_reproduced"),
+        headline=("claims_reproduced_count", "claims_corrected_count", "claims_context_count",
+                  "claims_unverifiable_count", "claims_pending_count", "facts_checked_count", "facts_reproduced_count"),
     ),
     Section(
         name="intro",
