@@ -74,7 +74,6 @@ def _jupyter_book_executes(root: Path, pipeline_root: Path) -> float:
 def _monte_carlo_seconds(draws: int, repeats: int = 5) -> float:
     """Best of ``repeats`` timings of the uncertainty chapter's Monte Carlo (data loading excluded)."""
     from analysis import uncertainty
-
     from analysis.chapters.bands import model_values
     values = model_values()
     uncertainty.simulate(values, 1_000)  # warm the data caches

@@ -12,11 +12,10 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from conftest import run_cli
 
 from analysis import data
 from analysis.cli import main
-
-from conftest import run_cli
 
 MARKER = Path("/tmp/analysis-robustness-injected")
 INJECT = f"__import__('os').system('touch {MARKER}')"
