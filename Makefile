@@ -24,6 +24,7 @@ book: venv
 	@echo "Open _build/html/index.html"
 
 test: venv
+	$(PY) -m ruff check .
 	$(PY) -m pytest
 
 bench: venv

@@ -125,7 +125,7 @@ def schema_columns(name: str) -> list[str]:
     return list(SCHEMAS[name](lambda *_: []).columns)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _validated(name: str, folder: str) -> pd.DataFrame:
     path = Path(folder) / table_file(name)
     if not path.is_file() and name in OPTIONAL:

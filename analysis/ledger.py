@@ -1,11 +1,15 @@
 """The claims ledger: every seed claim (``data/claims.csv``) and every report fact the book checks
-(``data/fact_checks.csv``), joined with the chapters' results JSON.
+(``data/fact_checks.csv``), joined with the chapters' results.
 
 :func:`check_ledger` is what makes the build fail when the book drifts: a reproduced (or
 corrected) value outside its tolerance, a claim without a status, or a results key that a
 chapter does not produce. Claims whose chapter is not written yet stay ``pending`` and are only
 listed. Tolerances apply where a chapter ran with its default parameters, the report's inputs; a
 scenario build shows the same rows but does not fail on values the scenario was meant to move.
+
+The functions here take the chapters' results as plain data (``{section: {key: (value, unit)}}``
+and ``{section: ran at its defaults}``); the claims chapter (``analysis.chapters.claims``) builds
+them from the chapters it needs.
 """
 
 from __future__ import annotations
@@ -14,9 +18,10 @@ import pandas as pd
 
 from analysis.data import CLAIM_STATUSES, load_table
 from analysis.errors import ExecutionError
-from analysis.results import load_results
 
 CHECKED = ("reproduced", "corrected")
+
+Results = dict[str, dict[str, tuple[float, str]]]  # section -> result key -> (value, unit)
 
 
 class LedgerError(ExecutionError):
@@ -28,35 +33,18 @@ def _within(value: float, low: float, high: float, tolerance: float) -> bool:
     return low * (1 - tolerance) <= value <= high * (1 + tolerance)
 
 
-def _results(sections) -> dict[str, dict]:
-    return {name: load_results(name)["results"] for name in sections}
-
-
-def _at_defaults(sections) -> dict[str, bool]:
-    """Whether each section ran with its default parameters. Values are only expected to match the
-    report at the report's inputs, so a scenario build lists the comparisons but does not fail them."""
-    from analysis.sections import get_section
-
-    out = {}
-    for name in sections:
-        ran = load_results(name)["parameters"]
-        out[name] = all(ran.get(p.name) == p.default for p in get_section(name).params)
-    return out
-
-
-def claims_ledger(available_sections) -> pd.DataFrame:
-    """One row per seed claim: seed value, original value and link, the book's value, status."""
+def claims_ledger(results: Results, at_defaults: dict[str, bool]) -> pd.DataFrame:
+    """One row per seed claim: seed value, original value and link, the book's value, status.
+    ``results`` holds the chapters that were built; a claim of any other chapter has no book value."""
     claims = load_table("claims")
     facts = load_table("report_facts").set_index("fact_id")
     urls = load_table("sources").set_index("source_id")["url"]
-    results = _results(sorted(set(claims["section"]) & set(available_sections)))
-    defaults = _at_defaults(results)
     rows = []
     for c in claims.itertuples():
         fact = facts.loc[c.fact_id] if isinstance(c.fact_id, str) else None
         section_results = results.get(c.section)
         key = c.results_key if isinstance(c.results_key, str) else None
-        book = section_results.get(key, {}).get("value") if (section_results is not None and key) else None
+        book = section_results.get(key) if (section_results is not None and key) else None
         rows.append({
             "claim_id": c.claim_id, "claim": c.claim, "seed_value": c.seed_value, "status": c.status,
             "fact_id": c.fact_id if fact is not None else None,
@@ -64,32 +52,39 @@ def claims_ledger(available_sections) -> pd.DataFrame:
             "original_high": None if fact is None else fact["value_high"],
             "original_unit": None if fact is None else fact["unit"],
             "url": urls.get(c.source_id), "source_id": c.source_id, "section": c.section,
-            "results_key": key, "book_value": book,
-            "book_unit": section_results[key]["unit"] if book is not None else None,
+            "results_key": key, "book_value": None if book is None else book[0],
+            "book_unit": None if book is None else book[1],
             "tolerance_rel": c.tolerance_rel, "chapter_built": section_results is not None,
-            "at_defaults": defaults.get(c.section, False), "explanation": c.explanation,
+            "at_defaults": at_defaults.get(c.section, False), "explanation": c.explanation,
         })
     return pd.DataFrame(rows)
 
 
-def facts_ledger(available_sections) -> pd.DataFrame:
+def facts_ledger(results: Results, at_defaults: dict[str, bool]) -> pd.DataFrame:
     """One row per checked report fact: the report's value, the book's, the difference."""
     checks = load_table("fact_checks")
     facts = load_table("report_facts").set_index("fact_id")
-    results = _results(sorted(set(checks["section"]) & set(available_sections)))
-    defaults = _at_defaults(results)
     rows = []
     for f in checks.itertuples():
-        section_results = results.get(f.section, {})
-        book = section_results.get(f.results_key, {}).get("value")
+        book = results.get(f.section, {}).get(f.results_key)
         rows.append({
             "fact_id": f.fact_id, "quantity": facts.loc[f.fact_id, "quantity"], "section": f.section,
             "results_key": f.results_key, "report_value": facts.loc[f.fact_id, "value"],
             "report_high": facts.loc[f.fact_id, "value_high"], "unit": facts.loc[f.fact_id, "unit"],
-            "book_value": book, "status": f.status, "tolerance_rel": f.tolerance_rel,
-            "chapter_built": f.section in results, "at_defaults": defaults.get(f.section, False), "note": f.note,
+            "book_value": None if book is None else book[0], "status": f.status, "tolerance_rel": f.tolerance_rel,
+            "chapter_built": f.section in results, "at_defaults": at_defaults.get(f.section, False), "note": f.note,
         })
     return pd.DataFrame(rows)
+
+
+def status_counts(claims: pd.DataFrame) -> dict[str, int]:
+    """How many claims have each status (every status in :data:`CLAIM_STATUSES`, zero included)."""
+    return {status: int((claims["status"] == status).sum()) for status in CLAIM_STATUSES}
+
+
+def checked_facts(facts: pd.DataFrame) -> pd.DataFrame:
+    """The report facts whose chapter was built: the ones the book recomputes."""
+    return facts[facts["chapter_built"]].reset_index(drop=True)
 
 
 def ledger_failures(claims: pd.DataFrame, facts: pd.DataFrame) -> list[str]:

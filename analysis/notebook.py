@@ -139,14 +139,11 @@ def glue_facts(*fact_ids: str) -> None:
             glue(f"fact_{fact_id}_high", float(f["value_high"]), display=False)
 
 
-def glue_results(section_name: str, keys=None) -> dict:
-    """Glue another section's results (from its results JSON) under their own keys; returns them."""
-    from analysis.results import load_results
-
-    results = load_results(section_name)["results"]
-    for key in keys or results:
-        glue(key, results[key]["value"], display=False)
-    return results
+def glue_values(values: dict) -> None:
+    """Glue each of ``values`` under its name, for ``{glue:text}`` (numbers a figures module
+    rescaled for the prose, e.g. ``analysis.figures.intro.prose_numbers``)."""
+    for key, value in values.items():
+        glue(key, value, display=False)
 
 
 def chapters_table() -> str:

@@ -57,7 +57,6 @@ def shipped() -> list[Scenario]:
 def key_results(scenario: Scenario) -> dict:
     """The headline outputs for one scenario (point estimates)."""
     from analysis import reliability, uncertainty
-
     from analysis.chapters.bands import model_values
     values = model_values(scenario.overrides)
     return {k: float(v) for k, v in uncertainty.evaluate(

@@ -176,8 +176,9 @@ CHAPTERS: tuple[Section, ...] = (
                 d.MC_DRAWS, d.MC_SEED),
         tables=("distributions", "benchmarks", "models", "gpus", "llama3_interruptions", "reliability_facts",
                 "report_facts"),
-        headline=("usd_per_million_tokens_p10", "usd_per_million_tokens_p50", "usd_per_million_tokens_p90",
-                  "gb200_breakeven_speedup_p10", "gb200_breakeven_speedup_p50", "gb200_breakeven_speedup_p90",
+        headline=("llama31_405b_bf16_usd_per_million_tokens_p10", "llama31_405b_bf16_usd_per_million_tokens_p50",
+                  "llama31_405b_bf16_usd_per_million_tokens_p90", "gb200_breakeven_speedup_p10",
+                  "gb200_breakeven_speedup_p50", "gb200_breakeven_speedup_p90",
                   "gb200_breakeven_speedup_with_downtime_p50"),
         figures=("fig-uncertainty-bands", "fig-uncertainty-tornado-cost", "fig-uncertainty-tornado-breakeven"),
     ),
@@ -189,7 +190,7 @@ CHAPTERS: tuple[Section, ...] = (
         tables=("benchmarks", "models", "gpus", "llama3_interruptions", "reliability_facts", "report_facts",
                 "sources"),
         files=("data/scenarios/*.yaml",),
-        headline=("scenarios_shipped",),
+        headline=("scenarios_shipped_count",),
         figures=("fig-scenarios-compare",),
     ),
 )
@@ -202,8 +203,8 @@ SECTIONS: tuple[Section, ...] = CHAPTERS + (
                  "does the book reproduce?",
         tables=("claims", "report_facts", "sources", "fact_checks", "seed_numbers"),
         needs=tuple(s.name for s in CHAPTERS),  # picks up every chapter, present and future
-        headline=("claims_reproduced", "claims_corrected", "claims_context", "claims_unverifiable", "claims_pending",
-                  "facts_checked", "facts_reproduced"),
+        headline=("claims_reproduced_count", "claims_corrected_count", "claims_context_count",
+                  "claims_unverifiable_count", "claims_pending_count", "facts_checked_count", "facts_reproduced_count"),
     ),
     Section(
         name="intro",

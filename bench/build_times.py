@@ -10,7 +10,7 @@
    16,384-GPU, 54-day job (best of five; target 1 s or less);
 6. the uncertainty chapter's Monte Carlo: 100,000 draws of every headline output (best of five;
    target 1 s or less).
-5. `python -m analysis measure --quick` on the CPU (into a temporary folder).
+7. `python -m analysis measure --quick` on the CPU (into a temporary folder).
 
 Each step runs in a fresh copy of the repository under a temporary folder, so the developer's
 own `_build/` is untouched. Timings are wall-clock seconds on this machine.
@@ -74,7 +74,6 @@ def _jupyter_book_executes(root: Path, pipeline_root: Path) -> float:
 def _monte_carlo_seconds(draws: int, repeats: int = 5) -> float:
     """Best of ``repeats`` timings of the uncertainty chapter's Monte Carlo (data loading excluded)."""
     from analysis import uncertainty
-
     from analysis.chapters.bands import model_values
     values = model_values()
     uncertainty.simulate(values, 1_000)  # warm the data caches

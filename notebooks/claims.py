@@ -37,54 +37,28 @@
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display
-import pandas as pd
 
-from analysis.data import CLAIM_STATUSES
-from analysis.ledger import check_ledger, claims_ledger, facts_ledger
-from analysis.notebook import format_quantity, glue, markdown_table, start
-from analysis.sections import get_section
+from analysis.chapters import claims as chapter
+from analysis.figures import claims as figures
+from analysis.notebook import start
 
 P, R = start("claims", globals())
-built = get_section("claims").needs
-claims, facts = claims_ledger(built), facts_ledger(built)
-check_ledger(claims, facts)  # raises, and so fails the build, if the ledger does not hold
-for status in CLAIM_STATUSES:
-    R.add(f"claims_{status}", int((claims["status"] == status).sum()), "claims", f"Seed claims with status {status}")
-checked = facts[facts["chapter_built"]]
-R.add("facts_checked", len(checked), "facts", "Report figures the book recomputes")
-R.add("facts_reproduced", int((checked["status"] == "reproduced").sum()), "facts",
-      "Report figures reproduced within tolerance")
-glue("claims_total", len(claims))
-R.add_table("seed_claims", claims, "the seed claims ledger")
-R.add_table("report_facts_checked", checked, "the report figures the book recomputes")
+E = chapter.compute(P, R.upstream)  # raises, and so fails the build, if the ledger does not hold
+R.record(E)
+R.add_table("seed_claims", E.tables["seed_claims"], "the seed claims ledger")
+R.add_table("report_facts_checked", E.tables["report_facts_checked"], "the report figures the book recomputes")
 
 # %% [markdown]
-# All {glue:text}`claims_total` seed claims have a status: {glue:text}`claims_reproduced` reproduced,
-# {glue:text}`claims_corrected` corrected, {glue:text}`claims_context` context,
-# {glue:text}`claims_unverifiable` unverifiable and {glue:text}`claims_pending` pending. Of the
-# report's own figures, the book recomputes {glue:text}`facts_checked` and reproduces
-# {glue:text}`facts_reproduced` of them within tolerance.
+# All {glue:text}`claims_total_count:.0f` seed claims have a status: {glue:text}`claims_reproduced_count:.0f` reproduced,
+# {glue:text}`claims_corrected_count:.0f` corrected, {glue:text}`claims_context_count:.0f` context,
+# {glue:text}`claims_unverifiable_count:.0f` unverifiable and {glue:text}`claims_pending_count:.0f` pending. Of the
+# report's own figures, the book recomputes {glue:text}`facts_checked_count:.0f` and reproduces
+# {glue:text}`facts_reproduced_count:.0f` of them within tolerance.
 #
 # ## The seed's claims
 
 # %% tags=["remove-input"]
-def _original(c) -> str:
-    if pd.isna(c.original_value):
-        return "—"
-    text = format_quantity(c.original_value, c.original_unit)
-    if pd.notna(c.original_high):
-        text += f" to {format_quantity(c.original_high, c.original_unit)}"
-    link = f"[{c.source_id}]({c.url})" if isinstance(c.url, str) else c.source_id
-    return f"{text} ({c.fact_id}; {link})"
-
-
-rows = []
-for c in claims.itertuples():
-    book = format_quantity(c.book_value, c.book_unit) if pd.notna(c.book_value) else "—"
-    chapter = f"{{ref}}`{c.section} <chapter-{c.section}>`" if c.chapter_built else c.section
-    rows.append((f"**{c.claim_id}** {c.claim}", c.seed_value if isinstance(c.seed_value, str) else "—",
-                 _original(c), book, f"**{c.status}**", chapter, c.explanation))
-display(Markdown(markdown_table(["Claim", "Seed says", "Original source", "This book", "Status", "Chapter", "Why"], rows)))
+display(Markdown(figures.claims_markdown(E)))
 
 # %% [markdown]
 # ## The report's own figures, recomputed
@@ -94,15 +68,7 @@ display(Markdown(markdown_table(["Claim", "Seed says", "Original source", "This 
 # match; their notes say why.
 
 # %% tags=["remove-input"]
-rows = []
-for f in checked.itertuples():
-    report = format_quantity(f.report_value, f.unit)
-    if pd.notna(f.report_high):
-        report += f" to {format_quantity(f.report_high, f.unit)}"
-    diff = f"{(f.book_value / f.report_value - 1) * 100:+.1f} %"
-    tolerance = f"±{f.tolerance_rel:.1%}" if pd.notna(f.tolerance_rel) else "—"
-    rows.append((f.fact_id, f.quantity, report, format_quantity(f.book_value, f.unit), diff, tolerance,
-                 f.status, f"{{ref}}`{f.section} <chapter-{f.section}>`", f.note if isinstance(f.note, str) else ""))
-display(Markdown(markdown_table(["Fact", "Quantity", "Report", "This book", "Difference", "Tolerance", "Status",
-                                 "Chapter", "Note"], rows)))
+display(Markdown(figures.facts_markdown(E)))
+
+# %% tags=["remove-cell"]
 R.save()

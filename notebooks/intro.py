@@ -30,50 +30,36 @@
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display
 
-from analysis.data import load_table
-from analysis.notebook import chapters_table, glue, glue_results, start
-from analysis.results import load_results
+from analysis.chapters import intro as chapter
+from analysis.figures import intro as figures
+from analysis.notebook import chapters_table, glue_values, start
 
 P, R = start("intro", globals())
-cluster = glue_results("cluster")
-glue_results("tco", ["h100_tco_per_gpu_hour_usd", "gb200_tco_per_gpu_hour_usd", "gb200_breakeven_speedup",
-                     "llama3_405b_bf16_usd_per_million_tokens"])
-glue("cluster_gpus", load_results("cluster")["parameters"]["gpus"], display=False)
-glue("electricity_share_of_capex_pct", cluster["electricity_share_of_capex"]["value"] * 100, display=False)
-glue("annual_electricity_musd", cluster["annual_electricity_usd"]["value"] / 1e6, display=False)
-glue("capex_busd", cluster["capex_usd"]["value"] / 1e9, display=False)
-glue("llama3_effective_training_time_pct",
-     load_results("reliability")["results"]["llama3_effective_training_time"]["value"] * 100, display=False)
-glue_results("benchmarks", ["gb200_vs_h100_deepseek_v3_throughput_ratio", "gb200_vs_h100_maverick_fp8_throughput_ratio"])
-glue_results("energy", ["gpt3_175b_fp8_joules_per_token", "llama3_405b_bf16_household_years_15t_tokens"])
-glue_results("reliability", ["gb200_breakeven_speedup_with_downtime", "llama3_effective_training_time"])
-glue_results("uncertainty", ["usd_per_million_tokens_p10", "usd_per_million_tokens_p90"])
-ledger = glue_results("claims")
-gpt4 = load_table("training_runs").set_index("run_id").loc["gpt4"]
-glue("gpt4_days_low", gpt4["days_low"], display=False)
-glue("gpt4_days_high", gpt4["days_high"], display=False)
+E = chapter.compute(P, R.upstream)
+R.record(E)
+glue_values(figures.prose_numbers(E))
 
 # %% [markdown]
 # ## The short version
 #
-# - **Compute.** A cluster of {glue:text}`cluster_gpus:,` H100s peaks at
+# - **Compute.** A cluster of {glue:text}`cluster_gpus_count:,.0f` H100s peaks at
 #   {glue:text}`peak_fp8_eflops:.0f` EFLOP/s in FP8. At the MFU labs reach, it would redo GPT-4's
 #   training in {glue:text}`gpt4_retrain_days:.1f` days, a job that took GPT-4's A100 cluster
-#   {glue:text}`gpt4_days_low:.0f`-{glue:text}`gpt4_days_high:.0f` days.
-# - **Power.** It needs {glue:text}`critical_it_mw:.0f` MW of critical IT and
-#   {glue:text}`facility_mw:.0f` MW at the meter: {glue:text}`annual_energy_twh:.2f` TWh and
-#   \${glue:text}`annual_electricity_musd:.0f`M of electricity a year.
+#   {glue:text}`gpt4_training_days_low:.0f`-{glue:text}`gpt4_training_days_high:.0f` days.
+# - **Power.** It needs {glue:text}`cluster_it_mw:.0f` MW of critical IT and
+#   {glue:text}`cluster_facility_mw:.0f` MW at the meter: {glue:text}`cluster_annual_energy_twh:.2f` TWh and
+#   \${glue:text}`cluster_annual_electricity_musd:.0f`M of electricity a year.
 # - **Capital.** At 2025 hyperscaler prices the GPUs and their servers cost
 #   \${glue:text}`capex_busd:.1f`B; a year of electricity is {glue:text}`electricity_share_of_capex_pct:.0f` %
 #   of that.
 # - **Cost per hour and per token.** Owning and running an H100 costs
-#   \${glue:text}`h100_tco_per_gpu_hour_usd:.2f` per GPU-hour and a GB200 NVL72 GPU
-#   \${glue:text}`gb200_tco_per_gpu_hour_usd:.2f`, so GB200 must train
+#   \${glue:text}`h100_tco_usd_per_gpu_hour:.2f` per GPU-hour and a GB200 NVL72 GPU
+#   \${glue:text}`gb200_tco_usd_per_gpu_hour:.2f`, so GB200 must train
 #   {glue:text}`gb200_breakeven_speedup:.2f`x faster per GPU to pay off. At the H100's rate, a
-#   million Llama 3.1 405B tokens cost \${glue:text}`llama3_405b_bf16_usd_per_million_tokens:.2f`.
+#   million Llama 3.1 405B tokens cost \${glue:text}`llama31_405b_bf16_usd_per_million_tokens:.2f`.
 # - **GB200 NVL72.** NVIDIA's public benchmarks put it at
-#   {glue:text}`gb200_vs_h100_deepseek_v3_throughput_ratio:.2f`x (DeepSeek-V3) to
-#   {glue:text}`gb200_vs_h100_maverick_fp8_throughput_ratio:.2f`x (Llama 4 Maverick, FP8) an H100's
+#   {glue:text}`gb200_vs_h100_deepseek_v3_bf16_throughput_ratio:.2f`x (DeepSeek-V3) to
+#   {glue:text}`gb200_vs_h100_llama4_maverick_fp8_throughput_ratio:.2f`x (Llama 4 Maverick, FP8) an H100's
 #   throughput per GPU. Priced with its failures and rack-sized repairs (assumptions, since the
 #   report's figures are paywalled), the break-even rises to
 #   {glue:text}`gb200_breakeven_speedup_with_downtime:.2f`x.
@@ -81,12 +67,12 @@ glue("gpt4_days_high", gpt4["days_high"], display=False)
 #   {glue:text}`first_failure_minutes:.0f` minutes on average; each restart from a checkpoint can
 #   throw away {glue:text}`gpu_days_lost_checkpoint:.0f` GPU-days of work. Llama 3 still trained
 #   {glue:text}`llama3_effective_training_time_pct:.0f` % of the time in the book's model of its run.
-# - **Energy.** One FP8 GPT-3 token takes {glue:text}`gpt3_175b_fp8_joules_per_token:.2f` J at the
+# - **Energy.** One FP8 GPT-3 token takes {glue:text}`gpt3_175b_fp8_j_per_token:.2f` J at the
 #   utility meter; Llama 3.1 405B on 15T tokens takes
-#   {glue:text}`llama3_405b_bf16_household_years_15t_tokens:,.0f` US household-years of electricity.
+#   {glue:text}`llama31_405b_bf16_household_years_15t_tokens:,.0f` US household-years of electricity.
 # - **How sure.** Drawing every uncertain input within its range, the cost of a Llama 3.1 405B token
-#   lies between \${glue:text}`usd_per_million_tokens_p10:.2f` and
-#   \${glue:text}`usd_per_million_tokens_p90:.2f` per million in 80 % of the draws.
+#   lies between \${glue:text}`llama31_405b_bf16_usd_per_million_tokens_p10:.2f` and
+#   \${glue:text}`llama31_405b_bf16_usd_per_million_tokens_p90:.2f` per million in 80 % of the draws.
 #
 # These numbers are computed by the chapters with their default parameters in this build; rerun
 # the book with your own and this summary changes with them.
@@ -106,11 +92,11 @@ display(Markdown(chapters_table()))
 # modelled), *unverifiable* (no public source), or *pending* (its chapter is not written yet).
 
 # %% tags=["remove-input"]
-statuses = ("reproduced", "corrected", "context", "unverifiable", "pending")
-display(Markdown("| Status | Claims |\n|---|---|\n" + "\n".join(
-    f"| {s} | {ledger[f'claims_{s}']['value']:.0f} |" for s in statuses)
-    + "\n\nThe {ref}`claims ledger <chapter-claims>` lists every claim and every report figure the book "
-      "recomputes; the build fails if a reproduced one drifts out of its tolerance."))
+display(Markdown(figures.status_markdown(E)))
+
+# %% [markdown]
+# The {ref}`claims ledger <chapter-claims>` lists every claim and every report figure the book
+# recomputes; the build fails if a reproduced one drifts out of its tolerance.
 
 # %% [markdown]
 # ## Rerun it yourself

@@ -30,44 +30,41 @@
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display
 
-from analysis import scenarios
-from analysis.notebook import format_quantity, glue_figure, markdown_table, start
-from analysis.plots import compare_figure
+from analysis.chapters import scenarios as chapter
+from analysis.figures import scenarios as figures
+from analysis.notebook import glue_figure, start
 
 P, R = start("scenarios", globals())
-shipped = scenarios.shipped()
-table = scenarios.compare(shipped)
-names = [s.name for s in shipped]
-R.add("scenarios_shipped", len(shipped), "scenarios", "Scenario files shipped with the book")
-for s in shipped:
-    for key in table.index:
-        R.add(f"{s.path.stem.replace('-', '_')}__{key}", table.loc[key, s.name], table.loc[key, "unit"],
-              f"{s.name}: {table.loc[key, 'label']}", glue=False)
+E = chapter.compute(P, R.upstream)
+R.record(E)
 
 # %% [markdown]
 # ## The scenarios
 #
-# The book ships {glue:text}`scenarios_shipped` scenario files; the first holds the report's
-# defaults, and every other one changes a few inputs from there.
+# The book ships {glue:text}`scenarios_shipped_count:.0f` scenario files; the first holds the report's
+# defaults, and every other one changes a few inputs from there. A scenario names only the
+# parameters it changes; every other input keeps the value and the source it has in the
+# Assumptions appendix. The files are checked like any other input: an unknown
+# parameter name or a value outside its valid range stops the build, and the error names the file
+# and the line that are wrong.
 
 # %% tags=["remove-input"]
-display(Markdown(markdown_table(
-    ["Scenario", "File", "Changes", "Why"],
-    [(s.name, f"`{s.path.name}`", ", ".join(f"`{k}` = {v:,}" if isinstance(v, (int, float)) else f"`{k}` = {v}"
-                                             for k, v in s.overrides.items()) or "none", s.description)
-     for s in shipped])))
+display(Markdown(figures.files_markdown(E)))
 
 # %% [markdown]
 # ## Headline results
+#
+# Each column is one scenario, evaluated with the same point model that the uncertainty chapter's
+# bands are centred on: the TCO per GPU-hour of both systems, the speed-up GB200 needs to pay off
+# with and without its downtime, and the cost, energy and household-years of a Llama 3.1 405B
+# token. The point model is the chapters' own functions, so the first column repeats their
+# numbers. Reading across a row shows which scenario moves which result, and by how much; the
+# figure below shows the same as ratios to the report's defaults.
 
 # %% tags=["remove-input"]
-display(Markdown(markdown_table(
-    ["Result", *names],
-    [(row["label"], *(format_quantity(row[n], row["unit"]) for n in names)) for _, row in table.iterrows()])))
-
-# %% tags=["remove-input"]
-R.add_table("scenarios", table.reset_index(names="output"), "headline results of every shipped scenario")
-glue_figure("fig_scenarios_compare", compare_figure(table, names))
+display(Markdown(figures.results_markdown(E)))
+R.add_table("scenarios", E.tables["scenarios"], "headline results of every shipped scenario")
+glue_figure("fig_scenarios_compare", figures.compare(E))
 
 # %% [markdown]
 # ```{glue:figure} fig_scenarios_compare

@@ -28,21 +28,14 @@
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display
 
-from analysis import reliability, uncertainty
-from analysis.notebook import format_quantity, glue, glue_figure, markdown_table, start
-from analysis.plots import PALETTE, add_source, new_figure
+from analysis.chapters import uncertainty as chapter
+from analysis.figures import uncertainty as figures
+from analysis.notebook import glue, glue_figure, start
 
 P, R = start("uncertainty", globals())
-values = model_values(vars(P))
-rates, tokens = reliability.llama3_rates(), uncertainty.reference_tokens_per_s()
-point = {k: float(v) for k, v in uncertainty.evaluate(values, tokens, rates).items()}
-samples = uncertainty.simulate(values, P.mc_draws, P.mc_seed)
-table = uncertainty.bands(samples, point)
-for key, row in table.iterrows():
-    for q in ("p10", "p50", "p90"):
-        R.add(f"{key}_{q}", row[q], row["unit"], f"{row['label']}, {q.upper()}")
-glue("mc_draws", P.mc_draws)
-R.add_table("bands", table.reset_index(names="output"), "point estimates and P10 / P50 / P90 bands")
+E = chapter.compute(P, R.upstream)
+R.record(E)
+R.add_table("bands", E.tables["bands"].reset_index(names="output"), "point estimates and P10 / P50 / P90 bands")
 
 # %% [markdown]
 # ## The inputs and their ranges
@@ -52,23 +45,17 @@ R.add_table("bands", table.reset_index(names="output"), "point estimates and P10
 # bibliography; *assumption* ranges are the book's, and the note says why.
 
 # %% tags=["remove-input"]
-dist = uncertainty.distributions()
-display(Markdown(markdown_table(
-    ["Input", "Shape", "Low", "This build", "High", "Basis", "Why"],
-    [(f"`{name}`", d_["shape"], f"{d_['low']:,.4g}", f"{values.get(name, float('nan')):,.4g}", f"{d_['high']:,.4g}",
-      d_["basis"], d_["note"]) for name, d_ in dist.iterrows()])))
+display(Markdown(figures.inputs_markdown(E)))
+R.add_table("inputs", E.tables["inputs"], "the uncertain inputs and their ranges")
 
 # %% [markdown]
 # ## Bands for the headline numbers
 #
-# {glue:text}`mc_draws:,` draws, seeded so that every rebuild gives the same bands. The point
+# {glue:text}`monte_carlo_draws_count:,.0f` draws, seeded so that every rebuild gives the same bands. The point
 # estimate is the model at this build's values; P10 and P90 bound the middle 80 % of the draws.
 
 # %% tags=["remove-input"]
-display(Markdown(markdown_table(
-    ["Result", "Point", "P10", "P50", "P90"],
-    [(row["label"], *(format_quantity(row[c], row["unit"]) for c in ("point", "p10", "p50", "p90")))
-     for _, row in table.iterrows()])))
+display(Markdown(figures.bands_markdown(E)))
 
 # %% [markdown]
 # A band is lopsided where its inputs' ranges are: the tariff's cited range runs much further
@@ -77,19 +64,7 @@ display(Markdown(markdown_table(
 # that asymmetry is why.
 
 # %% tags=["remove-input"]
-fig, ax = new_figure("Bands relative to the point estimate", "Ratio to the point estimate", "",
-                     figsize=(7.0, 3.8))
-labels = list(table["label"])
-for i, (_, row) in enumerate(table.iterrows()):
-    ax.plot([row["p10"] / row["point"], row["p90"] / row["point"]], [i, i], color=PALETTE["blue"], lw=6,
-            solid_capstyle="butt")
-    ax.plot(row["p50"] / row["point"], i, "|", color=PALETTE["black"], ms=14, mew=2)
-ax.axvline(1.0, color=PALETTE["vermillion"], lw=1, ls=":")
-ax.set_yticks(range(len(labels)), labels, fontsize=8)
-ax.invert_yaxis()
-add_source(fig, f"Monte Carlo of this chapter, {P.mc_draws:,} draws (data/distributions.csv); bar = P10 to P90, "
-           "tick = P50, dotted line = point estimate.")
-glue_figure("fig_uncertainty_bands", fig)
+glue_figure("fig_uncertainty_bands", figures.bands_figure(E))
 
 # %% [markdown]
 # ```{glue:figure} fig_uncertainty_bands
@@ -103,34 +78,19 @@ glue_figure("fig_uncertainty_bands", fig)
 # ## What drives the cost of a token and the break-even
 #
 # A tornado chart moves one input at a time from its low to its high, with every other input at this
-# build's value, and ranks the inputs by how far the result swings.
+# build's value, and ranks the inputs by how far the result swings. Each bar is labelled with what
+# the input means; its name in `data/distributions.csv` and in the parameter table is in the
+# downloadable data below. A tornado ignores how inputs combine, which the bands above capture, but
+# it says where better data would narrow a band most: a long bar on an assumed range is the first
+# place to look.
 
 # %% tags=["remove-input"]
-def tornado_figure(output: str, title: str, unit: str):
-    t = uncertainty.tornado(values, output).head(8)
-    fig, ax = new_figure(title, unit, "", figsize=(7.0, 3.6))
-    base = t["base"].iloc[0]
-    for i, r in t.iterrows():
-        ax.barh(i, r["at_low"] - base, left=base, color=PALETTE["sky"], label="input at its low" if i == 0 else None)
-        ax.barh(i, r["at_high"] - base, left=base, color=PALETTE["orange"], label="input at its high" if i == 0 else None)
-    ax.axvline(base, color=PALETTE["black"], lw=0.8)
-    ax.set_yticks(range(len(t)), t["param"], fontsize=8)
-    ax.invert_yaxis()
-    ax.legend(fontsize=8, loc="lower right")
-    add_source(fig, "one-at-a-time swings over the ranges in data/distributions.csv; other inputs at this build's values.")
-    return fig, t
-
-
-fig, t_cost = tornado_figure("llama31_405b_bf16_usd_per_million_tokens", "What moves the cost of a Llama 3.1 405B token",
-                             "USD per 1M tokens")
-glue_figure("fig_uncertainty_tornado_cost", fig)
-fig, t_even = tornado_figure("gb200_breakeven_speedup_with_downtime", "What moves GB200's break-even speed-up",
-                             "Speed-up over H100 needed (x), with downtime")
-glue_figure("fig_uncertainty_tornado_breakeven", fig)
-R.add_table("tornado_cost", t_cost, "one-at-a-time swings of the cost per 1M tokens")
-R.add_table("tornado_breakeven", t_even, "one-at-a-time swings of GB200's break-even")
-glue("top_cost_driver", t_cost["param"].iloc[0])
-glue("top_breakeven_driver", t_even["param"].iloc[0])
+glue_figure("fig_uncertainty_tornado_cost", figures.tornado_figure(E, "tornado_cost"))
+glue_figure("fig_uncertainty_tornado_breakeven", figures.tornado_figure(E, "tornado_breakeven"))
+R.add_table("tornado_cost", E.tables["tornado_cost"], "one-at-a-time swings of the cost per 1M tokens")
+R.add_table("tornado_breakeven", E.tables["tornado_breakeven"], "one-at-a-time swings of GB200's break-even")
+glue("top_cost_driver", chapter.top_driver(E, "tornado_cost"))
+glue("top_breakeven_driver", chapter.top_driver(E, "tornado_breakeven"))
 
 # %% [markdown]
 # ```{glue:figure} fig_uncertainty_tornado_cost
@@ -138,7 +98,7 @@ glue("top_breakeven_driver", t_even["param"].iloc[0])
 # :alt: Tornado chart of the Llama 3.1 405B cost per million tokens, one horizontal bar pair per input, sorted by swing, useful life at the top.
 #
 # Inputs ranked by how far the cost of a token swings between their low and high; in this build the
-# largest swing comes from {glue:text}`top_cost_driver`.
+# largest swing comes from this input: {glue:text}`top_cost_driver`.
 # ```
 #
 # ```{glue:figure} fig_uncertainty_tornado_breakeven
@@ -146,7 +106,7 @@ glue("top_breakeven_driver", t_even["param"].iloc[0])
 # :alt: Tornado chart of GB200's downtime-adjusted break-even speed-up, one bar pair per input, sorted by swing.
 #
 # Inputs ranked by how far GB200's downtime-adjusted break-even swings; in this build the largest
-# swing comes from {glue:text}`top_breakeven_driver`. The GB200 reliability inputs are assumptions:
+# swing comes from this input: {glue:text}`top_breakeven_driver`. The GB200 reliability inputs are assumptions:
 # the numbers the report's paywalled reliability section would have settled.
 # ```
 

@@ -14,10 +14,9 @@ from pathlib import Path
 from urllib.parse import unquote, urljoin, urlparse
 
 import pytest
+from conftest import REPO
 
 from analysis.sections import SECTIONS
-
-from conftest import REPO
 
 CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
@@ -54,6 +53,16 @@ def _pages(html: Path) -> list[str]:
     return sorted(str(p.relative_to(html)) for p in html.rglob("*.html") if not p.relative_to(html).parts[0].startswith("_"))
 
 
+def _collect_errors(page) -> list[str]:
+    """A list that fills with the page's console errors, uncaught exceptions and failed requests
+    (a function of its own, so each page's handlers append to that page's list)."""
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("response", lambda r: errors.append(f"HTTP {r.status} {r.url}") if r.status >= 400 else None)
+    return errors
+
+
 def test_every_page_loads_cleanly(site, browser):
     base, html = site
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -61,10 +70,7 @@ def test_every_page_loads_cleanly(site, browser):
     assert {f"book/generated/{s.name}.html" for s in SECTIONS} <= set(pages)
     for rel in pages:
         page = browser.new_page(viewport={"width": 1280, "height": 900})
-        errors = []
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.on("response", lambda r: errors.append(f"HTTP {r.status} {r.url}") if r.status >= 400 else None)
+        errors = _collect_errors(page)
         page.goto(base + rel, wait_until="networkidle")
         broken = page.evaluate("Array.from(document.images).filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src)")
         text = page.inner_text("body")

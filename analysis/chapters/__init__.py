@@ -48,6 +48,9 @@ class ChapterResults:
     section: str
     quantities: dict[str, Quantity] = field(default_factory=dict)
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    # the parameters the chapter ran with (set by compute_section and from_json): the claims
+    # ledger applies the report's tolerances only to chapters that ran at the report's inputs
+    parameters: dict = field(default_factory=dict)
 
     def add(self, key: str, value: float, unit: str, label: str) -> float:
         """Record ``value`` under ``key``; returns it as a float for further arithmetic."""
@@ -75,7 +78,7 @@ class ChapterResults:
     @classmethod
     def from_json(cls, doc: dict) -> ChapterResults:
         """Rebuild from a results JSON (``analysis.results``): quantities only, no tables."""
-        out = cls(doc["section"])
+        out = cls(doc["section"], parameters=dict(doc.get("parameters", {})))
         for key, r in doc["results"].items():
             out.quantities[key] = Quantity(float(r["value"]), r["unit"], r["label"])
         return out
@@ -99,5 +102,6 @@ def compute_section(name: str, overrides: dict | None = None,
             done[need] = compute_section(need, overrides, done)
     P = SimpleNamespace(**resolve_section(section, dict(overrides or {})))
     result = module_for(name).compute(P, {n: done[n] for n in section.needs})
+    result.parameters = dict(vars(P))
     done[name] = result
     return result

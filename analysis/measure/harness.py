@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import os
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from analysis.errors import ExecutionError
-
 from analysis.measure import rows as rowlib
 from analysis.measure.gpt_numpy import GPTConfig, TinyGPT, flops_per_token, param_count, sample_batch
 from analysis.measure.timing import MatmulResult, measure_matmul_numpy, peak_by_precision, tflops, time_calls
@@ -75,7 +74,7 @@ def run(device: str, quick: bool, seed: int, out_dir: Path) -> tuple[Path, list[
     faster of the two kept (``matmul_sweeps`` = 2 in the row's parameters)."""
     settings, cfg = SETTINGS[(device, quick)], SETTINGS[(device, quick)].model
     taken = set(rowlib.existing_rows(out_dir)["run_id"])  # also validates the existing table
-    started = datetime.now(timezone.utc)
+    started = datetime.now(UTC)
     parameters = {"device": device, "quick": quick, **settings.as_dict(),
                   "load_avg_1min": round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None,
                   "threads_env": {k: os.environ[k] for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
@@ -130,5 +129,5 @@ def summary(path: Path, new: list[dict]) -> str:
             "tokens_per_s", "mfu_vs_measured_peak", "mfu_vs_datasheet")
     table = [cols] + [tuple(r.get(c) or "-" for c in cols) for r in new]
     widths = [max(len(str(row[i])) for row in table) for i in range(len(cols))]
-    lines = ["  ".join(f"{str(v):<{w}}" for v, w in zip(row, widths)) for row in table]
+    lines = ["  ".join(f"{str(v):<{w}}" for v, w in zip(row, widths, strict=True)) for row in table]
     return "\n".join([head, "", *lines, "", f"{len(new)} rows appended to {path}"])

@@ -13,7 +13,7 @@ import os
 import platform
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pandas as pd
@@ -79,7 +79,7 @@ def numpy_software() -> str:
 
 def new_run_id(device_kind: str, now: datetime, taken=()) -> str:
     """``<device>_<UTC timestamp>``, with a suffix if that id is already in the table."""
-    base = f"{device_kind}_{now.astimezone(timezone.utc):%Y%m%dt%H%M%Sz}"
+    base = f"{device_kind}_{now.astimezone(UTC):%Y%m%dt%H%M%Sz}"
     run_id, n = base, 1
     while run_id in set(taken):
         n += 1
@@ -222,6 +222,6 @@ def read_raw_frame(frame: pd.DataFrame) -> pd.DataFrame:
 def run_info(device_kind: str, device_name: str, cores: int, gpu_id: str | None, software: str, seed: int,
              parameters: dict, taken=(), now: datetime | None = None) -> RunInfo:
     """Provenance of a run that starts ``now`` (UTC)."""
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     return RunInfo(new_run_id(device_kind, now, taken), f"{now:%Y-%m-%d}", device_kind, device_name, cores,
                    gpu_id, software, seed, parameters)

@@ -10,6 +10,7 @@ as an ``nn.Module`` under bf16 autocast with AdamW. Times come from CUDA synchro
 from __future__ import annotations
 
 import math
+from functools import partial
 
 from analysis.errors import InputError
 from analysis.measure.gpt_numpy import GPTConfig, sample_batch, sinusoidal_positions
@@ -59,9 +60,13 @@ def measure_matmuls(torch, sizes, precisions, seed: int, warmup: int, repeats: i
                 a = torch.randn(n, n, device="cuda", dtype=dtype, generator=gen)
                 b = torch.randn(n, n, device="cuda", dtype=dtype, generator=gen)
                 out = torch.empty(n, n, device="cuda", dtype=dtype)
-                timing = time_calls(lambda: torch.matmul(a, b, out=out), warmup, repeats, min_repeat_s, sync=sync)
-                results.append(MatmulResult(precision, n, n, n, matmul_flops(n, n, n), timing))
+                # partial binds this iteration's tensors (a lambda would read the names, deleted
+                # below); deleting the call after timing frees them before the next, larger size
+                call = partial(torch.matmul, a, b, out=out)
                 del a, b, out
+                timing = time_calls(call, warmup, repeats, min_repeat_s, sync=sync)
+                results.append(MatmulResult(precision, n, n, n, matmul_flops(n, n, n), timing))
+                del call
     finally:
         torch.backends.cuda.matmul.allow_tf32 = saved
     return results
@@ -122,7 +127,7 @@ def measure_train_step(torch, cfg: GPTConfig, seed: int, warmup: int, repeats: i
     opt = torch.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=0.0)
     inputs, targets = (torch.tensor(a, device="cuda") for a in sample_batch(cfg, seed))
 
-    def step():
+    def step(model=model, opt=opt):  # bound here, so deleting the names below frees the model
         with torch.autocast("cuda", dtype=torch.bfloat16):
             loss = model(inputs, targets)
         loss.backward()
@@ -130,6 +135,6 @@ def measure_train_step(torch, cfg: GPTConfig, seed: int, warmup: int, repeats: i
         opt.zero_grad(set_to_none=True)
 
     timing = time_calls(step, warmup, repeats, sync=torch.cuda.synchronize)
-    del model, opt
+    del step, model, opt
     torch.cuda.empty_cache()
     return timing, params

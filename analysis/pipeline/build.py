@@ -27,8 +27,8 @@ from pathlib import Path
 from analysis.data import load_table, table_closure, table_file, table_path
 from analysis.errors import ExecutionError
 from analysis.pipeline.pages import assumptions_page, data_page, sources_page
-from analysis.schemas import SCHEMAS
 from analysis.pipeline.runner import RunRecord, SectionFailed, timed_execute
+from analysis.schemas import SCHEMAS
 from analysis.sections import SECTIONS, Section, resolve_section, run_order
 
 REPO_ROOT = Path(__file__).resolve().parents[2]

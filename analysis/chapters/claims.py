@@ -1,0 +1,43 @@
+"""Claims chapter: every seed claim and every checked report figure beside the book's value, and
+the counts the prose prints. It needs every modelling chapter (``Section.needs``) and reads their
+results from ``upstream``; :func:`analysis.ledger.check_ledger` fails the chapter, and so the
+build, when the ledger does not hold."""
+
+from __future__ import annotations
+
+from analysis import ledger
+from analysis.chapters import ChapterResults
+
+
+def ran_at_defaults(section: str, parameters: dict) -> bool:
+    """Whether ``section`` ran with every parameter at its default (the report's inputs). A
+    chapter whose parameters are unknown counts as not at its defaults, so the ledger lists its
+    rows without failing them."""
+    from analysis.sections import get_section
+
+    return all(name in parameters and parameters[name] == p.default
+               for name, p in get_section(section).param_map.items())
+
+
+def ledger_inputs(upstream: dict[str, ChapterResults]) -> tuple[ledger.Results, dict[str, bool]]:
+    """The chapters' results as the ledger reads them, and whether each ran at its defaults."""
+    results = {name: {key: (q.value, q.unit) for key, q in chapter.quantities.items()}
+               for name, chapter in upstream.items()}
+    at_defaults = {name: ran_at_defaults(name, chapter.parameters) for name, chapter in upstream.items()}
+    return results, at_defaults
+
+
+def compute(P, upstream) -> ChapterResults:
+    res = ChapterResults("claims")
+    results, at_defaults = ledger_inputs(upstream)
+    claims = res.add_table("seed_claims", ledger.claims_ledger(results, at_defaults))
+    facts = ledger.facts_ledger(results, at_defaults)
+    ledger.check_ledger(claims, facts)  # raises, and so fails the build, if the ledger does not hold
+    res.add("claims_total_count", len(claims), "count", "Seed claims in the ledger")
+    for status, count in ledger.status_counts(claims).items():
+        res.add(f"claims_{status}_count", count, "count", f"Seed claims with status {status}")
+    checked = res.add_table("report_facts_checked", ledger.checked_facts(facts))
+    res.add("facts_checked_count", len(checked), "count", "Report figures the book recomputes")
+    res.add("facts_reproduced_count", int((checked["status"] == "reproduced").sum()), "count",
+            "Report figures reproduced within tolerance")
+    return res

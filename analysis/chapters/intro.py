@@ -1,0 +1,67 @@
+"""Introduction: the book's short version, read from the chapters that compute it.
+
+The introduction computes nothing. It copies the results its summary prints from ``upstream``
+(each under the owning chapter's key, unit and label, so the one-value test checks that the copy
+is the original) and two data rows (GPT-4's training time). :data:`READS` is the list of every
+key it reads, by chapter.
+"""
+
+from __future__ import annotations
+
+from analysis.chapters import ChapterError, ChapterResults
+from analysis.data import load_table
+
+# (chapter, result key) the summary prints, in the order it prints them.
+READS: tuple[tuple[str, str], ...] = (
+    ("cluster", "peak_fp8_eflops"),
+    ("cluster", "gpt4_retrain_days"),
+    ("cluster", "cluster_it_mw"),
+    ("cluster", "cluster_facility_mw"),
+    ("cluster", "cluster_annual_energy_twh"),
+    ("cluster", "cluster_annual_electricity_usd"),
+    ("cluster", "capex_usd"),
+    ("cluster", "electricity_share_of_capex"),
+    ("cluster", "first_failure_minutes"),
+    ("cluster", "gpu_days_lost_checkpoint"),
+    ("tco", "h100_tco_usd_per_gpu_hour"),
+    ("tco", "gb200_tco_usd_per_gpu_hour"),
+    ("tco", "gb200_breakeven_speedup"),
+    # the reference token's cost: recorded by the uncertainty chapter at the same point as the TCO
+    # chapter's (one value per key, tests/test_chapters.py), beside its band
+    ("uncertainty", "llama31_405b_bf16_usd_per_million_tokens"),
+    ("uncertainty", "llama31_405b_bf16_usd_per_million_tokens_p10"),
+    ("uncertainty", "llama31_405b_bf16_usd_per_million_tokens_p90"),
+    ("benchmarks", "gb200_vs_h100_deepseek_v3_bf16_throughput_ratio"),
+    ("benchmarks", "gb200_vs_h100_llama4_maverick_fp8_throughput_ratio"),
+    ("reliability", "gb200_breakeven_speedup_with_downtime"),
+    ("reliability", "llama3_effective_training_time"),
+    ("energy", "gpt3_175b_fp8_j_per_token"),
+    ("energy", "llama31_405b_bf16_household_years_15t_tokens"),
+    ("claims", "claims_reproduced_count"),
+    ("claims", "claims_corrected_count"),
+    ("claims", "claims_context_count"),
+    ("claims", "claims_unverifiable_count"),
+    ("claims", "claims_pending_count"),
+)
+
+
+def read(upstream: dict[str, ChapterResults], section: str, key: str):
+    """The :class:`~analysis.chapters.Quantity` ``key`` of chapter ``section``; an error naming
+    both (and what the chapter has) when it is missing."""
+    chapter = upstream[section]
+    if key not in chapter:
+        raise ChapterError(f"intro: chapter '{section}' has no result '{key}'; it has: {', '.join(chapter.quantities)}")
+    return chapter.quantities[key]
+
+
+def compute(P, upstream) -> ChapterResults:
+    res = ChapterResults("intro")
+    for section, key in READS:
+        q = read(upstream, section, key)
+        res.add(key, q.value, q.unit, q.label)
+    # the cluster's size is a parameter of the cluster chapter, not one of its results
+    res.add("cluster_gpus_count", upstream["cluster"].parameters["gpus"], "count", "GPUs in the cluster")
+    gpt4 = load_table("training_runs").set_index("run_id").loc["gpt4"]
+    res.add("gpt4_training_days_low", gpt4["days_low"], "days", "GPT-4's training time on A100s, low (B07)")
+    res.add("gpt4_training_days_high", gpt4["days_high"], "days", "GPT-4's training time on A100s, high (B07)")
+    return res

@@ -1,0 +1,76 @@
+"""Uncertainty chapter: P10 / P50 / P90 bands around the headline results, and which inputs move
+the cost of a token and GB200's break-even most.
+
+The bands come from :func:`analysis.chapters.bands.band_frame`, the one function every chapter
+that prints a band calls; the tornado swings from :func:`analysis.uncertainty.tornado`. This
+module adds what the page needs on top: the point values under the same keys and units as the
+chapters that own them, each input's range beside this build's value, and reader-facing labels
+(each parameter's ``description``) for the tornado bars.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from analysis import uncertainty
+from analysis.chapters import ChapterResults
+from analysis.chapters.bands import band_frame, model_values
+
+# The two results the tornado charts explain (table name: uncertainty output key).
+TORNADO_OUTPUTS = {
+    "tornado_cost": "llama31_405b_bf16_usd_per_million_tokens",
+    "tornado_breakeven": "gb200_breakeven_speedup_with_downtime",
+}
+TORNADO_BARS = 8  # the inputs that swing each result most; the rest barely move it
+
+# ``mfu_scale`` is a Monte Carlo input only (no chapter parameter), so it has no description.
+EXTRA_LABELS = {"mfu_scale": "Throughput of your cluster relative to NVIDIA's reference run"}
+
+QUANTILES = ("p10", "p50", "p90")
+
+
+def input_labels() -> dict[str, str]:
+    """Reader-facing name of every model input: the parameter's description."""
+    from analysis.sections import all_params
+
+    return {**{name: p.description for name, p in all_params().items()}, **EXTRA_LABELS}
+
+
+def inputs_frame(values: dict) -> pd.DataFrame:
+    """The uncertain inputs (``data/distributions.csv``) with this build's value beside their
+    range, and a label."""
+    labels = input_labels()
+    table = uncertainty.distributions().reset_index()
+    table.insert(1, "label", [labels[name] for name in table["param"]])
+    table.insert(4, "value", [float(values[name]) for name in table["param"]])
+    return table
+
+
+def tornado_frame(values: dict, output: str, bars: int = TORNADO_BARS) -> pd.DataFrame:
+    """The ``bars`` inputs that swing ``output`` most (see :func:`analysis.uncertainty.tornado`),
+    each with a ``label`` for the chart."""
+    table = uncertainty.tornado(values, output).head(bars).copy()
+    labels = input_labels()
+    table.insert(1, "label", [labels[name] for name in table["param"]])
+    return table
+
+
+def compute(P, upstream) -> ChapterResults:
+    res = ChapterResults("uncertainty")
+    res.add("monte_carlo_draws_count", P.mc_draws, "count", "Seeded Monte Carlo draws behind every band")
+    bands = res.add_table("bands", band_frame(P))
+    for key, row in bands.iterrows():
+        res.add(key, row["point"], row["unit"], row["label"])
+        for q in QUANTILES:
+            res.add(f"{key}_{q}", row[q], row["unit"], f"{row['label']}, {q.upper()}")
+    values = model_values(vars(P))
+    res.add_table("inputs", inputs_frame(values))
+    for name, output in TORNADO_OUTPUTS.items():
+        res.add_table(name, tornado_frame(values, output))
+    return res
+
+
+def top_driver(res: ChapterResults, tornado: str) -> str:
+    """The label of the input that swings a tornado's result most (``tornado_cost`` or
+    ``tornado_breakeven``), for the prose."""
+    return str(res.tables[tornado]["label"].iloc[0])

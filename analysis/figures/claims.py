@@ -1,0 +1,51 @@
+"""Tables of the claims ledger, drawn from the claims chapter's frames
+(``analysis.chapters.claims``): Markdown with links to the sources and to the chapters."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from analysis.notebook import format_quantity
+from analysis.tables import markdown_table
+
+
+def original(c) -> str:
+    """The original source's value of a claim row, its range, fact id and a link to the source."""
+    if pd.isna(c.original_value):
+        return "—"
+    text = format_quantity(c.original_value, c.original_unit)
+    if pd.notna(c.original_high):
+        text += f" to {format_quantity(c.original_high, c.original_unit)}"
+    link = f"[{c.source_id}]({c.url})" if isinstance(c.url, str) else c.source_id
+    return f"{text} ({c.fact_id}; {link})"
+
+
+def _chapter(section: str) -> str:
+    return f"{{ref}}`{section} <chapter-{section}>`"
+
+
+def claims_markdown(E) -> str:
+    """One row per seed claim: what the seed says, the original, the book's value, the status."""
+    rows = []
+    for c in E.tables["seed_claims"].itertuples():
+        book = format_quantity(c.book_value, c.book_unit) if pd.notna(c.book_value) else "—"
+        chapter = _chapter(c.section) if c.chapter_built else c.section
+        rows.append((f"**{c.claim_id}** {c.claim}", c.seed_value if isinstance(c.seed_value, str) else "—",
+                     original(c), book, f"**{c.status}**", chapter, c.explanation))
+    return markdown_table(["Claim", "Seed says", "Original source", "This book", "Status", "Chapter", "Why"], rows)
+
+
+def facts_markdown(E) -> str:
+    """One row per report figure the book recomputes: the report's value, the book's, the
+    difference and the tolerance."""
+    rows = []
+    for f in E.tables["report_facts_checked"].itertuples():
+        report = format_quantity(f.report_value, f.unit)
+        if pd.notna(f.report_high):
+            report += f" to {format_quantity(f.report_high, f.unit)}"
+        diff = f"{(f.book_value / f.report_value - 1) * 100:+.1f} %"
+        tolerance = f"±{f.tolerance_rel:.1%}" if pd.notna(f.tolerance_rel) else "—"
+        rows.append((f.fact_id, f.quantity, report, format_quantity(f.book_value, f.unit), diff, tolerance,
+                     f.status, _chapter(f.section), f.note if isinstance(f.note, str) else ""))
+    return markdown_table(["Fact", "Quantity", "Report", "This book", "Difference", "Tolerance", "Status",
+                           "Chapter", "Note"], rows)

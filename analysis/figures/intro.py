@@ -1,0 +1,23 @@
+"""The introduction's display numbers and tables, from its
+:class:`~analysis.chapters.ChapterResults` (``analysis.chapters.intro``)."""
+
+from __future__ import annotations
+
+from analysis.data import CLAIM_STATUSES
+from analysis.tables import markdown_table
+
+
+def prose_numbers(E) -> dict[str, float]:
+    """Results rescaled for the summary's sentences (percentages, millions and billions of
+    dollars), glued under these names by :func:`analysis.notebook.glue_values`."""
+    return {
+        "electricity_share_of_capex_pct": E["electricity_share_of_capex"] * 100,
+        "cluster_annual_electricity_musd": E["cluster_annual_electricity_usd"] / 1e6,
+        "capex_busd": E["capex_usd"] / 1e9,
+        "llama3_effective_training_time_pct": E["llama3_effective_training_time"] * 100,
+    }
+
+
+def status_markdown(E) -> str:
+    """How many seed claims have each status."""
+    return markdown_table(["Status", "Claims"], [(s, f"{E[f'claims_{s}_count']:.0f}") for s in CLAIM_STATUSES])

@@ -1,0 +1,41 @@
+"""Figure and tables of the scenarios chapter, drawn from its
+:class:`~analysis.chapters.ChapterResults` (``analysis.chapters.scenarios``)."""
+
+from __future__ import annotations
+
+from analysis.notebook import format_quantity
+from analysis.plots import compare_figure
+from analysis.tables import markdown_table
+
+
+def _value(v) -> str:
+    """A parameter value as the scenario file states it (the frame holds whole numbers as floats)."""
+    return f"{v:,.10g}" if isinstance(v, (int, float)) else str(v)
+
+
+def files_markdown(E) -> str:
+    """One row per scenario: its name, file, the parameters it changes and why."""
+    changes = E.tables["changes"]
+    rows = []
+    for s in E.tables["files"].itertuples():
+        mine = changes[changes["scenario"] == s.scenario]
+        changed = ", ".join(f"`{c.parameter}` = {_value(c.value)}" for c in mine.itertuples()) or "none"
+        rows.append((s.scenario, f"`{s.file}`", changed, s.description))
+    return markdown_table(["Scenario", "File", "Changes", "Why"], rows)
+
+
+def names(E) -> list[str]:
+    """The scenarios' names, the report's defaults first."""
+    return list(E.tables["files"]["scenario"])
+
+
+def results_markdown(E) -> str:
+    """One row per headline result, one column per scenario."""
+    table, shown = E.tables["scenarios"], names(E)
+    rows = [(r["label"], *(format_quantity(r[n], r["unit"]) for n in shown)) for _, r in table.iterrows()]
+    return markdown_table(["Result", *shown], rows)
+
+
+def compare(E):
+    """Each scenario's headline results as ratios to the first scenario's."""
+    return compare_figure(E.tables["scenarios"], names(E))

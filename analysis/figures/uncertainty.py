@@ -1,0 +1,67 @@
+"""Figures and tables of the uncertainty chapter, drawn from its
+:class:`~analysis.chapters.ChapterResults` (``analysis.chapters.uncertainty``)."""
+
+from __future__ import annotations
+
+import textwrap
+
+from analysis.notebook import format_quantity
+from analysis.plots import PALETTE, add_source, new_figure
+from analysis.tables import markdown_table
+
+# tornado table name: (title, x-axis label)
+TORNADO_TITLES = {
+    "tornado_cost": ("What moves the cost of a Llama 3.1 405B token", "USD per 1M tokens"),
+    "tornado_breakeven": ("What moves GB200's break-even speed-up", "Speed-up over H100 needed (x), with downtime"),
+}
+
+
+def inputs_markdown(E) -> str:
+    """The uncertain inputs: shape, low, this build's value, high, basis and why."""
+    rows = [(f"{r.label} (`{r.param}`)", r.shape, f"{r.low:,.4g}", f"{r.value:,.4g}", f"{r.high:,.4g}", r.basis, r.note)
+            for r in E.tables["inputs"].itertuples()]
+    return markdown_table(["Input", "Shape", "Low", "This build", "High", "Basis", "Why"], rows)
+
+
+def bands_markdown(E) -> str:
+    """Point estimate, P10, P50 and P90 of each headline result, with units."""
+    rows = [(r["label"], *(format_quantity(r[c], r["unit"]) for c in ("point", "p10", "p50", "p90")))
+            for _, r in E.tables["bands"].iterrows()]
+    return markdown_table(["Result", "Point", "P10", "P50", "P90"], rows)
+
+
+def bands_figure(E):
+    """Each result's P10-P90 bar and P50 tick as ratios to its point estimate."""
+    table = E.tables["bands"]
+    fig, ax = new_figure("Bands relative to the point estimate", "Ratio to the point estimate", "",
+                         figsize=(7.0, 3.8))
+    for i, (_, row) in enumerate(table.iterrows()):
+        ax.plot([row["p10"] / row["point"], row["p90"] / row["point"]], [i, i], color=PALETTE["blue"], lw=6,
+                solid_capstyle="butt")
+        ax.plot(row["p50"] / row["point"], i, "|", color=PALETTE["black"], ms=14, mew=2)
+    ax.axvline(1.0, color=PALETTE["vermillion"], lw=1, ls=":")
+    ax.set_yticks(range(len(table)), list(table["label"]), fontsize=8)
+    ax.invert_yaxis()
+    add_source(fig, f"Monte Carlo of this chapter, {E['monte_carlo_draws_count']:,.0f} draws "
+               "(data/distributions.csv); bar = P10 to P90, tick = P50, dotted line = point estimate.")
+    return fig
+
+
+def tornado_figure(E, name: str):
+    """One-at-a-time swings of a result (``tornado_cost`` or ``tornado_breakeven``), each input's
+    bar labelled with what the input means."""
+    t = E.tables[name]
+    title, unit = TORNADO_TITLES[name]
+    fig, ax = new_figure(title, unit, "", figsize=(7.0, 0.9 + 0.5 * len(t)))
+    base = t["base"].iloc[0]
+    for i, r in t.iterrows():
+        ax.barh(i, r["at_low"] - base, left=base, color=PALETTE["sky"], label="input at its low" if i == 0 else None)
+        ax.barh(i, r["at_high"] - base, left=base, color=PALETTE["orange"], label="input at its high" if i == 0 else None)
+    ax.axvline(base, color=PALETTE["black"], lw=0.8)
+    # descriptions run long: wrap them so the bars keep most of the width
+    ax.set_yticks(range(len(t)), [textwrap.fill(label, 42) for label in t["label"]], fontsize=7)
+    ax.invert_yaxis()
+    ax.legend(fontsize=8, loc="lower right")
+    add_source(fig, "one-at-a-time swings over the ranges in data/distributions.csv; other inputs at this "
+               "build's values.")
+    return fig

@@ -1,0 +1,75 @@
+"""The uncertainty chapter (``analysis.chapters.uncertainty``): point values under the owning
+chapters' keys and units, ordered bands, and tornado bars labelled with what each input means."""
+
+from __future__ import annotations
+
+import pytest
+
+from analysis.chapters import compute_section
+from analysis.chapters import uncertainty as chapter
+from analysis.data import fact
+from analysis.uncertainty import OUTPUTS
+
+
+@pytest.fixture(scope="module")
+def E():
+    return compute_section("uncertainty")
+
+
+def test_point_values_reproduce_the_report(E):
+    """SemiAnalysis's H100 cost basis ($1.42 per GPU-hour, A13) and its Llama 3.1 405B BF16 cost
+    per million tokens ($1.95, A34), within 1 %."""
+    assert E["h100_tco_usd_per_gpu_hour"] == pytest.approx(fact("A13_h100_usd_per_gpu_hour"), rel=0.01)
+    assert E["llama31_405b_bf16_usd_per_million_tokens"] == pytest.approx(fact("A34_405b_bf16_cost_per_1m"), rel=0.01)
+
+
+def test_joules_per_token_and_household_years_by_hand(E):
+    """1,389 W of IT per H100 x PUE 1.3 = 1,805.7 W at the meter, over NVIDIA's 202.5 tokens/s/GPU
+    (DGXC v25.02) = 8.917 J per token; 15e12 tokens x 8.917 J / 3.6e6 J per kWh / 10,791 kWh per
+    household-year = 3,443 household-years."""
+    assert E["llama31_405b_bf16_j_per_token"] == pytest.approx(1389 * 1.3 / 202.5, rel=1e-9)
+    assert E["llama31_405b_bf16_household_years_15t_tokens"] == pytest.approx(
+        15e12 * (1389 * 1.3 / 202.5) / 3.6e6 / 10_791, rel=1e-9)
+
+
+def test_point_values_use_the_owners_keys_units_and_values(E):
+    """The TCO chapter owns the TCO keys: same key, same unit, same value here."""
+    tco = compute_section("tco")
+    for key in ("h100_tco_usd_per_gpu_hour", "gb200_tco_usd_per_gpu_hour", "gb200_breakeven_speedup"):
+        assert (E[key], E.unit(key)) == (pytest.approx(tco[key], rel=1e-12), tco.unit(key))
+    for key, (_, unit) in OUTPUTS.items():
+        assert E.unit(key) == unit and E.unit(f"{key}_p50") == unit
+
+
+def test_every_band_is_recorded_and_ordered(E):
+    for key in OUTPUTS:
+        p10, p50, p90 = E[f"{key}_p10"], E[f"{key}_p50"], E[f"{key}_p90"]
+        assert p10 < p50 < p90, key
+        assert E.tables["bands"].loc[key, "p50"] == p50
+    assert E["monte_carlo_draws_count"] == 100_000
+
+
+def test_fewer_draws_are_recorded_and_move_the_bands_not_the_points(E):
+    few = compute_section("uncertainty", {"mc_draws": 2_000})
+    assert few["monte_carlo_draws_count"] == 2_000
+    assert few["h100_tco_usd_per_gpu_hour"] == E["h100_tco_usd_per_gpu_hour"]
+    assert few["h100_tco_usd_per_gpu_hour_p90"] != E["h100_tco_usd_per_gpu_hour_p90"]
+
+
+def test_tornado_bars_carry_the_parameter_descriptions(E):
+    cost = E.tables["tornado_cost"].set_index("param")
+    assert len(cost) == chapter.TORNADO_BARS
+    # a longer useful life spreads the capex over more hours: the largest swing in the cost of a token
+    assert chapter.top_driver(E, "tornado_cost") == "Years over which capex is recovered"
+    assert cost.loc["tariff_usd_per_kwh", "label"] == "Electricity tariff"
+    assert cost.loc["mfu_scale", "label"] == chapter.EXTRA_LABELS["mfu_scale"]
+    breakeven = E.tables["tornado_breakeven"]
+    assert breakeven["label"].str.len().min() > 5 and breakeven["swing"].is_monotonic_decreasing
+
+
+def test_inputs_table_shows_this_builds_value_inside_its_range(E):
+    inputs = E.tables["inputs"].set_index("param")
+    assert inputs.loc["pue", "value"] == 1.3 and inputs.loc["mfu_scale", "value"] == 1.0
+    assert ((inputs["low"] <= inputs["value"]) & (inputs["value"] <= inputs["high"])).all()
+    changed = compute_section("uncertainty", {"tariff_usd_per_kwh": 0.12, "mc_draws": 1_000})
+    assert changed.tables["inputs"].set_index("param").loc["tariff_usd_per_kwh", "value"] == 0.12
