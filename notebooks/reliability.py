@@ -197,15 +197,15 @@ glue("largest_loss_in_memory", largest_in_memory)
 # {glue:text}`largest_loss_cluster`. Recovering from peers' memory instead keeps
 # {glue:text}`cluster_in_memory_goodput_frac:.0%`; what is left is mostly
 # {glue:text}`largest_loss_in_memory`. Per failure, the report's arithmetic compares the worst case
-# of a checkpoint restart, {glue:text}`gpu_days_lost_checkpoint:.0f` GPU-days, with
-# {glue:text}`gpu_days_lost_in_memory:.2f` GPU-days for in-memory recovery; on average a restart
-# loses half an interval, {glue:text}`gpu_days_lost_checkpoint_mean:.0f` GPU-days, plus the restart
+# of a checkpoint restart, {glue:text}`checkpoint_restart_lost_gpu_days:.0f` GPU-days, with
+# {glue:text}`in_memory_recovery_lost_gpu_days:.2f` GPU-days for in-memory recovery; on average a restart
+# loses half an interval, {glue:text}`checkpoint_restart_mean_lost_gpu_days:.0f` GPU-days, plus the restart
 # itself.
 
 # %% tags=["remove-input"]
 display(Markdown(comparison_table(R, [
-    ("gpu_days_lost_checkpoint", "B25_gpu_days"), ("in_memory_step_gpu_days", "B26_gpu_days_step"),
-    ("in_memory_copy_gpu_days", "B26_gpu_days_copy")])))
+    ("checkpoint_restart_lost_gpu_days", "B25_gpu_days"), ("in_memory_step_lost_gpu_days", "B26_gpu_days_step"),
+    ("in_memory_copy_lost_gpu_days", "B26_gpu_days_copy")])))
 
 # %% [markdown]
 # ## Goodput, simulated

@@ -185,18 +185,18 @@ def _time_shares(res: ChapterResults, P, snap: rel.Llama3Snapshot) -> None:
     res.add("cluster_goodput_frac", useful[1], "fraction", f"Expected goodput at {P.gpus:,} GPUs, persistent checkpoints")
     res.add("cluster_in_memory_goodput_frac", useful[2], "fraction",
             f"Expected goodput at {P.gpus:,} GPUs, in-memory recovery")
-    res.add("weights_copy_seconds", copy_s, "s", "Time to copy one GPU's memory from a peer")
-    res.add("gpu_days_lost_checkpoint", cluster.gpu_days_lost_checkpoint(
+    res.add("weights_copy_seconds", copy_s, "seconds", "Time to copy one GPU's memory from a peer")
+    res.add("checkpoint_restart_lost_gpu_days", cluster.gpu_days_lost_checkpoint(
         P.gpus, P.checkpoint_interval_steps, P.step_time_seconds), "GPU-days",
         "Work lost per failure, restart from checkpoint (worst case)")
-    res.add("gpu_days_lost_checkpoint_mean", cluster.gpu_days_lost_checkpoint(
+    res.add("checkpoint_restart_mean_lost_gpu_days", cluster.gpu_days_lost_checkpoint(
         P.gpus, P.checkpoint_interval_steps / 2 + 1, P.step_time_seconds), "GPU-days",
         "Work lost per failure, restart from checkpoint (on average: half an interval)")
-    res.add("in_memory_step_gpu_days", cluster.gpu_days_lost_in_memory(P.gpus, P.step_time_seconds, 0.0), "GPU-days",
+    res.add("in_memory_step_lost_gpu_days", cluster.gpu_days_lost_in_memory(P.gpus, P.step_time_seconds, 0.0), "GPU-days",
             "In-memory recovery: one redone step")
-    res.add("in_memory_copy_gpu_days", cluster.gpu_days_lost_in_memory(P.gpus, 0.0, copy_s, steps_lost=0.0),
+    res.add("in_memory_copy_lost_gpu_days", cluster.gpu_days_lost_in_memory(P.gpus, 0.0, copy_s, steps_lost=0.0),
             "GPU-days", "In-memory recovery: waiting for the copy")
-    res.add("gpu_days_lost_in_memory", cluster.gpu_days_lost_in_memory(P.gpus, P.step_time_seconds, copy_s),
+    res.add("in_memory_recovery_lost_gpu_days", cluster.gpu_days_lost_in_memory(P.gpus, P.step_time_seconds, copy_s),
             "GPU-days", "Work lost per failure, in-memory recovery")
 
 

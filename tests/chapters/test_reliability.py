@@ -105,9 +105,11 @@ def test_recovery_budget_keeps_llama3_at_metas_bound(E):
 
 
 def test_sa_lost_gpu_days(E):
-    assert E["gpu_days_lost_checkpoint"] == pytest.approx(fact("B25_gpu_days"), rel=0.005)  # 99 x 2 s x 100k
-    assert E["in_memory_step_gpu_days"] == pytest.approx(100_000 * 2 / 86_400)
+    assert E["checkpoint_restart_lost_gpu_days"] == pytest.approx(fact("B25_gpu_days"), rel=0.005)  # 99 x 2 s x 100k
+    assert E["in_memory_step_lost_gpu_days"] == pytest.approx(100_000 * 2 / 86_400)
     assert E["weights_copy_seconds"] == pytest.approx(80 * 8 / 400)  # 80 GB at 400 Gbit/s
+    assert E["in_memory_recovery_lost_gpu_days"] == pytest.approx(
+        E["in_memory_step_lost_gpu_days"] + E["in_memory_copy_lost_gpu_days"])  # B26: 2.3 + 1.85
 
 
 def test_a_parameter_reaches_its_results():
