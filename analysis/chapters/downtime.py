@@ -14,19 +14,19 @@ import numpy as np
 import pandas as pd
 
 from analysis import benchmarks, costs
+from analysis import defaults as d
 from analysis import reliability as rel
 from analysis.chapters import ChapterResults
 from analysis.chapters.bands import band_frame
+from analysis.chapters.reliability import add_parameters
 
 SYSTEMS = ("h100", "gb200")
 BAND_KEYS = ("gb200_breakeven_speedup", "gb200_breakeven_speedup_with_downtime")
 EXTRA_LOSS_GRID_FRAC = np.linspace(0.0, 0.5, 101)  # GB200's extra lost GPU-hours, for the figure
 
-# Parameters the prose quotes, recorded with the results so the page can glue them: (name, unit).
-QUOTED_PARAMETERS = (("gpus", "GPUs"), ("job_gpus", "GPUs"), ("h100_gpus_per_server", "GPUs"),
-                     ("h100_repair_hours", "hours"), ("gb200_blast_radius_gpus", "GPUs"),
-                     ("gb200_repair_hours", "hours"), ("gb200_gpu_fault_ratio", "x"),
-                     ("gb200_nvlink_faults_per_rack_month", "faults per rack-month"))
+# Parameters the prose quotes, recorded with the results so the page can glue them.
+QUOTED_PARAMETERS = (d.GPUS, d.JOB_GPUS, d.H100_GPUS_PER_SERVER, d.H100_REPAIR_HOURS, d.GB200_BLAST_RADIUS_GPUS,
+                     d.GB200_REPAIR_HOURS, d.GB200_GPU_FAULT_RATIO, d.GB200_NVLINK_FAULTS_PER_RACK_MONTH)
 
 # Measured speed-ups the chapter sets against the break-even: (benchmarks key, model id).
 SPEEDUPS = (("gb200_vs_h100_llama31_405b_bf16_throughput_ratio", "llama31_405b"),
@@ -35,8 +35,7 @@ SPEEDUPS = (("gb200_vs_h100_llama31_405b_bf16_throughput_ratio", "llama31_405b")
 
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("downtime")
-    for name, unit in QUOTED_PARAMETERS:
-        res.add(name, getattr(P, name), unit, f"Parameter {name}")
+    add_parameters(res, P, QUOTED_PARAMETERS)
     tco, bench = upstream["tco"], upstream["benchmarks"]
     for key in ("h100_tco_usd_per_gpu_hour", "gb200_tco_usd_per_gpu_hour", "gb200_breakeven_speedup"):
         res.add(key, tco[key], tco.unit(key), tco.quantities[key].label)

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import cluster, goodput, hardware
+from analysis import defaults as d
 from analysis import reliability as rel
 from analysis.chapters import ChapterResults
 from analysis.data import row
@@ -22,12 +23,19 @@ MINUTES_PER_HOUR = SECONDS_PER_HOUR / SECONDS_PER_MINUTE
 JOB_SIZES_GPUS = np.geomspace(1_000, 300_000, 60)  # the job sizes the figures sweep
 MTBF_GRID_HOURS = np.geomspace(1 / MINUTES_PER_HOUR, 100.0, 200)  # one minute to 100 hours
 
-# Parameters the prose quotes, recorded with the results so the page can glue them: (name, unit).
-QUOTED_PARAMETERS = (("gpus", "GPUs"), ("gb200_nvlink_faults_per_rack_month", "faults per rack-month"),
-                     ("gb200_gpus_per_rack", "GPUs"), ("link_mttf_years", "years"), ("links_per_gpu", "links per GPU"),
-                     ("checkpoint_write_seconds", "seconds"), ("checkpoint_interval_steps", "steps"),
-                     ("step_time_seconds", "seconds"), ("failure_detection_minutes", "minutes"),
-                     ("restart_minutes", "minutes"), ("goodput_trials", "simulated runs"), ("goodput_seed", "seed"))
+# Parameters the prose quotes, recorded with the results (unit and label from their definition)
+# so the page can glue them like any other quantity.
+QUOTED_PARAMETERS = (
+    d.GPUS, d.GB200_NVLINK_FAULTS_PER_RACK_MONTH, d.GB200_GPUS_PER_RACK, d.LINK_MTTF_YEARS, d.LINKS_PER_GPU,
+    d.CHECKPOINT_WRITE_SECONDS, d.CHECKPOINT_INTERVAL_STEPS, d.STEP_TIME_SECONDS, d.FAILURE_DETECTION_MINUTES,
+    d.RESTART_MINUTES, d.GOODPUT_TRIALS, d.GOODPUT_SEED)
+
+
+def add_parameters(res: ChapterResults, P, params) -> None:
+    """Record the values ``P`` holds for ``params`` (their :class:`analysis.params.Param`), under
+    the parameters' names, units and descriptions."""
+    for param in params:
+        res.add(param.name, getattr(P, param.name), param.unit, f"{param.description} (parameter)")
 
 
 def recovery_hours(P) -> tuple[float, float, float]:
@@ -39,8 +47,7 @@ def recovery_hours(P) -> tuple[float, float, float]:
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("reliability")
     snap = rel.llama3_snapshot()
-    for name, unit in QUOTED_PARAMETERS:
-        res.add(name, getattr(P, name), unit, f"Parameter {name}")
+    add_parameters(res, P, QUOTED_PARAMETERS)
     _llama3_failures(res, snap)
     _job_mtbf(res, P, snap)
     _checkpoint_intervals(res, P, snap)
