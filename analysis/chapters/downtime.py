@@ -10,6 +10,8 @@ evaluates, so the point value and its band agree.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pandas as pd
 
@@ -45,7 +47,10 @@ def compute(P, upstream) -> ChapterResults:
     _useful_shares(res, P, rates)
     _breakevens(res, P, rates)
     _token_costs(res)
-    res.add_table("bands", band_frame(P, BAND_KEYS))
+    # The band's point must be this chapter's value, so it is evaluated at the TCO inputs the TCO
+    # chapter ran with (ChapterResults.parameters, where present) as well as this chapter's own.
+    band_inputs = SimpleNamespace(**{**getattr(tco, "parameters", {}), **vars(P)})
+    res.add_table("bands", band_frame(band_inputs, BAND_KEYS))
     return res
 
 

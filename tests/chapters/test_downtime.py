@@ -108,3 +108,15 @@ def test_figure_and_tables_render(E):
                            "gb200_breakeven_speedup_with_downtime") == "clears"
     assert figures.verdict(E, "gb200_vs_h100_deepseek_v3_bf16_throughput_ratio",
                            "gb200_breakeven_speedup") == "falls short of"
+
+
+def test_the_band_point_follows_the_tco_chapters_inputs():
+    """With a TCO input changed (it reaches the TCO chapter, not this one's parameters), the band's
+    point estimate is still this chapter's break-even. Needs ChapterResults.parameters."""
+    from analysis.chapters import ChapterResults
+
+    if "parameters" not in ChapterResults.__dataclass_fields__:
+        pytest.skip("ChapterResults does not carry its parameters in this tree")
+    E = compute_section("downtime", {"pue": 1.15, "mc_draws": 1_000})
+    assert E.tables["bands"].loc["gb200_breakeven_speedup_with_downtime", "point"] == pytest.approx(
+        E["gb200_breakeven_speedup_with_downtime"], rel=1e-12)
