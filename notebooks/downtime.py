@@ -105,6 +105,7 @@ glue("dsv3_verdict", figures.verdict(E, "gb200_vs_h100_deepseek_v3_bf16_throughp
 
 # %% tags=["remove-input"]
 glue_figure("fig_downtime_breakeven", figures.breakeven(E))
+R.add_table("breakeven_by_extra_loss", E.tables["breakeven_by_extra_loss"], "break-even speed-up against extra loss")
 
 # %% [markdown]
 # ```{glue:figure} fig_downtime_breakeven

@@ -92,6 +92,7 @@ glue_figure("fig_reliability_causes", figures.causes(E))
 
 # %% tags=["remove-input"]
 display(Markdown(figures.categories_table(E)))
+R.add_table("categories", E.tables["categories"], "Llama 3's interruptions, rates and per-GPU MTBF by category")
 
 # %% [markdown]
 # Of these, the GPU, host and unplanned-maintenance causes
@@ -252,6 +253,7 @@ glue_figure("fig_reliability_llama3_goodput", figures.llama3_goodput(E))
 
 # %% tags=["remove-input"]
 glue_figure("fig_reliability_goodput", figures.goodput_by_size(E))
+R.add_table("goodput_by_size", E.tables["goodput_by_size"], "expected goodput against job size")
 
 # %% [markdown]
 # ```{glue:figure} fig_reliability_goodput
