@@ -221,7 +221,7 @@ SEED_GPT3_COST_END_USD = Param(
     "Claim S12 as the seed states it. The chapter shows the MFU this cost would need, to set it "
     "against the original's 162k USD (A23).", "seed_000", low=1.0, high=1e10)
 
-# --- reliability: failures, checkpoints, goodput, GB200 downtime (reliability chapter) -------------------
+# --- reliability: failures, checkpoints, goodput (reliability chapter), GB200 downtime (downtime chapter) ---
 # Llama 3 405B's own counts (GPUs, days, interruptions) are data (data/reliability_facts.csv), not
 # parameters. What Meta did not publish, and everything about GB200 NVL72 faults, is an assumption.
 CHECKPOINT_WRITE_SECONDS = Param(

@@ -86,29 +86,27 @@ def summarize(ratios: np.ndarray) -> dict[str, float]:
             "p50": float(p50), "p95": float(p95)}
 
 
-def llama3_simulation_inputs() -> dict[str, float]:
-    """Llama 3 405B's published inputs (``data/reliability_facts.csv``) and this book's default
-    assumptions for what Meta did not publish (checkpoint write, detection and restart times;
-    the checkpoint interval is Daly's optimum for them), as keyword arguments of
-    :func:`simulate_goodput`."""
-    from analysis import defaults as d
-    from analysis.reliability import daly_interval, gpu_mtbf_hours, item
-    from analysis.units import HOURS_PER_DAY, SECONDS_PER_HOUR
+def llama3_simulation_inputs(write_seconds: float, detection_minutes: float, restart_minutes: float,
+                             snapshot=None) -> dict[str, float]:
+    """Keyword arguments of :func:`simulate_goodput` for Llama 3 405B's 54-day snapshot: its
+    published GPUs, length and interruption counts (:func:`analysis.reliability.llama3_snapshot`),
+    and, for what Meta did not publish, the checkpoint write (seconds), detection and restart
+    (minutes) times given; the checkpoint interval is Daly's optimum for them."""
+    from analysis.reliability import daly_interval, llama3_snapshot
+    from analysis.units import SECONDS_PER_HOUR, SECONDS_PER_MINUTE
 
-    gpus, hours = item("llama3_gpus"), item("llama3_snapshot_days") * HOURS_PER_DAY
-    mtbf_gpu = gpu_mtbf_hours(item("llama3_interruptions_unexpected"), gpus, hours)
-    write = d.CHECKPOINT_WRITE_SECONDS.default / SECONDS_PER_HOUR
-    return {"gpus": gpus, "gpu_mtbf_hours": mtbf_gpu, "run_hours": hours,
-            "interval_hours": daly_interval(write, job_mtbf_hours(gpus, mtbf_gpu)), "write_hours": write,
-            "detection_hours": d.FAILURE_DETECTION_MINUTES.default / 60.0,
-            "restart_hours": d.RESTART_MINUTES.default / 60.0,
-            "planned_per_hour": item("llama3_interruptions_planned") / hours}
+    snap = snapshot or llama3_snapshot()
+    write = write_seconds / SECONDS_PER_HOUR
+    minutes_per_hour = SECONDS_PER_HOUR / SECONDS_PER_MINUTE
+    return {"gpus": snap.gpus, "gpu_mtbf_hours": snap.gpu_mtbf_hours, "run_hours": snap.hours,
+            "interval_hours": daly_interval(write, job_mtbf_hours(snap.gpus, snap.gpu_mtbf_hours)),
+            "write_hours": write, "detection_hours": detection_minutes / minutes_per_hour,
+            "restart_hours": restart_minutes / minutes_per_hour, "planned_per_hour": snap.planned_per_hour}
 
 
-def benchmark_seconds(trials: int = 1_000, repeats: int = 5) -> float:
-    """Best of ``repeats`` wall-clock times, in seconds, to simulate ``trials`` runs of the Llama 3
-    405B job (16,384 GPUs, 54 days); ``make bench`` prints it. Target: 1 s or less."""
-    inputs = llama3_simulation_inputs()
+def benchmark_seconds(inputs: dict, trials: int = 1_000, repeats: int = 5) -> float:
+    """Best of ``repeats`` wall-clock times, in seconds, to simulate ``trials`` runs with
+    ``inputs`` (e.g. :func:`llama3_simulation_inputs`); ``make bench`` prints it."""
     best = math.inf
     for seed in range(repeats):
         start = time.perf_counter()

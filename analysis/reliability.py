@@ -17,11 +17,14 @@ All times of one call share a unit (hours unless a name says otherwise).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
+import pandas as pd
 
 from analysis.opex import HOURS_PER_MONTH
 from analysis.tco import breakeven_speedup
-from analysis.units import HOURS_PER_DAY, HOURS_PER_YEAR
+from analysis.units import HOURS_PER_DAY, HOURS_PER_YEAR, SECONDS_PER_HOUR
 
 # Llama 3 causes whose fix takes hardware out of service (a server, or an NVL72 rack) until it is
 # repaired. Software bugs, dependencies, NCCL timeouts and network switch/cable faults stop the
@@ -205,38 +208,105 @@ def max_extra_loss(speedup: float, tco_ratio: float) -> float:
     return 1.0 - tco_ratio / speedup
 
 
+# --- Llama 3's calibration and the GB200 comparison (the chapters and the uncertainty analysis) ------
 
-# --- the calibration and comparison the chapter and the uncertainty analysis share -------------------
+@dataclass(frozen=True)
+class Llama3Snapshot:
+    """Llama 3 405B's published 54-day snapshot: the one calibration every failure rate in the
+    book comes from. ``causes`` is ``data/llama3_interruptions.csv`` (one row per cause)."""
 
-def llama3_rates() -> dict:
-    """Per-GPU-hour rates calibrated on Llama 3 405B's 54-day snapshot (``data/llama3_interruptions.csv``
-    and ``data/reliability_facts.csv``): every unexpected job-stopping fault (``job``), those that
-    need a repair (``repair``: GPU, host, unplanned maintenance) and planned restarts per hour."""
+    gpus: float
+    days: float
+    unexpected: float
+    planned: float
+    total: float
+    causes: pd.DataFrame
+
+    @property
+    def hours(self) -> float:
+        return self.days * HOURS_PER_DAY
+
+    @property
+    def counts_by_category(self) -> pd.Series:
+        """Unexpected interruptions per cause category, largest first."""
+        counts = self.causes.groupby("category")["count"].sum().astype(float)
+        return counts.sort_values(ascending=False)
+
+    @property
+    def rates_by_category(self) -> pd.Series:
+        """Interruptions per GPU-hour, per category."""
+        return rate_per_gpu_hour(self.counts_by_category, self.gpus, self.hours)
+
+    @property
+    def gpu_mtbf_hours(self) -> float:
+        """Per-GPU MTBF from every unexpected interruption (50,677 h)."""
+        return gpu_mtbf_hours(self.unexpected, self.gpus, self.hours)
+
+    @property
+    def planned_per_hour(self) -> float:
+        """Planned interruptions per wall-clock hour of the job."""
+        return self.planned / self.hours
+
+
+def llama3_snapshot() -> Llama3Snapshot:
+    """Load Llama 3 405B's counts (``data/reliability_facts.csv``) and cause table
+    (``data/llama3_interruptions.csv``, ``meta_llama3_2024`` Table 5)."""
     from analysis.data import load_table
-    from analysis.units import HOURS_PER_DAY
 
-    causes = load_table("llama3_interruptions")
-    gpus, hours = item("llama3_gpus"), item("llama3_snapshot_days") * HOURS_PER_DAY
-    rates = rate_per_gpu_hour(causes.groupby("category")["count"].sum().astype(float), gpus, hours)
+    return Llama3Snapshot(gpus=item("llama3_gpus"), days=item("llama3_snapshot_days"),
+                          unexpected=item("llama3_interruptions_unexpected"),
+                          planned=item("llama3_interruptions_planned"), total=item("llama3_interruptions_total"),
+                          causes=load_table("llama3_interruptions"))
+
+
+def llama3_rates(snapshot: Llama3Snapshot | None = None) -> dict:
+    """Per-GPU-hour rates calibrated on Llama 3 405B's snapshot: every unexpected job-stopping
+    fault (``job``), those that need a repair (``repair``: GPU, host, unplanned maintenance) and
+    planned restarts per wall-clock hour (``planned_per_hour``)."""
+    snap = snapshot or llama3_snapshot()
+    rates = snap.rates_by_category
     return {"job": float(rates.sum()), "repair": float(rates[list(REPAIR_CATEGORIES)].sum()),
-            "planned_per_hour": item("llama3_interruptions_planned") / hours}
+            "planned_per_hour": snap.planned_per_hour}
+
+
+def gb200_rates(p, rates: dict) -> dict:
+    """GB200 NVL72's per-GPU-hour rates from Llama 3's (``rates``): GPU and host faults scaled by
+    ``gb200_gpu_fault_ratio`` plus the NVLink backplane faults (per rack-month, spread over the
+    rack's GPUs), which both stop the job and need a repair. ``p`` holds the parameters by name
+    (attributes or a mapping; values may be arrays)."""
+    get = _getter(p)
+    nvlink = per_gpu_rate_from_rack_month(get("gb200_nvlink_faults_per_rack_month"), get("gb200_gpus_per_rack"))
+    ratio = get("gb200_gpu_fault_ratio")
+    return {"job": rates["job"] * ratio + nvlink, "repair": rates["repair"] * ratio + nvlink,
+            "planned_per_hour": rates["planned_per_hour"]}
+
+
+def _getter(p):
+    from collections.abc import Mapping
+
+    return p.__getitem__ if isinstance(p, Mapping) else lambda name: getattr(p, name)
+
+
+def system_useful_shares(p, job_gpus, rates: dict) -> dict:
+    """(goodput, share out of service, useful share) of a ``job_gpus`` job on H100 and on GB200
+    NVL72, by system: an H100 fault takes its server (``h100_gpus_per_server``) out for
+    ``h100_repair_hours``, a GB200 fault ``gb200_blast_radius_gpus`` for ``gb200_repair_hours``;
+    both jobs checkpoint at Daly's optimum and share the recovery times in ``p``."""
+    get = _getter(p)
+    recovery = (get("checkpoint_write_seconds") / SECONDS_PER_HOUR, get("failure_detection_minutes") / 60.0,
+                get("restart_minutes") / 60.0, rates["planned_per_hour"])
+    gb200 = gb200_rates(p, rates)
+    return {
+        "h100": useful_share(job_gpus, rates["job"], rates["repair"], get("h100_gpus_per_server"),
+                             get("h100_repair_hours"), *recovery),
+        "gb200": useful_share(job_gpus, gb200["job"], gb200["repair"], get("gb200_blast_radius_gpus"),
+                              get("gb200_repair_hours"), *recovery),
+    }
 
 
 def breakeven_with_downtime(p, tco_h100, tco_gb200, job_gpus, rates: dict | None = None):
     """GB200's reliability-adjusted break-even speed-up for a ``job_gpus`` job: each system's TCO
     divided by its useful share (goodput x share in service). ``p`` holds the reliability
     parameters by name (a chapter's ``P`` or a mapping of arrays, for the uncertainty analysis)."""
-    from collections.abc import Mapping
-
-    get = p.__getitem__ if isinstance(p, Mapping) else lambda name: getattr(p, name)
-    rates = rates or llama3_rates()
-    seconds_per_hour, minutes_per_hour = 3_600.0, 60.0
-    recovery = (get("checkpoint_write_seconds") / seconds_per_hour, get("failure_detection_minutes") / minutes_per_hour,
-                get("restart_minutes") / minutes_per_hour, rates["planned_per_hour"])
-    nvlink = per_gpu_rate_from_rack_month(get("gb200_nvlink_faults_per_rack_month"), get("gb200_gpus_per_rack"))
-    ratio = get("gb200_gpu_fault_ratio")
-    h100 = useful_share(job_gpus, rates["job"], rates["repair"], get("h100_gpus_per_server"),
-                        get("h100_repair_hours"), *recovery)[2]
-    gb200 = useful_share(job_gpus, rates["job"] * ratio + nvlink, rates["repair"] * ratio + nvlink,
-                         get("gb200_blast_radius_gpus"), get("gb200_repair_hours"), *recovery)[2]
-    return reliability_adjusted_breakeven(tco_gb200, gb200, tco_h100, h100)
+    shares = system_useful_shares(p, job_gpus, rates or llama3_rates())
+    return reliability_adjusted_breakeven(tco_gb200, shares["gb200"][2], tco_h100, shares["h100"][2])

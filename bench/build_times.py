@@ -98,9 +98,12 @@ def main() -> None:
         changed_build = _timed([*cli, "build", "--scenario", str(scenario)], pipeline)
         jb = _jupyter_book_executes(_copy(tmp / "jupyter-book"), pipeline)
         measure = _timed([*cli, "measure", "--quick", "--out", str(tmp / "measured")], pipeline)
-    from analysis.goodput import benchmark_seconds
+    from analysis import defaults as d
+    from analysis.goodput import benchmark_seconds, llama3_simulation_inputs
 
-    simulation = benchmark_seconds(trials=1_000)
+    simulation = benchmark_seconds(llama3_simulation_inputs(d.CHECKPOINT_WRITE_SECONDS.default,
+                                                            d.FAILURE_DETECTION_MINUTES.default,
+                                                            d.RESTART_MINUTES.default), trials=1_000)
     monte_carlo = _monte_carlo_seconds(100_000)
     rows = [
         ("clean build, papermill pipeline (2 processes)", clean),

@@ -1,5 +1,6 @@
-"""Failure rates, checkpoint intervals, expected lost time, the goodput Monte Carlo and the
-reliability-adjusted break-even: published values, exact limits and properties."""
+"""Failure rates, Llama 3's calibration, checkpoint intervals, expected lost time and the
+reliability-adjusted break-even (analysis.reliability): published values, exact limits and
+properties. The goodput Monte Carlo is tested in test_goodput.py."""
 
 import math
 
@@ -7,7 +8,7 @@ import numpy as np
 import pytest
 
 from analysis import defaults as d
-from analysis import goodput, reliability as rel
+from analysis import reliability as rel
 from analysis.data import load_table
 from analysis.units import HOURS_PER_DAY
 
@@ -150,68 +151,6 @@ def test_max_recovery_time_inverts_expected_goodput():
     assert rel.expected_goodput(m, tau, w, budget / 2, budget / 2) == pytest.approx(0.9)
 
 
-# --- the Monte Carlo --------------------------------------------------------------------------------
-
-def _sim(**over):
-    kw = dict(gpus=1_000, gpu_mtbf_hours=2_000.0, run_hours=20_000.0, interval_hours=0.5, write_hours=0.05,
-              detection_hours=0.1, restart_hours=0.2, trials=200, seed=7)
-    kw.update(over)
-    return kw
-
-
-def test_simulation_is_seeded():
-    a = goodput.simulate_goodput(**_sim())
-    assert np.array_equal(a, goodput.simulate_goodput(**_sim()))
-    assert not np.array_equal(a, goodput.simulate_goodput(**_sim(seed=8)))
-    assert a.shape == (200,)
-
-
-@pytest.mark.parametrize("over", [
-    {},  # job MTBF 2 h, half-hour interval
-    {"write_hours": 0.0, "detection_hours": 0.0, "restart_hours": 0.0},
-    {"interval_hours": 3.0, "gpu_mtbf_hours": 1_500.0},  # interval close to the MTBF
-    {"planned_per_hour": 0.05},
-])
-def test_simulation_agrees_with_the_analytic_expectation(over):
-    kw = _sim(**over)
-    sim = goodput.simulate_goodput(**kw).mean()
-    expected = rel.expected_goodput(rel.job_mtbf_hours(kw["gpus"], kw["gpu_mtbf_hours"]), kw["interval_hours"],
-                                    kw["write_hours"], kw["detection_hours"], kw["restart_hours"],
-                                    kw.get("planned_per_hour", 0.0))
-    assert sim == pytest.approx(expected, rel=0.01)
-
-
-def test_simulation_without_failures_only_pays_for_checkpoints():
-    ratios = goodput.simulate_goodput(**_sim(gpu_mtbf_hours=1e15, run_hours=110.0, interval_hours=1.0,
-                                             write_hours=0.1))
-    assert np.allclose(ratios, 100.0 / 110.0)  # 100 whole segments of 1 h compute + 0.1 h write
-
-
-def test_llama3_inputs_reproduce_metas_effective_training_time():
-    """With Llama 3's counts and the book's default assumptions, runs clear Meta's '>90 %'."""
-    ratios = goodput.simulate_goodput(**goodput.llama3_simulation_inputs(), trials=1_000, seed=d.GOODPUT_SEED.default)
-    published = rel.item("llama3_effective_training_time")
-    assert ratios.mean() > published
-    assert np.percentile(ratios, 5) > published
-    assert ratios.mean() < 0.95  # a failure every ~3 h cannot be nearly free
-
-
-def test_small_chunks_give_the_same_distribution(monkeypatch):
-    kw = _sim(trials=300)
-    expected = goodput.simulate_goodput(**kw).mean()
-    monkeypatch.setattr(goodput, "MAX_CELLS", 500)  # ~40 trials per chunk
-    chunked = goodput.simulate_goodput(**kw)
-    assert chunked.shape == (300,)
-    assert chunked.mean() == pytest.approx(expected, rel=0.01)
-
-
-def test_simulation_rejects_bad_inputs():
-    with pytest.raises(ValueError):
-        goodput.simulate_goodput(**_sim(gpus=0))
-    with pytest.raises(ValueError):
-        goodput.simulate_goodput(**_sim(restart_hours=-1.0))
-
-
 # --- downtime and the reliability-adjusted break-even ------------------------------------------------
 
 def test_domain_unavailability():
@@ -234,3 +173,70 @@ def test_useful_share_combines_goodput_and_downtime():
     assert useful == pytest.approx(good * (1 - down))
     worse = rel.useful_share(16_384, 4e-5, 3e-5, 72, 48, 0.003, 0.03, 0.08)
     assert worse[0] < good and worse[1] > down
+
+
+# --- Llama 3's calibration: one loader for every chapter ---------------------------------------------
+
+def test_llama3_snapshot_holds_the_published_counts():
+    snap = rel.llama3_snapshot()
+    assert (snap.gpus, snap.days, snap.unexpected, snap.planned, snap.total) == (16_384, 54, 419, 47, 466)
+    assert snap.hours == 1_296
+    assert snap.counts_by_category.sum() == 419
+    assert snap.counts_by_category.index[0] == "GPU" and snap.counts_by_category["GPU"] == 268
+    assert snap.gpu_mtbf_hours == pytest.approx(16_384 * 1_296 / 419)
+    assert snap.planned_per_hour == pytest.approx(47 / 1_296)
+
+
+def test_llama3_rates_split_job_stopping_and_repair_faults():
+    """Every unexpected interruption stops the job: 419 / (16,384 x 1,296) per GPU-hour; those
+    that need a repair are the GPU, host and unplanned-maintenance categories."""
+    snap = rel.llama3_snapshot()
+    rates = rel.llama3_rates(snap)
+    assert rates["job"] == pytest.approx(419 / (16_384 * 1_296))
+    repair_events = snap.counts_by_category[list(rel.REPAIR_CATEGORIES)].sum()
+    assert rates["repair"] == pytest.approx(repair_events / (16_384 * 1_296))
+    assert 0 < rates["repair"] < rates["job"]
+    assert rates == rel.llama3_rates()  # loading again gives the same calibration
+
+
+def test_gb200_rates_add_nvlink_faults_to_scaled_h100_rates():
+    rates = {"job": 2e-5, "repair": 1.5e-5, "planned_per_hour": 0.03}
+    p = {"gb200_nvlink_faults_per_rack_month": 1.0, "gb200_gpus_per_rack": 72, "gb200_gpu_fault_ratio": 2.0}
+    nvlink = 1.0 / (72 * 730)  # one fault per rack-month, per GPU-hour
+    out = rel.gb200_rates(p, rates)
+    assert out["job"] == pytest.approx(2 * 2e-5 + nvlink)
+    assert out["repair"] == pytest.approx(2 * 1.5e-5 + nvlink)
+    assert out["planned_per_hour"] == 0.03
+
+
+def _downtime_params(**over):
+    p = {"checkpoint_write_seconds": 10.0, "failure_detection_minutes": 2.0, "restart_minutes": 5.0,
+         "h100_gpus_per_server": 8, "h100_repair_hours": 24.0, "gb200_gpus_per_rack": 72,
+         "gb200_blast_radius_gpus": 72, "gb200_repair_hours": 48.0, "gb200_nvlink_faults_per_rack_month": 1.0,
+         "gb200_gpu_fault_ratio": 1.0}
+    p.update(over)
+    return p
+
+
+def test_system_useful_shares_are_useful_share_per_system():
+    rates = rel.llama3_rates()
+    shares = rel.system_useful_shares(_downtime_params(), 16_384, rates)
+    recovery = (10 / 3_600, 2 / 60, 5 / 60, rates["planned_per_hour"])
+    assert shares["h100"] == pytest.approx(rel.useful_share(16_384, rates["job"], rates["repair"], 8, 24.0, *recovery))
+    nvlink = 1.0 / (72 * 730)
+    assert shares["gb200"] == pytest.approx(rel.useful_share(16_384, rates["job"] + nvlink, rates["repair"] + nvlink,
+                                                             72, 48.0, *recovery))
+
+
+def test_breakeven_with_downtime_is_the_tco_ratio_over_the_useful_ratio():
+    rates = rel.llama3_rates()
+    p = _downtime_params()
+    shares = rel.system_useful_shares(p, 16_384, rates)
+    expected = (2.36 / 1.42) * shares["h100"][2] / shares["gb200"][2]
+    assert rel.breakeven_with_downtime(p, 1.42, 2.36, 16_384, rates) == pytest.approx(expected)
+    # GB200 with H100's blast radius, repair time and no NVLink faults loses what H100 loses
+    same = _downtime_params(gb200_blast_radius_gpus=8, gb200_repair_hours=24.0, gb200_nvlink_faults_per_rack_month=0.0)
+    assert rel.breakeven_with_downtime(same, 1.42, 2.36, 16_384, rates) == pytest.approx(2.36 / 1.42)
+    # parameters as attributes (a chapter's P) or as a mapping (the uncertainty analysis) agree
+    from types import SimpleNamespace
+    assert rel.breakeven_with_downtime(SimpleNamespace(**p), 1.42, 2.36, 16_384, rates) == pytest.approx(expected)

@@ -1,0 +1,271 @@
+"""Reliability chapter: what stopped Llama 3 405B, how job MTBF falls with job size, how often to
+checkpoint (Young, Daly), where the time goes, and the goodput Monte Carlo.
+
+Every failure rate comes from one calibration, :func:`analysis.reliability.llama3_snapshot`
+(Meta's 54-day snapshot of Llama 3 405B). The GB200 downtime penalty is the next chapter
+(:mod:`analysis.chapters.downtime`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from analysis import cluster, goodput, hardware
+from analysis import defaults as d
+from analysis import reliability as rel
+from analysis.chapters import ChapterResults
+from analysis.data import row
+from analysis.opex import HOURS_PER_MONTH
+from analysis.units import HOURS_PER_YEAR, SECONDS_PER_HOUR, SECONDS_PER_MINUTE
+
+MINUTES_PER_HOUR = SECONDS_PER_HOUR / SECONDS_PER_MINUTE
+JOB_SIZES_GPUS = np.geomspace(1_000, 300_000, 60)  # the job sizes the figures sweep
+MTBF_GRID_HOURS = np.geomspace(1 / MINUTES_PER_HOUR, 100.0, 200)  # one minute to 100 hours
+
+# Parameters the prose quotes, recorded with the results (unit and label from their definition)
+# so the page can glue them like any other quantity.
+QUOTED_PARAMETERS = (
+    d.GPUS, d.GB200_NVLINK_FAULTS_PER_RACK_MONTH, d.GB200_GPUS_PER_RACK, d.LINK_MTTF_YEARS, d.LINKS_PER_GPU,
+    d.CHECKPOINT_WRITE_SECONDS, d.CHECKPOINT_INTERVAL_STEPS, d.STEP_TIME_SECONDS, d.FAILURE_DETECTION_MINUTES,
+    d.RESTART_MINUTES, d.GOODPUT_TRIALS, d.GOODPUT_SEED)
+
+
+def add_parameters(res: ChapterResults, P, params) -> None:
+    """Record the values ``P`` holds for ``params`` (their :class:`analysis.params.Param`), under
+    the parameters' names, units and descriptions."""
+    for param in params:
+        res.add(param.name, getattr(P, param.name), param.unit, f"{param.description} (parameter)")
+
+
+def recovery_hours(P) -> tuple[float, float, float]:
+    """(checkpoint write, failure detection, restart) in hours, from the chapter's parameters."""
+    return (P.checkpoint_write_seconds / SECONDS_PER_HOUR, P.failure_detection_minutes / MINUTES_PER_HOUR,
+            P.restart_minutes / MINUTES_PER_HOUR)
+
+
+def compute(P, upstream) -> ChapterResults:
+    res = ChapterResults("reliability")
+    snap = rel.llama3_snapshot()
+    add_parameters(res, P, QUOTED_PARAMETERS)
+    _llama3_failures(res, snap)
+    _job_mtbf(res, P, snap)
+    _checkpoint_intervals(res, P, snap)
+    _time_shares(res, P, snap)
+    _simulated_goodput(res, P, snap)
+    return res
+
+
+def _llama3_failures(res: ChapterResults, snap: rel.Llama3Snapshot) -> None:
+    """Llama 3's counts, its per-GPU MTBF and the cause table (and its one misprinted share)."""
+    counts, rates = snap.counts_by_category, snap.rates_by_category
+    res.add("llama3_gpus", snap.gpus, "GPUs", "GPUs in Llama 3 405B's pre-training job")
+    res.add("llama3_snapshot_days", snap.days, "days", "Length of Llama 3's published snapshot")
+    res.add("llama3_unexpected_interruptions_count", snap.unexpected, "count", "Llama 3 unexpected interruptions")
+    res.add("llama3_planned_interruptions_count", snap.planned, "count", "Llama 3 planned interruptions")
+    res.add("llama3_interruptions_count", snap.total, "count", "Llama 3 interruptions, all")
+    res.add("llama3_published_hours_between_failures", rel.item("llama3_hours_between_failures"), "hours",
+            "Hours between Llama 3's failures, as published (DCD)")
+    res.add("llama3_unexpected_interruptions_per_day", snap.unexpected / snap.days, "per day",
+            "Llama 3 405B unexpected interruptions per day")
+    res.add("llama3_gpu_mtbf_hours", snap.gpu_mtbf_hours, "hours",
+            "Per-GPU MTBF implied by Llama 3 (all unexpected causes)")
+    res.add("llama3_gpu_mtbf_years", snap.gpu_mtbf_hours / HOURS_PER_YEAR, "years",
+            "Per-GPU MTBF implied by Llama 3, in years")
+    res.add("llama3_gpu_class_mtbf_hours", rel.gpu_mtbf_hours(counts["GPU"], snap.gpus, snap.hours), "hours",
+            "Per-GPU MTBF implied by Llama 3's GPU-class causes only")
+    res.add("llama3_job_mtbf_hours", rel.job_mtbf_hours(snap.gpus, snap.gpu_mtbf_hours), "hours",
+            f"Llama 3 job MTBF ({snap.gpus:,.0f} GPUs)")
+    res.add("llama3_gpu_class_frac", counts["GPU"] / snap.unexpected, "fraction",
+            "Share of Llama 3's unexpected interruptions with a GPU-class cause")
+    res.add("llama3_repair_frac", rates[list(rel.REPAIR_CATEGORIES)].sum() / rates.sum(), "fraction",
+            "Share of Llama 3's interruptions that take a server out for repair (GPU, host, maintenance)")
+    for name in ("rsc1", "rsc2"):
+        res.add(f"kokolis_{name}_gpu_mtbf_hours", rel.gpu_mtbf_from_node_rate_hours(
+            rel.item(f"kokolis_{name}_node_failures"), rel.item("kokolis_gpus_per_node")), "hours",
+            f"Per-GPU MTBF implied by Kokolis et al., {name.upper()} (A100)")
+    res.add("kokolis_gpus_per_node", rel.item("kokolis_gpus_per_node"), "GPUs", "GPUs per node on Meta's RSC clusters")
+
+    causes = snap.causes[["component", "category", "count", "pct_printed"]].copy()
+    causes["pct_from_counts"] = causes["count"].astype(float) / snap.unexpected * 100
+    res.add_table("causes", causes)
+    misprinted = causes[(causes["pct_from_counts"] - causes["pct_printed"]).abs() > 0.05].iloc[0]
+    res.add("llama3_printed_gpu_class_pct", causes.loc[causes["category"] == "GPU", "pct_printed"].sum(), "percent",
+            "Share of GPU-class causes, as Meta prints it")
+    res.add("llama3_printed_pct_sum", causes["pct_printed"].sum(), "percent", "Sum of Meta's printed shares")
+    res.add("llama3_misprinted_count", misprinted["count"], "count", "Interruptions of the misprinted cause")
+    res.add("llama3_misprinted_printed_pct", misprinted["pct_printed"], "percent", "Misprinted cause: printed share")
+    res.add("llama3_misprinted_counts_pct", misprinted["pct_from_counts"], "percent", "Misprinted cause: share of counts")
+
+    per_category = pd.DataFrame({"category": counts.index, "interruptions": counts.to_numpy(),
+                                 "per_million_gpu_hours": rates.to_numpy() * 1e6,
+                                 "gpu_mtbf_years": snap.gpus * snap.hours / counts.to_numpy() / HOURS_PER_YEAR})
+    total = {"category": "all unexpected", "interruptions": snap.unexpected,
+             "per_million_gpu_hours": rates.sum() * 1e6, "gpu_mtbf_years": res["llama3_gpu_mtbf_years"]}
+    res.add_table("categories", pd.concat([per_category, pd.DataFrame([total])], ignore_index=True))
+
+
+def _job_mtbf(res: ChapterResults, P, snap: rel.Llama3Snapshot) -> None:
+    """Job MTBF against job size: H100 at Llama 3's rates, A100 (Kokolis), GB200 with its assumed
+    NVLink faults, and SemiAnalysis's links-only arithmetic (the cluster chapter's function)."""
+    rates = snap.rates_by_category
+    gb200 = rel.gb200_rates(P, rel.llama3_rates(snap))
+    res.add("cluster_job_mtbf_minutes", rel.job_mtbf_hours(P.gpus, snap.gpu_mtbf_hours) * MINUTES_PER_HOUR,
+            "minutes", f"Job MTBF at {P.gpus:,} GPUs, Llama 3 rates")
+    res.add("gb200_gpu_mtbf_hours", 1.0 / gb200["job"], "hours",
+            "Per-GPU MTBF of GB200 NVL72 (assumed NVLink faults included)")
+    res.add("gb200_cluster_job_mtbf_minutes", rel.job_mtbf_hours(P.gpus, 1.0 / gb200["job"]) * MINUTES_PER_HOUR,
+            "minutes", f"GB200 NVL72 job MTBF at {P.gpus:,} GPUs")
+    res.add("llama3_interruptions_per_rack_month", rates.sum() * P.gb200_gpus_per_rack * HOURS_PER_MONTH,
+            "per rack-month", f"Llama 3's all-cause interruptions per {P.gb200_gpus_per_rack} GPUs per month")
+    res.add("first_failure_minutes", cluster.first_failure_minutes(P.link_mttf_years, P.gpus * P.links_per_gpu),
+            "minutes", "SA's time to the first link failure (links only)")
+    res.add("llama3_link_mttf_years", rel.per_link_mttf_years(snap.counts_by_category["Network"],
+                                                              snap.gpus * P.links_per_gpu, snap.hours), "years",
+            "MTTF per GPU link implied by Llama 3's network interruptions")
+    sizes = JOB_SIZES_GPUS
+    res.add_table("job_mtbf_by_size", pd.DataFrame({
+        "gpus": sizes,
+        "h100_all_causes_hours": rel.job_mtbf_hours(sizes, snap.gpu_mtbf_hours),
+        "h100_gpu_class_hours": rel.job_mtbf_hours(sizes, res["llama3_gpu_class_mtbf_hours"]),
+        "a100_rsc1_hours": rel.job_mtbf_hours(sizes, res["kokolis_rsc1_gpu_mtbf_hours"]),
+        "a100_rsc2_hours": rel.job_mtbf_hours(sizes, res["kokolis_rsc2_gpu_mtbf_hours"]),
+        "gb200_hours": rel.job_mtbf_hours(sizes, res["gb200_gpu_mtbf_hours"]),
+        "links_only_hours": cluster.first_failure_minutes(P.link_mttf_years, sizes * P.links_per_gpu)
+        / MINUTES_PER_HOUR}))
+
+
+def _checkpoint_intervals(res: ChapterResults, P, snap: rel.Llama3Snapshot) -> None:
+    """Young's and Daly's intervals for Llama 3's job and the cluster, and the curves against MTBF."""
+    write_h = recovery_hours(P)[0]
+    gb_per_gpu = float(row("reliability_facts", "llama3_checkpoint_gb_per_gpu")["value_high"])
+    res.add("llama3_checkpoint_gb_per_gpu_max", gb_per_gpu, "GB", "Largest checkpoint shard per GPU, Llama 3")
+    res.add("llama3_storage_tb_per_s", rel.item("llama3_storage_tbs_sustained"), "TB/s",
+            "Llama 3's storage bandwidth, sustained")
+    res.add("llama3_sync_checkpoint_seconds", rel.checkpoint_transfer_seconds(
+        gb_per_gpu, snap.gpus, res["llama3_storage_tb_per_s"]), "seconds",
+        "Llama 3: synchronous save of the largest shard, sustained bandwidth")
+    res.add("dcp_async_checkpoint_seconds", rel.item("dcp_async_checkpoint_s"), "seconds",
+            "7B model, asynchronous PyTorch DCP checkpoint pause")
+    res.add("dcp_sync_checkpoint_seconds", rel.item("dcp_sync_checkpoint_s"), "seconds",
+            "7B model, synchronous PyTorch DCP checkpoint pause")
+    llama_mtbf = res["llama3_job_mtbf_hours"]
+    res.add("young_interval_minutes", rel.young_interval(write_h, llama_mtbf) * MINUTES_PER_HOUR, "minutes",
+            "Young's optimal checkpoint interval, Llama 3 job")
+    res.add("daly_interval_minutes", rel.daly_interval(write_h, llama_mtbf) * MINUTES_PER_HOUR, "minutes",
+            "Daly's optimal checkpoint interval, Llama 3 job")
+    res.add("cluster_daly_interval_minutes", rel.daly_interval(
+        write_h, rel.job_mtbf_hours(P.gpus, snap.gpu_mtbf_hours)) * MINUTES_PER_HOUR, "minutes",
+        f"Daly's optimal checkpoint interval at {P.gpus:,} GPUs")
+    res.add("sa_checkpoint_interval_minutes", P.checkpoint_interval_steps * P.step_time_seconds / SECONDS_PER_MINUTE,
+            "minutes", "SemiAnalysis's example checkpoint interval")
+    writes = {f"{P.checkpoint_write_seconds:g} s pause (assumed)": P.checkpoint_write_seconds,
+              f"{res['llama3_sync_checkpoint_seconds']:.0f} s (Llama 3 synchronous estimate)":
+                  res["llama3_sync_checkpoint_seconds"],
+              f"{res['dcp_sync_checkpoint_seconds']:.0f} s (7B, synchronous DCP)": res["dcp_sync_checkpoint_seconds"]}
+    res.add_table("interval_by_mtbf", pd.concat([pd.DataFrame({
+        "write_time": label, "write_seconds": seconds, "job_mtbf_hours": MTBF_GRID_HOURS,
+        "daly_minutes": rel.daly_interval(seconds / SECONDS_PER_HOUR, MTBF_GRID_HOURS) * MINUTES_PER_HOUR,
+        "young_minutes": rel.young_interval(seconds / SECONDS_PER_HOUR, MTBF_GRID_HOURS) * MINUTES_PER_HOUR})
+        for label, seconds in writes.items()], ignore_index=True))
+
+
+def _time_shares(res: ChapterResults, P, snap: rel.Llama3Snapshot) -> None:
+    """Expected shares of wall-clock time for three cases, and SemiAnalysis's lost GPU-days."""
+    write_h, detect_h, restart_h = recovery_hours(P)
+    llama_mtbf = res["llama3_job_mtbf_hours"]
+    cluster_mtbf = rel.job_mtbf_hours(P.gpus, snap.gpu_mtbf_hours)
+    copy_s = cluster.weights_copy_seconds(hardware.memory_gb(P.gpu), P.backend_gbps)
+    sa_interval_h = res["sa_checkpoint_interval_minutes"] / MINUTES_PER_HOUR
+    cases = {  # name: (job MTBF, interval, write, restart), hours
+        "Llama 3, Daly interval": (llama_mtbf, rel.daly_interval(write_h, llama_mtbf), write_h, restart_h),
+        f"{P.gpus:,} GPUs, checkpoint every {P.checkpoint_interval_steps} steps": (
+            cluster_mtbf, sa_interval_h, write_h, restart_h),
+        f"{P.gpus:,} GPUs, in-memory recovery": (cluster_mtbf, P.step_time_seconds / SECONDS_PER_HOUR, 0.0,
+                                                 copy_s / SECONDS_PER_HOUR)}
+    shares = pd.DataFrame({name: rel.expected_time_fractions(m, tau, w, detect_h, r, snap.planned_per_hour)
+                           for name, (m, tau, w, r) in cases.items()}).astype(float)
+    shares.index.name = "state"
+    res.add_table("time_shares", shares.reset_index())
+    useful = shares.loc["useful training"].to_numpy()
+    res.add("llama3_expected_goodput_frac", useful[0], "fraction", "Llama 3 expected effective training time (analytic)")
+    res.add("cluster_goodput_frac", useful[1], "fraction", f"Expected goodput at {P.gpus:,} GPUs, persistent checkpoints")
+    res.add("cluster_in_memory_goodput_frac", useful[2], "fraction",
+            f"Expected goodput at {P.gpus:,} GPUs, in-memory recovery")
+    res.add("weights_copy_seconds", copy_s, "seconds", "Time to copy one GPU's memory from a peer")
+    res.add("checkpoint_restart_lost_gpu_days", cluster.gpu_days_lost_checkpoint(
+        P.gpus, P.checkpoint_interval_steps, P.step_time_seconds), "GPU-days",
+        "Work lost per failure, restart from checkpoint (worst case)")
+    res.add("checkpoint_restart_mean_lost_gpu_days", cluster.gpu_days_lost_checkpoint(
+        P.gpus, P.checkpoint_interval_steps / 2 + 1, P.step_time_seconds), "GPU-days",
+        "Work lost per failure, restart from checkpoint (on average: half an interval)")
+    res.add("in_memory_step_lost_gpu_days", cluster.gpu_days_lost_in_memory(P.gpus, P.step_time_seconds, 0.0), "GPU-days",
+            "In-memory recovery: one redone step")
+    res.add("in_memory_copy_lost_gpu_days", cluster.gpu_days_lost_in_memory(P.gpus, 0.0, copy_s, steps_lost=0.0),
+            "GPU-days", "In-memory recovery: waiting for the copy")
+    res.add("in_memory_recovery_lost_gpu_days", cluster.gpu_days_lost_in_memory(P.gpus, P.step_time_seconds, copy_s),
+            "GPU-days", "Work lost per failure, in-memory recovery")
+
+
+def largest_loss(res: ChapterResults, case_index: int) -> str:
+    """The state other than training that takes the most time in case ``case_index`` of the
+    time-shares table."""
+    shares = res.tables["time_shares"].set_index("state").iloc[:, case_index].drop("useful training")
+    return str(shares.idxmax())
+
+
+def _simulated_goodput(res: ChapterResults, P, snap: rel.Llama3Snapshot) -> None:
+    """The goodput Monte Carlo of Llama 3's run, Meta's bound as a recovery-time budget, and
+    goodput against job size (analytic curves, Monte Carlo dots)."""
+    write_h, detect_h, restart_h = recovery_hours(P)
+    inputs = goodput.llama3_simulation_inputs(P.checkpoint_write_seconds, P.failure_detection_minutes,
+                                              P.restart_minutes, snap)
+    ratios = goodput.simulate_goodput(**inputs, trials=P.goodput_trials, seed=P.goodput_seed)
+    stats = goodput.summarize(ratios)
+    published = rel.item("llama3_effective_training_time")
+    res.add_table("llama3_simulated_runs", pd.DataFrame({"effective_training_time_frac": ratios}))
+    res.add("llama3_effective_training_time_frac", stats["mean"], "fraction",
+            "Llama 3 effective training time, Monte Carlo mean")
+    res.add("llama3_effective_training_time_p5_frac", stats["p5"], "fraction",
+            "Llama 3 effective training time, 5th percentile")
+    res.add("llama3_effective_training_time_p95_frac", stats["p95"], "fraction",
+            "Llama 3 effective training time, 95th percentile")
+    res.add("llama3_published_effective_training_time_frac", published, "fraction",
+            "Llama 3 effective training time, Meta's published lower bound")
+    res.add("llama3_runs_above_published_frac", np.mean(ratios > published), "fraction",
+            "Share of simulated Llama 3 runs above Meta's published bound")
+    res.add("llama3_mc_minus_analytic_pp", abs(stats["mean"] - res["llama3_expected_goodput_frac"]) * 100,
+            "percentage points", "Monte Carlo mean less the analytic expectation, Llama 3")
+    budget_h = rel.max_recovery_time(published, res["llama3_job_mtbf_hours"], inputs["interval_hours"], write_h,
+                                     snap.planned_per_hour * restart_h)
+    res.add("llama3_max_recovery_minutes", budget_h * MINUTES_PER_HOUR, "minutes",
+            "Largest detection + restart per failure that keeps Llama 3 at Meta's bound")
+    res.add("llama3_max_restart_minutes", (budget_h - detect_h) * MINUTES_PER_HOUR, "minutes",
+            "Largest restart (at the assumed detection time) that keeps Llama 3 at Meta's bound")
+    res.add("recovery_minutes", P.failure_detection_minutes + P.restart_minutes, "minutes",
+            "Assumed detection + restart per failure")
+
+    sizes = JOB_SIZES_GPUS
+    mtbf = rel.job_mtbf_hours(sizes, snap.gpu_mtbf_hours)
+    daly = rel.daly_interval(write_h, mtbf)
+    planned = snap.planned_per_hour
+    curves = {"gpus": sizes,
+              "daly_interval_frac": rel.expected_goodput(mtbf, daly, write_h, detect_h, restart_h, planned),
+              "llama3_interval_frac": rel.expected_goodput(mtbf, inputs["interval_hours"], write_h, detect_h,
+                                                           restart_h, planned),
+              "sa_interval_frac": rel.expected_goodput(mtbf, res["sa_checkpoint_interval_minutes"] / MINUTES_PER_HOUR,
+                                                       write_h, detect_h, restart_h, planned),
+              "in_memory_frac": rel.expected_goodput(mtbf, P.step_time_seconds / SECONDS_PER_HOUR, 0.0, detect_h,
+                                                     res["weights_copy_seconds"] / SECONDS_PER_HOUR, planned),
+              "instant_restart_frac": rel.expected_goodput(mtbf, daly, write_h, detect_h, 0.0, planned),
+              "max_restart_frac": rel.expected_goodput(mtbf, daly, write_h, detect_h, max(budget_h - detect_h, 0.0),
+                                                       planned)}
+    res.add_table("goodput_by_size", pd.DataFrame(curves))
+    simulated = []
+    for gpus in (snap.gpus, P.gpus):
+        m = rel.job_mtbf_hours(gpus, snap.gpu_mtbf_hours)
+        runs = goodput.simulate_goodput(gpus, snap.gpu_mtbf_hours, snap.hours, rel.daly_interval(write_h, m), write_h,
+                                        detect_h, restart_h, trials=P.goodput_trials, seed=P.goodput_seed,
+                                        planned_per_hour=planned)
+        simulated.append({"gpus": gpus, **goodput.summarize(runs)})
+    res.add_table("goodput_simulated", pd.DataFrame(simulated))

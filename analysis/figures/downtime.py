@@ -1,0 +1,58 @@
+"""Figures, tables and prose fragments of the downtime chapter, drawn from its
+:class:`~analysis.chapters.ChapterResults` (``analysis.chapters.downtime``)."""
+
+from __future__ import annotations
+
+from analysis.data import fact
+from analysis.plots import PALETTE, add_source, new_figure
+from analysis.tables import markdown_table
+
+MEASURED = (("gb200_vs_h100_llama31_405b_bf16_throughput_ratio", "measured: Llama 3.1 405B BF16", "--"),
+            ("gb200_vs_h100_deepseek_v3_bf16_throughput_ratio", "measured: DeepSeek-V3 BF16", ":"))
+
+
+def verdict(E, speedup_key: str, breakeven_key: str) -> str:
+    """'clears' or 'falls short of': a measured speed-up against a break-even, for the prose."""
+    return "clears" if E[speedup_key] > E[breakeven_key] else "falls short of"
+
+
+def token_costs_table(E) -> str:
+    """Markdown: Llama 3.1 405B BF16's cost per million tokens on each system, with every paid
+    hour useful and reliability-adjusted."""
+    rows = [("every paid hour trains", f"{E['h100_llama31_405b_bf16_usd_per_million_tokens']:.3f}",
+             f"{E['gb200_llama31_405b_bf16_usd_per_million_tokens']:.3f}"),
+            (f"reliability-adjusted, {E['job_gpus']:,.0f}-GPU job",
+             f"{E['h100_llama31_405b_bf16_useful_usd_per_million_tokens']:.3f}",
+             f"{E['gb200_llama31_405b_bf16_useful_usd_per_million_tokens']:.3f}")]
+    return markdown_table([f"USD per 1M tokens, Llama 3.1 405B BF16 (H100: {E['llama31_405b_bf16_h100_benchmark_gpus']:,.0f}"
+                           f" GPUs, GB200: {E['llama31_405b_bf16_gb200_benchmark_gpus']:,.0f})", "H100", "GB200 NVL72"],
+                          rows, "lrr")
+
+
+def breakeven(E):
+    """The speed-up GB200 needs against the extra share of GPU-hours it loses, with the assumed
+    cases as dots and NVIDIA's measured speed-ups as horizontal lines."""
+    t = E.tables["breakeven_by_extra_loss"]
+    extra, needed = t["gb200_extra_loss_frac"] * 100, t["breakeven_speedup"]
+    fig, ax = new_figure("Speed-up GB200 NVL72 needs, against its extra downtime",
+                         "GB200 GPU-hours lost to failures and repairs beyond the H100's (%)",
+                         "Per-GPU speed-up over H100 needed (x)")
+    ratio = E["gb200_breakeven_speedup"]
+    ax.plot(extra, needed, color=PALETTE["blue"], lw=2, label="break-even speed-up")
+    ax.plot([0], [ratio], "o", color=PALETTE["blue"], ms=7,
+            label=f"no reliability penalty: TCO ratio {ratio:.2f}x (report ~{fact('A12_tco_ratio'):.1f}x)")
+    points = ((f"assumptions, {E['job_gpus']:,.0f}-GPU job", "", PALETTE["vermillion"]),
+              (f"assumptions, {E['gpus']:,.0f}-GPU job", "_at_cluster_size", PALETTE["purple"]),
+              (f"no NVLink faults, {E['job_gpus']:,.0f}-GPU job", "_without_nvlink_faults", PALETTE["green"]))
+    for label, suffix, colour in points:
+        ax.plot([E[f"gb200_extra_loss{suffix}_frac"] * 100], [E[f"gb200_breakeven_speedup_with_downtime{suffix}"]],
+                "o", color=colour, ms=7, label=label)
+    for key, label, style in MEASURED:
+        ax.axhline(E[key], color=PALETTE["black"], lw=1, ls=style)
+        ax.annotate(f"{label} ({E[key]:.2f}x)", (extra.iloc[-1], E[key]), xytext=(-4, 3), textcoords="offset points",
+                    ha="right", fontsize=8)
+    ax.set_xlim(0, extra.iloc[-1])
+    ax.legend(fontsize=8, loc="upper left")
+    add_source(fig, "TCO model (capex: SemiAnalysis 2025; opex calibrated); Llama 3 failure rates; GB200 fault rate, "
+                    "blast radius and repair time are assumptions; speed-ups from NVIDIA DGXC tables (v25.04/v25.05).")
+    return fig

@@ -1,0 +1,191 @@
+"""Figures, tables and prose fragments of the reliability chapter, drawn from its
+:class:`~analysis.chapters.ChapterResults` (``analysis.chapters.reliability``)."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from analysis.chapters.reliability import MINUTES_PER_HOUR, largest_loss
+from analysis.plots import PALETTE, add_source, new_figure
+from analysis.tables import markdown_table
+
+CATEGORY_COLOURS = {"GPU": PALETTE["vermillion"], "Host": PALETTE["orange"], "Network": PALETTE["blue"],
+                    "Dependency": PALETTE["green"], "Unplanned maintenance": PALETTE["purple"],
+                    "Unknown": PALETTE["black"]}
+
+
+def plain_log_ticks(*axes) -> None:
+    """Label log axes 0.1, 1, 10, 1,000 rather than powers of ten."""
+    for axis in axes:
+        axis.set_major_formatter(lambda v, _: f"{v:,.10g}")
+
+
+def mtbf_to_gpus(x, gpu_mtbf_hours: float):
+    """Job MTBF (h) <-> GPUs in the job at a per-GPU MTBF: the map is its own inverse (matplotlib
+    also probes 0, which maps to infinity)."""
+    with np.errstate(divide="ignore", over="ignore"):
+        return gpu_mtbf_hours / np.asarray(x, dtype=float)
+
+
+def misprinted_component(E) -> str:
+    """The cause whose printed share does not match its count."""
+    causes = E.tables["causes"]
+    return str(causes.loc[(causes["pct_from_counts"] - causes["pct_printed"]).abs() > 0.05, "component"].iloc[0])
+
+
+def causes(E):
+    """Horizontal bars of Llama 3's interruptions by cause, coloured by category."""
+    order = E.tables["causes"].sort_values("count")
+    counts = E.tables["categories"].set_index("category")["interruptions"]
+    fig, ax = new_figure(f"Llama 3 405B: what stopped the job in {E['llama3_snapshot_days']:.0f} days",
+                         "Unexpected interruptions (count)", "", figsize=(7.5, 5.2))
+    ax.barh(order["component"], order["count"], color=order["category"].map(CATEGORY_COLOURS))
+    for y, n in enumerate(order["count"]):
+        ax.annotate(f"{n}", (n, y), xytext=(3, 0), textcoords="offset points", va="center", fontsize=8)
+    handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in CATEGORY_COLOURS.values()]
+    labels = [f"{k}: {int(counts.get(k, 0))}" for k in CATEGORY_COLOURS]
+    ax.legend(handles, labels, title="Category: interruptions", fontsize=8, title_fontsize=8, loc="lower right")
+    ax.tick_params(axis="y", labelsize=8)
+    ax.grid(axis="y", visible=False)
+    add_source(fig, "Meta, The Llama 3 Herd of Models (2024), Table 5, via glennklockwood.com; "
+                    "data/llama3_interruptions.csv.")
+    return fig
+
+
+def categories_table(E) -> str:
+    """Markdown: interruptions, rate and per-GPU MTBF by category, with the all-cause total in bold."""
+    rows = [(r.category, f"{r.interruptions:.0f}", f"{r.per_million_gpu_hours:.2f}", f"{r.gpu_mtbf_years:,.1f}")
+            for r in E.tables["categories"].itertuples()]
+    rows[-1] = tuple(f"**{cell}**" for cell in rows[-1])
+    return markdown_table(["Category", "Interruptions", "per million GPU-hours", "per-GPU MTBF (years)"], rows)
+
+
+def job_mtbf(E):
+    """Job MTBF against job size on log-log axes, with the measured Llama 3 point."""
+    t = E.tables["job_mtbf_by_size"]
+    fig, ax = new_figure("Mean time between job failures against job size", "GPUs in the job (log scale)",
+                         "Job MTBF, hours (log scale)")
+    ax.plot(t["gpus"], t["h100_all_causes_hours"], color=PALETTE["blue"], lw=2, label="H100, Llama 3 all causes")
+    ax.plot(t["gpus"], t["h100_gpu_class_hours"], color=PALETTE["sky"], label="H100, Llama 3 GPU-class causes only")
+    ax.fill_between(t["gpus"], t["a100_rsc1_hours"], t["a100_rsc2_hours"], color=PALETTE["green"], alpha=0.15,
+                    label="A100, Kokolis et al. RSC-1 to RSC-2")
+    ax.plot(t["gpus"], t["gb200_hours"], color=PALETTE["vermillion"], lw=2, label="GB200 NVL72, with assumed NVLink faults")
+    ax.plot(t["gpus"], t["links_only_hours"], color=PALETTE["black"], ls="--", lw=1,
+            label=f"SA 2024: links only, {E['link_mttf_years']:g}-year MTTF")
+    ax.plot([E["llama3_gpus"]], [E["llama3_job_mtbf_hours"]], "o", color=PALETTE["blue"])
+    ax.annotate("Llama 3 405B, measured", (E["llama3_gpus"], E["llama3_job_mtbf_hours"]), xytext=(6, 4),
+                textcoords="offset points", fontsize=8)
+    ax.axvline(E["gpus"], color=PALETTE["vermillion"], lw=0.8, ls=":")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    plain_log_ticks(ax.xaxis, ax.yaxis)
+    ax.legend(fontsize=8, loc="upper right")
+    add_source(fig, f"Meta 2024 (Llama 3 Table 5); Kokolis et al. 2024 node rates, {E['kokolis_gpus_per_node']:.0f} "
+                    "GPUs per node; SemiAnalysis 2024 (B27); GB200 NVLink fault rate is an assumption (parameter).")
+    return fig
+
+
+def intervals(E):
+    """Daly's (solid) and Young's (dashed) intervals against job MTBF for three write times; the
+    top axis converts the MTBF into a job size."""
+    t = E.tables["interval_by_mtbf"]
+    fig, ax = new_figure("Optimal compute time between checkpoints", "Job MTBF, hours (log scale)",
+                         "Checkpoint interval, minutes (log scale)")
+    for (label, curve), colour in zip(t.groupby("write_time", sort=False),
+                                      (PALETTE["blue"], PALETTE["orange"], PALETTE["vermillion"]), strict=True):
+        ax.plot(curve["job_mtbf_hours"], curve["daly_minutes"], color=colour, lw=2, label=f"Daly, {label}")
+        ax.plot(curve["job_mtbf_hours"], curve["young_minutes"], color=colour, lw=1, ls="--")
+    ax.plot([], [], color="grey", ls="--", lw=1, label="Young (same write times)")
+    cluster_mtbf = E["cluster_job_mtbf_minutes"] / MINUTES_PER_HOUR
+    for m, name in ((E["llama3_job_mtbf_hours"], f"Llama 3, {E['llama3_gpus'] / 1000:,.0f}k GPUs"),
+                    (cluster_mtbf, f"{E['gpus'] / 1000:,.0f}k GPUs")):
+        ax.axvline(m, color=PALETTE["black"], lw=0.8, ls=":")
+        ax.annotate(name, (m, ax.get_ylim()[1]), xytext=(3, -12), textcoords="offset points", fontsize=8)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.legend(fontsize=8, loc="lower right")
+    convert = partial(mtbf_to_gpus, gpu_mtbf_hours=E["llama3_gpu_mtbf_hours"])
+    top = ax.secondary_xaxis("top", functions=(convert, convert))
+    top.set_xlabel("GPUs in the job at Llama 3's per-GPU rate")
+    plain_log_ticks(ax.xaxis, ax.yaxis, top.xaxis)
+    add_source(fig, "Young 1974; Daly 2006 (interval = MTBF once the write takes 2 MTBF or more); write times: "
+                    "parameter, Llama 3 checkpoint size and storage, PyTorch DCP blog.")
+    return fig
+
+
+def time_shares_table(E) -> str:
+    """Markdown: share of wall-clock time in each state, per case, in percent."""
+    t = E.tables["time_shares"].set_index("state")
+    rows = [(state, *(f"{v * 100:.1f} %" for v in shares)) for state, shares in t.iterrows()]
+    return markdown_table(["Share of wall-clock time", *t.columns], rows)
+
+
+def largest_losses(E) -> tuple[str, str]:
+    """The largest non-training state at the cluster size: persistent checkpoints, in-memory recovery."""
+    return largest_loss(E, 1), largest_loss(E, 2)
+
+
+def recovery_budget_text(E) -> str:
+    """How long detection plus restart may take for Llama 3 to meet Meta's bound, in words."""
+    budget = E["llama3_max_recovery_minutes"]
+    return (f"stays under {budget:.1f} minutes" if budget > 0
+            else "is out of reach even with instant recovery, so it cannot be met")
+
+
+def llama3_goodput(E):
+    """Histogram of the simulated Llama 3 runs' effective training time."""
+    fig, ax = new_figure("Effective training time of simulated Llama 3 runs", "Effective training time ratio (%)",
+                         "Simulated runs", figsize=(7.0, 3.6))
+    ax.hist(E.tables["llama3_simulated_runs"]["effective_training_time_frac"] * 100, bins=40, color=PALETTE["sky"],
+            edgecolor="white")
+    ax.axvline(E["llama3_expected_goodput_frac"] * 100, color=PALETTE["blue"], lw=1.5, label="analytic expectation")
+    ax.axvline(E["llama3_published_effective_training_time_frac"] * 100, color=PALETTE["vermillion"], lw=1.5, ls="--",
+               label="Meta: more than this")
+    ax.legend(fontsize=8, loc="upper left")
+    add_source(fig, f"{E['goodput_trials']:,.0f} runs (seed {E['goodput_seed']:.0f}); Llama 3 counts (Meta 2024); "
+                    "write, detection and restart times are assumptions (parameters).")
+    return fig
+
+
+def goodput_by_size(E):
+    """Goodput against job size: by checkpoint interval (left, with Monte Carlo dots) and by
+    restart time (right)."""
+    t, published = E.tables["goodput_by_size"], E["llama3_published_effective_training_time_frac"] * 100
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10.5, 4.2), sharey=True)
+    left_lines = (("daly_interval_frac", "Daly optimum at each size", PALETTE["blue"], "-"),
+                  ("llama3_interval_frac", f"fixed at Llama 3's optimum ({E['daly_interval_minutes']:.1f} min)",
+                   PALETTE["orange"], "-"),
+                  ("sa_interval_frac", f"fixed at SA's {E['checkpoint_interval_steps']:.0f} steps "
+                                       f"({E['sa_checkpoint_interval_minutes']:.1f} min)", PALETTE["green"], "-"),
+                  ("in_memory_frac", "in-memory recovery (one step lost, copy pause)", PALETTE["purple"], "--"))
+    right_lines = [("instant_restart_frac", "instant restart (detection only)", PALETTE["sky"], "-"),
+                   ("daly_interval_frac", f"restart {E['restart_minutes']:g} min (this build)", PALETTE["blue"], "-")]
+    if E["llama3_max_restart_minutes"] > 0:  # the longest restart that still meets Meta's bound, when there is one
+        right_lines.append(("max_restart_frac", f"restart {E['llama3_max_restart_minutes']:.1f} min "
+                                                f"(Llama 3 at {published:.0f}%)", PALETTE["vermillion"], "-"))
+    for ax, lines in ((left, left_lines), (right, right_lines)):
+        for column, label, colour, style in lines:
+            ax.plot(t["gpus"], t[column] * 100, color=colour, lw=2, ls=style, label=label)
+    for r in E.tables["goodput_simulated"].itertuples():
+        mid = r.mean * 100
+        left.errorbar([r.gpus], [mid], yerr=[[mid - r.p5 * 100], [r.p95 * 100 - mid]], fmt="o",
+                      color=PALETTE["black"], ms=4, capsize=3)
+    left.set_title(f"Checkpoint interval (recovery {E['recovery_minutes']:g} min)", loc="left", fontsize=10)
+    right.set_title(f"Restart time (Daly interval, detection {E['failure_detection_minutes']:g} min)", loc="left",
+                    fontsize=10)
+    for ax in (left, right):
+        ax.axhline(published, color=PALETTE["black"], lw=0.8, ls=":")
+        ax.axvline(E["gpus"], color=PALETTE["vermillion"], lw=0.8, ls=":")
+        ax.set_xscale("log")
+        plain_log_ticks(ax.xaxis)
+        ax.set_xlabel("GPUs in the job (log scale)")
+        ax.legend(fontsize=7.5, loc="lower left")
+    left.set_ylabel("Goodput: effective training time (%)")
+    fig.suptitle("Goodput against job size (Llama 3 per-GPU failure rates)", x=0.01, ha="left", fontweight="bold")
+    fig.tight_layout()
+    add_source(fig, "analytic expectation (lines) and Monte Carlo (dots, 5th-95th percentile) of this chapter; the "
+                    f"dotted horizontal line is Meta's {published:.0f} %.")
+    return fig
