@@ -97,7 +97,7 @@ def annual_kwh(kwh: float, per: str) -> float:
 def with_kwh_per_year(table: pd.DataFrame) -> pd.DataFrame:
     """Rows of ``data/household_energy.csv`` with a ``kwh_per_year`` column (monthly figures x 12)."""
     out = table.copy()
-    out["kwh_per_year"] = [annual_kwh(k, p) for k, p in zip(out["kwh"], out["per"])]
+    out["kwh_per_year"] = [annual_kwh(k, p) for k, p in zip(out["kwh"], out["per"], strict=True)]
     return out
 
 
