@@ -109,8 +109,8 @@ glue_figure("fig_cluster_eflops", figures.eflops_by_size(C, P))
 # switches, optics and management. The book uses one value for it in every chapter,
 # {glue:text}`cluster_it_w_per_gpu:,.0f` W per H100, SemiAnalysis's own all-in figure for a DGX H100
 # with its share of a SuperPOD (C02). The 100k-cluster article builds the same load from components
-# instead, {glue:text}`gpu_chip_w:,.0f` W of chip plus about 575 W of server, plus 10 % for storage and
-# network, which gives {glue:text}`b14_buildup_it_w_per_gpu:,.1f` W (B14): within a percent, so the
+# instead, {glue:text}`gpu_chip_w:,.0f` W of chip plus about {glue:text}`b14_server_w_per_gpu:,.0f` W of server, plus
+# {glue:text}`b14_network_storage_pct:.0f` % for storage and network, which gives {glue:text}`b14_buildup_it_w_per_gpu:,.1f` W (B14): within a percent, so the
 # build-up is shown as a check, not used. The facility then draws PUE times as much at the meter,
 # for cooling and power conversion; the book's one PUE is {glue:text}`pue:.2f`, the design target
 # SemiAnalysis cites for AI datacenters.

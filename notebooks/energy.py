@@ -47,7 +47,7 @@ figures.glue_labels(E)
 glue_facts("A26_household_kwh", "A26_household_w", "A28_gpt3_fp8_j_per_token", "A28_gpt3_bf16_j_per_token",
            "A30_gpt3_fp8_household_years", "A30_gpt3_bf16_household_years", "A31_allin_w_per_gpu",
            "A37_405b_j_per_token", "A38_405b_15t_household_years", "A43_households_64", "A43_households_2048",
-           "A43_energy_increase", "C01_w_per_gpu", "C02_w_per_gpu", "C05_pue_enterprise_colo",
+           "C01_w_per_gpu", "C02_w_per_gpu", "C05_pue_enterprise_colo",
            "B03_datacenter_mw", "B04_annual_twh")
 
 # %% [markdown]
@@ -107,7 +107,7 @@ glue_figure("fig_energy_power_build_up", figures.power_build_up(E))
 # second per GPU. The rows SemiAnalysis's figures rest on reproduce them; NVIDIA's own tables for the
 # same models and the GB200 NVL72 rows (NVIDIA's public dgxc v25.05 throughput, not SA's paywalled
 # GB200 numbers) fill in the rest. Llama 3.1 405B in BF16 is the book's reference run, NVIDIA's
-# DGXC v25.02 row on 2,304 H100s, the same row behind its cost per token and its uncertainty bands.
+# DGXC v25.02 row on {glue:text}`reference_run_gpus:,.0f` H100s, the same row behind its cost per token and its uncertainty bands.
 #
 # GPT-3 175B takes {glue:text}`gpt3_175b_fp8_j_per_token:.2f` J per token in FP8 and
 # {glue:text}`gpt3_175b_bf16_j_per_token:.2f` J in BF16 on SA's Dec 2024 software (report:
@@ -123,7 +123,7 @@ glue_figure("fig_energy_power_build_up", figures.power_build_up(E))
 # Scaling Llama 3 70B in FP8 from {glue:text}`llama31_70b_fp8_small_cluster_gpus:,.0f` to
 # {glue:text}`llama31_70b_fp8_large_cluster_gpus:,.0f` GPUs costs
 # {glue:text}`llama31_70b_fp8_energy_increase_pct:.1f` % more energy per token, because MFU falls while
-# the power per GPU does not. SA calls this "~10 %", but its own household-years
+# the power per GPU does not. SA calls this "~{glue:text}`report_llama31_70b_fp8_energy_increase_pct:.0f` %", but its own household-years
 # ({glue:text}`fact_A43_households_64:.0f` and {glue:text}`fact_A43_households_2048:.0f`) and MFUs give
 # the smaller figure.
 #

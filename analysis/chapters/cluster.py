@@ -109,6 +109,9 @@ def _compute_power(P, res: ChapterResults) -> None:
     it_w = res.add("cluster_it_w_per_gpu", it_w_per_gpu(P), "W per GPU",
                    f"Critical IT power per GPU ({P.gpu}: chip, server share, network, storage)")
     res.add("gpu_chip_w", hardware.tdp_w(P.gpu), "W", "GPU board power (TDP)")
+    res.add("b14_server_w_per_gpu", fact("B14_server_w_per_gpu"), "W per GPU", "Server share per GPU beyond the chip (B14)")
+    res.add("b14_network_storage_pct", fact("B14_network_storage_frac") * 100, "percent",
+            "Storage, switches and optics on top of server IT (B14)")
     res.add("b14_buildup_it_w_per_gpu", sum(b14_buildup_w().values()), "W per GPU",
             "SemiAnalysis's component build-up (B14): 700 W chip + 575 W server share, +10 %")
     res.add("pue", P.pue, "ratio", "Facility power / critical IT power (parameter)")
@@ -171,9 +174,9 @@ def compute(P, upstream) -> ChapterResults:
     b14 = b14_buildup_w()
     it_w = res["cluster_it_w_per_gpu"]
     res.add_table("power_build_up", pd.DataFrame({
-        "build_up": [f"SemiAnalysis's components (B14): {b14['chip']:,.0f} W chip + {b14['server']:,.0f} W server, +10 %",
-                     f"This book: h100_it_w_per_gpu ({it_w:,.0f} W, C02)" if P.gpu == "h100_sxm"
-                     else f"This book: {it_w:,.0f} W IT per {P.gpu}"],
+        "build_up": [f"SemiAnalysis's components (B14):\n{b14['chip']:,.0f} W chip + {b14['server']:,.0f} W server, +10 %",
+                     f"This book: h100_it_w_per_gpu\n({it_w:,.0f} W, C02)" if P.gpu == "h100_sxm"
+                     else f"This book: {it_w:,.0f} W IT\nper {P.gpu}"],
         "chip_w": [b14["chip"], res["gpu_chip_w"]],
         "rest_of_it_w": [b14["server"] + b14["network_storage"], it_w - res["gpu_chip_w"]],
         "facility_overhead_w": [sum(b14.values()) * (P.pue - 1), it_w * (P.pue - 1)],

@@ -122,6 +122,9 @@ def _joules_per_token(P, res: ChapterResults, bench: pd.DataFrame, tokens_per_s:
             "Llama 3.1 70B FP8: extra J/token at 2,048 GPUs over 64")
     res.add("llama31_70b_fp8_energy_increase_pct", increase * 100, "percent",
             "Llama 3.1 70B FP8: extra J/token at 2,048 GPUs over 64")
+    res.add("report_llama31_70b_fp8_energy_increase_pct", fact("A43_energy_increase") * 100, "percent",
+            "SA's stated extra energy per token at 2,048 GPUs over 64 (A43)")
+    res.add("reference_run_gpus", reference_row(bench)["gpus"], "GPUs", "H100s in the 405B reference run")
     for precision in ("bf16", "fp8"):
         gb = benchmarks.best_rate_row(bench, "llama31_405b", precision, "gb200_nvl72")
         res.add(f"gb200_llama31_405b_{precision}_tokens_per_s_per_gpu", gb["tokens_per_s_per_gpu"],
