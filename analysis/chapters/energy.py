@@ -278,10 +278,9 @@ def compute(P, upstream) -> ChapterResults:
     res.add_table("joules_per_token", _joules_per_token(P, res, bench, tokens_per_s, upstream["benchmarks"][ratio_key]))
 
     kwh = P.household_kwh_per_year
-    for key, j in (("gpt3_175b_fp8", res["gpt3_175b_fp8_j_per_token"]),
-                   ("llama31_405b_bf16", res["llama31_405b_bf16_j_per_token"])):
-        res.add(f"{key}_tokens_per_household_year", energy.tokens_per_household_year(j, kwh),
-                "tokens per household-year", f"{key} tokens one household-year of electricity trains")
+    for key, name in (("gpt3_175b_fp8", "GPT-3 175B FP8"), ("llama31_405b_bf16", "Llama 3.1 405B BF16")):
+        res.add(f"{key}_tokens_per_household_year", energy.tokens_per_household_year(res[f"{key}_j_per_token"], kwh),
+                "tokens per household-year", f"{name} tokens one household-year of electricity trains")
     res.add("gpt3_175b_fp8_billion_tokens_per_household_year", res["gpt3_175b_fp8_tokens_per_household_year"] / 1e9,
             "billion tokens per household-year", "GPT-3 175B FP8 tokens per household-year")
     gpt3, llama = f"{gpt3_tokens / 1e9:,.0f}B tokens", f"{llama_tokens / 1e12:,.0f}T tokens"

@@ -103,6 +103,8 @@ def household_years(E):
     """Each training run in household-years: the book's value, SA's where it gives one, and the
     ranges over US-average and state-average households."""
     runs = E.tables["household_years"]
+    households = E.tables["households"]
+    us_years = households.loc[households["kind"] == "us_average", "period"].str[:4]
     fig, ax = new_figure("Training runs in US household-years of electricity", "Household-years (log scale)", "",
                          figsize=(7.5, 4.4))
     for i, r in runs.iterrows():
@@ -110,7 +112,7 @@ def household_years(E):
         ax.hlines(i, r["state_low"], r["state_high"], color=PALETTE["sky"], lw=9, alpha=0.5,
                   label="range over state averages" if first else None)
         ax.hlines(i, r["us_low"], r["us_high"], color=PALETTE["blue"], lw=9,
-                  label="range over US averages" if first else None)
+                  label=f"range over US averages, {us_years.min()}-{us_years.max()}" if first else None)
         ax.plot(r["book"], i, "|", color=PALETTE["black"], ms=16, mew=1.2,
                 label=f"this book, {E['household_kwh_per_year']:,.0f} kWh per household" if first else None)
         if r["sa"] == r["sa"]:  # not NaN: drawn just above the bar so it does not hide the band
