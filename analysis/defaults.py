@@ -29,14 +29,6 @@ RUN_DAYS = Param(
     "The report's 100-day run (B13).", "sa_100k_2024", low=1, high=3_650)
 
 # --- power and energy --------------------------------------------------------------------------------
-SERVER_W_PER_GPU = Param(
-    "server_w_per_gpu", 575.0, "W per GPU", "Server power beyond the GPU chip (CPUs, NICs, fans, PSU losses)",
-    "SemiAnalysis's build-up: ~575 W per GPU on top of the 700 W chip (B14; C01 gives 1,275 W per GPU).",
-    "sa_100k_2024", low=0, high=5_000)
-NETWORK_STORAGE_FRAC = Param(
-    "network_storage_frac", 0.10, "fraction of IT", "Storage, switches, optics and management on top of servers",
-    "SemiAnalysis adds ~10 % of IT for storage, switches, CPU nodes and optics (B14).",
-    "sa_100k_2024", low=0, high=1)
 PUE = Param(
     "pue", 1.30, "ratio", "Power usage effectiveness: facility power / critical IT power",
     "Neither report states its PUE. 1.3 is the AI-datacenter design target SemiAnalysis cites (C05: "

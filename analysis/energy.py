@@ -27,8 +27,8 @@ def meter_w_per_gpu(it_w_per_gpu: float, pue: float) -> float:
 
 def it_w_with_chip_swapped(ref_it_w: float, ref_chip_w: float, chip_w: float) -> float:
     """IT watts per GPU of a new chip, keeping the rest of a reference build-up (host CPUs, NICs,
-    switches, storage) unchanged: ``chip_w + (ref_it_w - ref_chip_w)``. An assumption for GB200,
-    whose all-in power per GPU is behind SemiAnalysis's paywall."""
+    switches, storage) unchanged: ``chip_w + (ref_it_w - ref_chip_w)``. An assumption, for a GPU
+    with no all-in IT power of its own (the cluster chapter's ``-p gpu``, e.g. B200 in an HGX server)."""
     return chip_w + (ref_it_w - ref_chip_w)
 
 
@@ -97,7 +97,7 @@ def annual_kwh(kwh: float, per: str) -> float:
 def with_kwh_per_year(table: pd.DataFrame) -> pd.DataFrame:
     """Rows of ``data/household_energy.csv`` with a ``kwh_per_year`` column (monthly figures x 12)."""
     out = table.copy()
-    out["kwh_per_year"] = [annual_kwh(k, p) for k, p in zip(out["kwh"], out["per"])]
+    out["kwh_per_year"] = [annual_kwh(k, p) for k, p in zip(out["kwh"], out["per"], strict=True)]
     return out
 
 

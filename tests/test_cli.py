@@ -51,9 +51,9 @@ def test_run_reruns_the_chapter_with_new_inputs(tmp_path):
     result = json.loads((out / "cluster.json").read_text())
     assert result["section"] == "cluster" and result["parameters"]["gpus"] == 50_000
     values = {k: v["value"] for k, v in result["results"].items()}
-    assert values["critical_it_mw"] == pytest.approx(70.125)  # half of the 100k cluster's 140.25 MW
+    assert values["cluster_it_mw"] == pytest.approx(69.45)  # 50,000 x 1,389 W, half of the 100k cluster's 138.9 MW
     assert values["first_failure_minutes"] == pytest.approx(2 * 26.28, rel=1e-3)
-    assert "Critical IT power of the cluster" in proc.stdout and "critical_it_mw" in proc.stdout
+    assert "Critical IT power of the cluster" in proc.stdout and "cluster_it_mw" in proc.stdout
     assert not list(tmp_path.glob(".*partial"))
 
 
@@ -62,8 +62,8 @@ def test_failing_section_exits_1_naming_section_cell_and_error(tmp_path):
 
     root = copy_repo(tmp_path / "repo")
     nb = root / "notebooks" / "cluster.py"
-    nb.write_text(nb.read_text().replace('gpt4 = row("training_runs", "gpt4")',
-                                         'gpt4 = row("training_runs", "gpt4")\nraise RuntimeError("boom")'))
+    nb.write_text(nb.read_text().replace("C = chapter.compute(P, R.upstream)",
+                                         'C = chapter.compute(P, R.upstream)\nraise RuntimeError("boom")'))
     out = tmp_path / "out"
     proc = run_cli("run", "cluster", "--out", str(out), cwd=root)
     assert proc.returncode == 1

@@ -1,0 +1,184 @@
+"""Cluster chapter: what a 100,000-H100 cluster delivers in FLOP/s, draws in megawatts, costs in
+electricity and capital, and loses to failures (SemiAnalysis, 2024, facts B02-B28).
+
+This chapter owns the cluster's power and energy (``cluster_it_mw``, ``cluster_facility_mw``,
+``cluster_annual_energy_twh``, ``cluster_annual_electricity_usd``); the energy chapter reads them.
+The power per GPU is the book's one IT-power parameter (``h100_it_w_per_gpu``, C02) times the one
+``pue``; SemiAnalysis's own component build-up (B14) is recorded beside it as a check.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from analysis import cluster, energy, flops, hardware
+from analysis.chapters import ChapterResults
+from analysis.data import fact, row
+
+REPORT_GPUS = 100_000  # the cluster size the report analyses (B02-B06): its bounds are per 100k GPUs
+SIZES = np.geomspace(1_000, 300_000, 60)  # cluster sizes of the chapter's figures
+
+
+def it_w_per_gpu(P) -> float:
+    """Critical IT watts per GPU of type ``P.gpu``: the book's parameter for H100 and GB200 NVL72,
+    otherwise the chip swapped into the H100 build-up (host, network and storage kept)."""
+    if P.gpu == "h100_sxm":
+        return P.h100_it_w_per_gpu
+    if P.gpu == "gb200_nvl72":
+        return P.gb200_it_w_per_gpu
+    return energy.it_w_with_chip_swapped(P.h100_it_w_per_gpu, hardware.tdp_w("h100_sxm"), hardware.tdp_w(P.gpu))
+
+
+def b14_buildup_w() -> dict[str, float]:
+    """SemiAnalysis's component build-up of one H100's IT power (B14): chip, server share, and
+    storage/network/optics as a fraction of both."""
+    chip, server = fact("B14_gpu_w"), fact("B14_server_w_per_gpu")
+    return {"chip": chip, "server": server, "network_storage": (chip + server) * fact("B14_network_storage_frac")}
+
+
+def compute_by_size(P) -> pd.DataFrame:
+    """Peak and sustained EFLOP/s and mean minutes to the first link failure, by cluster size."""
+    mfu = {"fp8": P.mfu_fp8, "bf16": P.mfu_bf16}
+    out = {"gpus": SIZES.round()}
+    for dtype in mfu:
+        out[f"{dtype}_peak_eflops"] = cluster.cluster_peak_flops(SIZES, hardware.peak_tflops(P.gpu, dtype)) / 1e18
+    for dtype in mfu:
+        out[f"{dtype}_sustained_eflops"] = out[f"{dtype}_peak_eflops"] * mfu[dtype]
+    out["first_failure_minutes"] = cluster.first_failure_minutes(P.link_mttf_years, SIZES * P.links_per_gpu)
+    out["first_failure_alt_design_minutes"] = cluster.first_failure_minutes(
+        P.alt_link_mttf_years, SIZES * P.alt_links_per_gpu)
+    return pd.DataFrame(out)
+
+
+def _compute_peaks(P, res: ChapterResults) -> None:
+    gpt4 = row("training_runs", "gpt4")
+    a100_bf16 = hardware.peak_tflops(gpt4["gpu_id"], "bf16")
+    fp8, bf16 = hardware.peak_tflops(P.gpu, "fp8"), hardware.peak_tflops(P.gpu, "bf16")
+    res.add("report_cluster_gpus", REPORT_GPUS, "GPUs", "GPUs in the report's cluster")
+    res.add("cluster_gpus_count", P.gpus, "GPUs", "GPUs in this chapter's cluster")
+    res.add("peak_fp8_eflops", cluster.cluster_peak_flops(P.gpus, fp8) / 1e18, "EFLOP/s", "Cluster peak, FP8 dense")
+    res.add("peak_bf16_eflops", cluster.cluster_peak_flops(P.gpus, bf16) / 1e18, "EFLOP/s", "Cluster peak, BF16 dense")
+    gpt4_peak = res.add("gpt4_cluster_peak_bf16_eflops", cluster.cluster_peak_flops(gpt4["gpus"], a100_bf16) / 1e18,
+                        "EFLOP/s", "GPT-4's A100 cluster peak, BF16 dense")
+    res.add("peak_fp8_vs_a100_cluster_ratio", cluster.peak_ratio(P.gpus, fp8, gpt4["gpus"], a100_bf16), "ratio",
+            "Cluster FP8 peak / GPT-4 cluster BF16 peak")
+    res.add("peak_bf16_vs_a100_cluster_ratio", cluster.peak_ratio(P.gpus, bf16, gpt4["gpus"], a100_bf16), "ratio",
+            "Cluster BF16 peak / GPT-4 cluster BF16 peak")
+    res.add("gpt4_cluster_gpus", gpt4["gpus"], "GPUs", "A100s in GPT-4's training cluster")
+    res.add("a100_bf16_tflops", a100_bf16, "TFLOP/s", "A100 dense BF16 peak (datasheet)")
+    # SA's 6.28 EFLOP/s A100 base (B08) divided back per A100: why its ratio (B10) differs from ours
+    res.add("report_a100_bf16_tflops", fact("B08_a100_cluster_eflops") * 1e6 / gpt4["gpus"], "TFLOP/s",
+            "A100 BF16 peak implied by the report's A100-cluster figure")
+    res.add("gpus_to_match_gpt4_cluster_count", gpt4_peak * 1e6 / (fp8 * P.mfu_fp8), "GPUs",
+            "GPUs of this type, sustained in FP8, that match the peak of GPT-4's cluster")
+
+
+def _compute_training_time(P, res: ChapterResults) -> None:
+    gpt4 = row("training_runs", "gpt4")
+    a100_bf16 = hardware.peak_tflops(gpt4["gpu_id"], "bf16")
+    mfu = {"fp8": P.mfu_fp8, "bf16": P.mfu_bf16}[P.dtype]
+    days_mid = (gpt4["days_low"] + gpt4["days_high"]) / 2
+    res.add("mfu_fp8_pct", P.mfu_fp8 * 100, "percent", "FP8 MFU assumed for a frontier run")
+    res.add("mfu_bf16_pct", P.mfu_bf16 * 100, "percent", "BF16 MFU assumed for a frontier run")
+    res.add("mfu_selected_pct", mfu * 100, "percent", f"MFU assumed in the chosen data type ({P.dtype})")
+    res.add("gpt4_train_flop", gpt4["train_flop"], "FLOP", "GPT-4 training compute (input)")
+    res.add("gpt4_implied_mfu", flops.implied_mfu(gpt4["train_flop"], gpt4["gpus"], a100_bf16, days_mid),
+            "fraction", "MFU implied by GPT-4's run (midpoint of its days)")
+    low = res.add("gpt4_implied_mfu_low", flops.implied_mfu(gpt4["train_flop"], gpt4["gpus"], a100_bf16,
+                                                             gpt4["days_high"]),
+                  "fraction", "MFU implied by GPT-4's run, longest duration")
+    high = res.add("gpt4_implied_mfu_high", flops.implied_mfu(gpt4["train_flop"], gpt4["gpus"], a100_bf16,
+                                                               gpt4["days_low"]),
+                   "fraction", "MFU implied by GPT-4's run, shortest duration")
+    res.add("gpt4_implied_mfu_low_pct", low * 100, "percent", "MFU implied by GPT-4's run, longest duration")
+    res.add("gpt4_implied_mfu_high_pct", high * 100, "percent", "MFU implied by GPT-4's run, shortest duration")
+    res.add("gpt4_retrain_days", flops.training_time_days(
+        gpt4["train_flop"], P.gpus, hardware.peak_tflops(P.gpu, P.dtype), mfu),
+        "days", f"Days to retrain GPT-4 on this cluster ({P.dtype})")
+    res.add("gpt4_retrain_bf16_days", flops.training_time_days(
+        gpt4["train_flop"], P.gpus, hardware.peak_tflops(P.gpu, "bf16"), P.mfu_bf16),
+        "days", "Days to retrain GPT-4 on this cluster (bf16)")
+    run = res.add("run_flop", flops.flop_in_run(P.gpus, hardware.peak_tflops(P.gpu, P.dtype), mfu, P.run_days),
+                  "FLOP", f"Model FLOP delivered in a {P.run_days}-day run ({P.dtype})")
+    res.add("run_days", P.run_days, "days", "Length of the training run (parameter)")
+    res.add("run_flop_vs_gpt4_ratio", run / gpt4["train_flop"], "ratio", "FLOP of the run / GPT-4's training FLOP")
+
+
+def _compute_power(P, res: ChapterResults) -> None:
+    it_w = res.add("cluster_it_w_per_gpu", it_w_per_gpu(P), "W per GPU",
+                   f"Critical IT power per GPU ({P.gpu}: chip, server share, network, storage)")
+    res.add("gpu_chip_w", hardware.tdp_w(P.gpu), "W", "GPU board power (TDP)")
+    res.add("b14_server_w_per_gpu", fact("B14_server_w_per_gpu"), "W per GPU", "Server share per GPU beyond the chip (B14)")
+    res.add("b14_network_storage_pct", fact("B14_network_storage_frac") * 100, "percent",
+            "Storage, switches and optics on top of server IT (B14)")
+    res.add("b14_buildup_it_w_per_gpu", sum(b14_buildup_w().values()), "W per GPU",
+            "SemiAnalysis's component build-up (B14): 700 W chip + 575 W server share, +10 %")
+    res.add("pue", P.pue, "ratio", "Facility power / critical IT power (parameter)")
+    it_total_w = cluster.critical_it_w(P.gpus, it_w)
+    meter_w = cluster.facility_w(it_total_w, P.pue)
+    mwh = cluster.annual_energy_mwh(meter_w, P.load_factor)
+    res.add("cluster_it_mw", it_total_w / 1e6, "MW", "Critical IT power of the cluster")
+    res.add("cluster_facility_mw", meter_w / 1e6, "MW", "Power of the cluster at the utility meter")
+    twh = res.add("cluster_annual_energy_twh", mwh / 1e6, "TWh per year", "Energy the cluster draws per year")
+    usd = res.add("cluster_annual_electricity_usd", cluster.annual_electricity_usd(mwh, P.tariff_usd_per_kwh),
+                  "USD per year", "Electricity bill of the cluster per year")
+    res.add("cluster_annual_electricity_musd", usd / 1e6, "million USD per year", "Electricity bill per year")
+    res.add("cluster_annual_energy_vs_b04_pct", (twh / fact("B04_annual_twh") - 1) * 100, "percent",
+            "This chapter's yearly energy against the report's 1.59 TWh (B04)")
+
+
+def _compute_capital(P, res: ChapterResults) -> None:
+    capex = res.add("capex_usd", cluster.cluster_capex_usd(P.gpus, P.capex_usd_per_gpu), "USD",
+                    "Capital cost of the cluster")
+    res.add("capex_busd", capex / 1e9, "billion USD", "Capital cost of the cluster")
+    res.add("capex_usd_per_gpu", P.capex_usd_per_gpu, "USD per GPU", "All-in capital cost per GPU (parameter)")
+    res.add("report_capex_busd", fact("B02_capex_usd") / 1e9, "billion USD", "The report's lower bound on capex (B02)")
+    res.add("report_implied_capex_usd_per_gpu", fact("B02_capex_usd") / REPORT_GPUS, "USD per GPU",
+            "Capex per GPU implied by the report's >$4B for 100k GPUs")
+    share = res.add("electricity_share_of_capex_frac", res["cluster_annual_electricity_usd"] / capex,
+                    "fraction per year", "Yearly electricity bill / capex")
+    res.add("electricity_share_of_capex_pct", share * 100, "percent per year", "Yearly electricity bill / capex")
+
+
+def _compute_failures(P, res: ChapterResults) -> None:
+    res.add("first_failure_minutes", cluster.first_failure_minutes(P.link_mttf_years, P.gpus * P.links_per_gpu),
+            "minutes", "Mean time to the first link failure")
+    res.add("first_failure_alt_design_minutes",
+            cluster.first_failure_minutes(P.alt_link_mttf_years, P.gpus * P.alt_links_per_gpu),
+            "minutes", "Mean time to the first link failure, 4-link-per-node design")
+    res.add("checkpoint_restart_lost_gpu_days",
+            cluster.gpu_days_lost_checkpoint(P.gpus, P.checkpoint_interval_steps, P.step_time_seconds),
+            "GPU-days", "Work lost per failure, restart from checkpoint (worst case)")
+    copy_s = res.add("weights_copy_seconds", cluster.weights_copy_seconds(hardware.memory_gb(P.gpu), P.backend_gbps),
+                     "seconds", "Time to copy one GPU's memory from a peer")
+    res.add("in_memory_recovery_lost_gpu_days", cluster.gpu_days_lost_in_memory(P.gpus, P.step_time_seconds, copy_s),
+            "GPU-days", "Work lost per failure, in-memory recovery")
+    res.add("checkpoint_interval_steps", P.checkpoint_interval_steps, "steps", "Steps between checkpoints (parameter)")
+    res.add("alt_links_per_gpu", P.alt_links_per_gpu, "links per GPU", "Links per GPU, 4-link-per-node design")
+    res.add("alt_link_mttf_years", P.alt_link_mttf_years, "years", "Link MTTF, 4-link-per-node design")
+    # a single GPU's links fail on average once per MTTF; at this many GPUs, once an hour
+    res.add("gpus_failing_hourly_count", cluster.first_failure_minutes(P.link_mttf_years, P.links_per_gpu) / 60,
+            "GPUs", "Cluster size whose first link failure comes after one hour on average")
+
+
+def compute(P, upstream) -> ChapterResults:
+    """Every quantity and table of the cluster chapter at parameters ``P``."""
+    res = ChapterResults("cluster")
+    _compute_peaks(P, res)
+    _compute_training_time(P, res)
+    _compute_power(P, res)
+    _compute_capital(P, res)
+    _compute_failures(P, res)
+    res.add_table("compute_by_cluster_size", compute_by_size(P))
+    b14 = b14_buildup_w()
+    it_w = res["cluster_it_w_per_gpu"]
+    res.add_table("power_build_up", pd.DataFrame({
+        "build_up": [f"SemiAnalysis's components (B14):\n{b14['chip']:,.0f} W chip + {b14['server']:,.0f} W server, +10 %",
+                     f"This book: h100_it_w_per_gpu\n({it_w:,.0f} W, C02)" if P.gpu == "h100_sxm"
+                     else f"This book: {it_w:,.0f} W IT\nper {P.gpu}"],
+        "chip_w": [b14["chip"], res["gpu_chip_w"]],
+        "rest_of_it_w": [b14["server"] + b14["network_storage"], it_w - res["gpu_chip_w"]],
+        "facility_overhead_w": [sum(b14.values()) * (P.pue - 1), it_w * (P.pue - 1)],
+    }))
+    return res

@@ -1,0 +1,75 @@
+"""Figures of the cluster chapter, drawn from its ChapterResults (:mod:`analysis.chapters.cluster`)."""
+
+from __future__ import annotations
+
+from analysis.plots import PALETTE, add_source, new_figure
+
+
+def eflops_by_size(C, P):
+    """Peak (dashed) and sustained (solid) EFLOP/s against cluster size, FP8 and BF16, with GPT-4's
+    A100 cluster peak and the chapter's cluster size marked."""
+    table = C.tables["compute_by_cluster_size"]
+    mfu = {"fp8": P.mfu_fp8, "bf16": P.mfu_bf16}
+    fig, ax = new_figure("Peak and sustained compute against cluster size", "GPUs in the cluster (log scale)",
+                         "EFLOP/s (log scale)")
+    for dtype, colour in (("fp8", PALETTE["blue"]), ("bf16", PALETTE["orange"])):
+        ax.plot(table["gpus"], table[f"{dtype}_peak_eflops"], ls="--", color=colour, label=f"{dtype.upper()} peak")
+        ax.plot(table["gpus"], table[f"{dtype}_sustained_eflops"], color=colour,
+                label=f"{dtype.upper()} sustained at {mfu[dtype]:.0%} MFU")
+    gpt4 = C["gpt4_cluster_peak_bf16_eflops"]
+    ax.axhline(gpt4, color=PALETTE["black"], lw=0.8)
+    ax.annotate("GPT-4's A100 cluster, BF16 peak", (table["gpus"].iloc[0], gpt4), xytext=(0, 4),
+                textcoords="offset points", fontsize=8)
+    ax.axvline(P.gpus, color=PALETTE["vermillion"], lw=0.8, ls=":")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.legend(fontsize=8)
+    add_source(fig, f"dense peaks from data/gpus.csv ({P.gpu}); MFU assumptions from SemiAnalysis 2024 (B11).")
+    return fig
+
+
+def power_build_up(C, P):
+    """Two stacked bars of one GPU's watts, chip to meter: SemiAnalysis's component build-up (B14)
+    and the book's IT-power parameter, each times the PUE; the top axis scales to the cluster."""
+    table = C.tables["power_build_up"]
+    parts = (("chip_w", "GPU chip (TDP)", PALETTE["blue"]), ("rest_of_it_w", "Rest of IT: server, network, storage",
+                                                             PALETTE["sky"]),
+             ("facility_overhead_w", f"Facility overhead (PUE {P.pue:.2f})", PALETTE["orange"]))
+    fig, ax = new_figure("Power of one GPU's share of the cluster, chip to meter", "Watts per GPU", "",
+                         figsize=(7.5, 3.4))
+    for i, build in table.iterrows():
+        left = 0.0
+        for column, name, colour in parts:
+            ax.barh(i, build[column], left=left, color=colour, edgecolor="white", label=name if i == 0 else None)
+            ax.text(left + build[column] / 2, i, f"{build[column]:,.0f}", ha="center", va="center", fontsize=8)
+            left += build[column]
+        ax.text(left + 20, i, f"{left:,.0f} W", va="center", fontsize=8, fontweight="bold")
+    ax.set_yticks(range(len(table)), table["build_up"], fontsize=8)
+    ax.invert_yaxis()
+    ax.grid(axis="y", visible=False)
+    ax.set_xlim(0, table[[p[0] for p in parts]].sum(axis=1).max() * 1.15)
+    megawatts = ax.secondary_xaxis("top", functions=(lambda w: w * P.gpus / 1e6, lambda mw: mw * 1e6 / P.gpus))
+    megawatts.set_xlabel(f"Megawatts for {P.gpus:,} GPUs")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.25), ncol=3, fontsize=8)
+    add_source(fig, "SemiAnalysis 2024: component build-up (B14) and DGX H100 all-in IT (C02); PUE parameter "
+                    "(C05 target); TDP from data/gpus.csv.")
+    return fig
+
+
+def first_failure_by_size(C, P):
+    """Mean minutes to the first link failure against cluster size, for both link designs."""
+    table = C.tables["compute_by_cluster_size"]
+    fig, ax = new_figure("Mean time to the first link failure", "GPUs in the cluster (log scale)",
+                         "Minutes (log scale)")
+    ax.plot(table["gpus"], table["first_failure_minutes"], color=PALETTE["blue"],
+            label=f"{P.links_per_gpu:g} link/GPU, {P.link_mttf_years:g}-year MTTF")
+    ax.plot(table["gpus"], table["first_failure_alt_design_minutes"], color=PALETTE["orange"],
+            label=f"{P.alt_links_per_gpu:g} link/GPU, {P.alt_link_mttf_years:g}-year MTTF")
+    ax.axhline(60, color=PALETTE["black"], lw=0.8, ls=":")
+    ax.annotate("one hour", (table["gpus"].iloc[-1], 60), xytext=(-40, 4), textcoords="offset points", fontsize=8)
+    ax.axvline(P.gpus, color=PALETTE["vermillion"], lw=0.8, ls=":")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.legend(fontsize=8)
+    add_source(fig, "SemiAnalysis 2024 link MTTF assumptions (B27, B28); exponential lifetimes.")
+    return fig

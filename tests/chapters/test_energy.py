@@ -1,0 +1,113 @@
+"""The energy chapter (``analysis.chapters.energy``) at the report's inputs reproduces
+SemiAnalysis's energy figures (A28-A43) within stated tolerances, uses the one reference row, the
+cluster chapter's power and the benchmarks chapter's throughput ratio, and moves with ``pue``."""
+
+import pytest
+
+from analysis.chapters import compute_section
+from analysis.data import fact
+from analysis.uncertainty import reference_tokens_per_s
+
+
+@pytest.fixture(scope="module")
+def done():
+    out: dict = {}
+    compute_section("energy", {}, out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def E(done):
+    return done["energy"]
+
+
+def test_meter_power_is_the_it_parameter_times_pue(E):
+    assert E["h100_meter_w_per_gpu"] == pytest.approx(1_389 * 1.3)  # 1,805.7 W
+    assert E["gb200_meter_w_per_gpu"] == pytest.approx(1_833 * 1.3)
+
+
+def test_sa_implied_overhead_is_reported_beside_the_pue(E):
+    """SA's five figures imply ~1,788 W per H100 at the meter (A31: 1,780-1,790 W), an overhead of
+    1.287 over 1,389 W; the book's PUE 1.3 puts its J/token about 1 % above SA's."""
+    assert fact("A31_allin_w_per_gpu") <= E["sa_implied_h100_meter_w_per_gpu"] <= 1_790
+    assert E["sa_implied_pue_ratio"] == pytest.approx(E["sa_implied_h100_meter_w_per_gpu"] / 1_389)
+    assert E["sa_implied_pue_ratio"] == pytest.approx(1.29, abs=0.005)
+    assert 0 < E["j_per_token_vs_sa_pct"] < 3
+    assert E["sa_implied_h100_meter_high_w_per_gpu"] / E["sa_implied_h100_meter_low_w_per_gpu"] < 1.02
+
+
+def test_joules_per_token_reproduce_a28_a37_a43_within_2pct(E):
+    assert E["gpt3_175b_fp8_j_per_token"] == pytest.approx(fact("A28_gpt3_fp8_j_per_token"), rel=0.02)
+    assert E["gpt3_175b_bf16_j_per_token"] == pytest.approx(fact("A28_gpt3_bf16_j_per_token"), rel=0.02)
+    assert E["llama31_405b_bf16_j_per_token"] == pytest.approx(fact("A37_405b_j_per_token"), rel=0.02)
+    assert E["llama31_70b_fp8_64_gpus_j_per_token"] == pytest.approx(fact("A43_j_per_token_64"), rel=0.02)
+    assert E["llama31_70b_fp8_2048_gpus_j_per_token"] == pytest.approx(fact("A43_j_per_token_2048"), rel=0.02)
+    # SA's "~10 %" more energy at 2,048 GPUs: its own household-years give 472 / 440 - 1 = 7.3 %
+    assert E["llama31_70b_fp8_energy_increase_frac"] == pytest.approx(472 / 440 - 1, abs=0.005)
+
+
+def test_405b_uses_the_one_reference_row_as_the_band_does(E):
+    """1,805.7 W / 202.5 tokens/s = 8.917 J; the band's point estimate is the same number."""
+    assert reference_tokens_per_s() == 202.5
+    assert E["llama31_405b_bf16_j_per_token"] == pytest.approx(1_389 * 1.3 / 202.5)
+    bands = E.tables["bands"]
+    assert bands.loc["llama31_405b_bf16_j_per_token", "point"] == pytest.approx(E["llama31_405b_bf16_j_per_token"])
+    assert bands.loc["llama31_405b_bf16_household_years_15t_tokens", "point"] == pytest.approx(
+        E["llama31_405b_bf16_household_years_15t_tokens"])
+    assert (bands["p10"] < bands["p50"]).all() and (bands["p50"] < bands["p90"]).all()
+
+
+def test_household_years_reproduce_a29_a30_a38_a43(E):
+    """15e12 tokens x 8.917 J / (10,791 kWh x 3.6e6 J) = 3,443 household-years (A38: 3,400)."""
+    assert E["llama31_405b_bf16_household_years_15t_tokens"] == pytest.approx(15e12 * 1_389 * 1.3 / 202.5
+                                                                               / (10_791 * 3.6e6))
+    assert E["llama31_405b_bf16_household_years_15t_tokens"] == pytest.approx(
+        fact("A38_405b_15t_household_years"), rel=0.02)
+    assert E["gpt3_175b_fp8_tokens_per_household_year"] == pytest.approx(
+        fact("A29_fp8_tokens_per_household_year"), rel=0.02)
+    assert E["gpt3_175b_fp8_household_years_300b_tokens"] == pytest.approx(
+        fact("A30_gpt3_fp8_household_years"), rel=0.03)  # SA prints a whole number, 19
+    assert E["gpt3_175b_bf16_household_years_300b_tokens"] == pytest.approx(
+        fact("A30_gpt3_bf16_household_years"), rel=0.03)
+    assert E["llama31_70b_fp8_64_gpus_household_years_15t_tokens"] == pytest.approx(
+        fact("A43_households_64"), rel=0.02)
+    assert E["llama31_70b_fp8_2048_gpus_household_years_15t_tokens"] == pytest.approx(
+        fact("A43_households_2048"), rel=0.02)
+    # more kWh per household, fewer household-years
+    key = "llama31_405b_bf16_household_years_15t_tokens"
+    assert E[f"{key}_state_low"] < E[f"{key}_us_low"] <= E[key] < E[f"{key}_us_high"] < E[f"{key}_state_high"]
+
+
+def test_cluster_power_comes_from_the_cluster_chapter(E, done):
+    cluster = done["cluster"]
+    for key in ("cluster_it_mw", "cluster_facility_mw", "cluster_annual_energy_twh", "cluster_annual_electricity_usd"):
+        assert E[key] == cluster[key]
+    assert E["cluster_annual_energy_twh"] == pytest.approx(fact("B04_annual_twh"), rel=0.01)
+    # the same 100k GPUs as GB200: IT power scales by 1,833 / 1,389
+    assert E["gb200_cluster_facility_mw"] == pytest.approx(100_000 * 1_833 * 1.3 / 1e6)
+    assert E["cluster_households_count"] == pytest.approx(E["cluster_annual_energy_twh"] * 1e9 / 10_791)
+
+
+def test_gb200_ratio_comes_from_the_benchmarks_chapter(E, done):
+    ratio = done["benchmarks"]["gb200_vs_h100_llama31_405b_bf16_throughput_ratio"]
+    assert E["gb200_vs_h100_llama31_405b_bf16_throughput_ratio"] == ratio
+    assert ratio == pytest.approx(438.2 / 207.1)  # NVIDIA's best published rates, v25.05 and v25.04
+    assert E["gb200_vs_h100_llama31_405b_bf16_energy_ratio"] == pytest.approx((1_833 / 1_389) / ratio)
+    assert E["gb200_llama31_405b_bf16_j_per_token"] == pytest.approx(1_833 * 1.3 / 438.2)
+
+
+def test_carbon_reproduces_the_model_card(E):
+    """30.84M H100-hours x 700 W = 21.6 GWh; the card's 8,930 t imply ~414 g/kWh."""
+    assert E["llama31_405b_card_energy_gwh"] == pytest.approx(21.6, rel=0.002)
+    assert E["llama31_405b_card_implied_grid_g_co2_per_kwh"] == pytest.approx(414, rel=0.002)
+    assert E["llama31_405b_bf16_emissions_15t_tokens_tco2"] == pytest.approx(
+        E["llama31_405b_bf16_energy_15t_tokens_gwh"] * 1e6 * 366 / 1e6)
+
+
+def test_pue_moves_joules_per_token_and_household_years(E):
+    low = compute_section("energy", {"pue": 1.15})
+    for key in ("h100_meter_w_per_gpu", "gpt3_175b_fp8_j_per_token", "llama31_405b_bf16_j_per_token",
+                "llama31_405b_bf16_household_years_15t_tokens", "cluster_annual_energy_twh"):
+        assert low[key] == pytest.approx(E[key] * 1.15 / 1.3), key
+    assert low["sa_implied_pue_ratio"] == E["sa_implied_pue_ratio"]  # a property of SA's figures, not of ours
+    assert low["j_per_token_vs_sa_pct"] < 0  # PUE 1.15 sits below SA's implied overhead
