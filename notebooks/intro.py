@@ -65,7 +65,7 @@ glue_values(figures.prose_numbers(E))
 #   {glue:text}`gb200_breakeven_speedup_with_downtime:.2f`x.
 # - **Reliability.** The 100k cluster's first link failure comes after
 #   {glue:text}`first_failure_minutes:.0f` minutes on average; each restart from a checkpoint can
-#   throw away {glue:text}`gpu_days_lost_checkpoint:.0f` GPU-days of work. Llama 3 still trained
+#   throw away {glue:text}`checkpoint_restart_lost_gpu_days:.0f` GPU-days of work. Llama 3 still trained
 #   {glue:text}`llama3_effective_training_time_pct:.0f` % of the time in the book's model of its run.
 # - **Energy.** One FP8 GPT-3 token takes {glue:text}`gpt3_175b_fp8_j_per_token:.2f` J at the
 #   utility meter; Llama 3.1 405B on 15T tokens takes

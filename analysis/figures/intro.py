@@ -11,7 +11,7 @@ def prose_numbers(E) -> dict[str, float]:
     """Results rescaled for the summary's sentences (percentages, millions and billions of
     dollars), glued under these names by :func:`analysis.notebook.glue_values`."""
     return {
-        "electricity_share_of_capex_pct": E["electricity_share_of_capex"] * 100,
+        "electricity_share_of_capex_pct": E["electricity_share_of_capex_frac"] * 100,
         "cluster_annual_electricity_musd": E["cluster_annual_electricity_usd"] / 1e6,
         "capex_busd": E["capex_usd"] / 1e9,
         "llama3_effective_training_time_pct": E["llama3_effective_training_time_frac"] * 100,

@@ -35,9 +35,9 @@ def test_counts_every_status_and_every_checked_figure():
     counts = {key: E[key] for key in E.quantities}
     assert counts == {"claims_total_count": 22, "claims_reproduced_count": 11, "claims_corrected_count": 6,
                       "claims_context_count": 4, "claims_unverifiable_count": 1, "claims_pending_count": 0,
-                      "facts_checked_count": 74, "facts_reproduced_count": 69}
+                      "facts_checked_count": 75, "facts_reproduced_count": 70}
     assert {E.unit(key) for key in E.quantities} == {"count"}
-    assert len(E.tables["seed_claims"]) == 22 and len(E.tables["report_facts_checked"]) == 74
+    assert len(E.tables["seed_claims"]) == 22 and len(E.tables["report_facts_checked"]) == 75
 
 
 def test_a_drifted_value_fails_the_chapter_at_the_defaults_only():

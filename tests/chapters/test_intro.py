@@ -55,7 +55,7 @@ def test_every_glued_number_in_the_prose_is_recorded():
 
 def test_prose_numbers_rescale_by_hand():
     E = ChapterResults("intro")
-    for key, value in (("electricity_share_of_capex", 0.125), ("cluster_annual_electricity_usd", 123.4e6),
+    for key, value in (("electricity_share_of_capex_frac", 0.125), ("cluster_annual_electricity_usd", 123.4e6),
                        ("capex_usd", 4.5e9), ("llama3_effective_training_time_frac", 0.9)):
         E.add(key, value, "unit", key)
     assert figures.prose_numbers(E) == pytest.approx({
