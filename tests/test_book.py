@@ -196,3 +196,28 @@ def test_chapters_offer_their_data_as_csv(book):
             assert list(downloads.glob(f"*/{section.name}__results.csv")), section.name
     page = _page(book, "tco")
     assert "Download the data: cost per 1M tokens for every benchmark row (CSV)" in re.sub(r"<[^>]+>", "", page)
+
+
+def test_a_key_with_one_unit_has_one_value_across_the_built_chapters(book):
+    """The issue's symptom, checked on what the book actually printed: every results JSON."""
+    import math
+
+    seen, clashes = {}, []
+    for path in sorted((book / "_build" / "results").glob("*.json")):
+        doc = json.loads(path.read_text())
+        for key, r in doc["results"].items():
+            first = seen.setdefault((key, r["unit"]), (doc["section"], r["value"]))
+            if not math.isclose(first[1], r["value"], rel_tol=1e-9, abs_tol=1e-12):
+                clashes.append(f"{key} [{r['unit']}]: {first[1]} in {first[0]}, {r['value']} in {doc['section']}")
+    assert len(seen) > 300 and clashes == []
+
+
+def test_a_pue_change_reaches_joules_per_token_and_household_years(book, tmp_path):
+    """`run energy -p pue 1.15` (the README's scenario) moves the energy chapter's results."""
+    default = json.loads((book / "_build" / "results" / "energy.json").read_text())["results"]
+    out = tmp_path / "run"
+    assert run_cli("run", "energy", "-p", "pue", "1.15", "--out", str(out), cwd=book).returncode == 0
+    changed = json.loads((out / "energy.json").read_text())["results"]
+    for key in ("llama31_405b_bf16_j_per_token", "llama31_405b_bf16_household_years_15t_tokens",
+                "gpt3_175b_fp8_j_per_token", "cluster_annual_energy_twh"):
+        assert changed[key]["value"] == pytest.approx(default[key]["value"] * 1.15 / 1.3, rel=1e-9), key

@@ -9,6 +9,7 @@ The kernel runs with the repository as working directory and ``PYTHONPATH``, wit
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import sys
 import tempfile
@@ -24,6 +25,17 @@ from analysis.errors import ExecutionError
 from analysis.sections import Section
 
 HIDDEN_TAGS = ("parameters", "injected-parameters")
+
+
+class _DropUnknownParameterWarnings(logging.Filter):
+    """Parameter cells hold no assignments (each parameter is defined once, in analysis/defaults.py,
+    and the runner injects every one), so papermill's "Passed unknown parameter" is expected."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Passed unknown parameter")
+
+
+logging.getLogger("papermill").addFilter(_DropUnknownParameterWarnings())
 
 
 class SectionFailed(ExecutionError):
