@@ -57,7 +57,7 @@ def test_status_counts_and_checked_facts(ledger):
     claims, facts = ledger
     assert status_counts(claims) == {"reproduced": 11, "corrected": 6, "context": 4, "unverifiable": 1,
                                      "pending": 0}
-    assert len(checked_facts(facts)) == 74
+    assert len(checked_facts(facts)) == 75
 
 
 def test_out_of_tolerance_claim_fails(ledger):

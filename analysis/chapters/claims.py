@@ -23,8 +23,19 @@ def ledger_inputs(upstream: dict[str, ChapterResults]) -> tuple[ledger.Results, 
     """The chapters' results as the ledger reads them, and whether each ran at its defaults."""
     results = {name: {key: (q.value, q.unit) for key, q in chapter.quantities.items()}
                for name, chapter in upstream.items()}
-    at_defaults = {name: ran_at_defaults(name, chapter.parameters) for name, chapter in upstream.items()}
-    return results, at_defaults
+    own = {name: ran_at_defaults(name, chapter.parameters) for name, chapter in upstream.items()}
+    return results, {name: _inputs_at_defaults(name, own) for name in upstream}
+
+
+def _inputs_at_defaults(section: str, own: dict[str, bool]) -> bool:
+    """A chapter ran at the report's inputs only if it and every chapter it reads (its ``needs``,
+    recursively) ran at their defaults: a scenario that changes the tariff moves the software
+    chapter's costs through the TCO chapter, though software's own parameters are unchanged."""
+    from analysis.sections import get_section
+
+    if not own.get(section, False):
+        return False
+    return all(_inputs_at_defaults(need, own) for need in get_section(section).needs)
 
 
 def compute(P, upstream) -> ChapterResults:

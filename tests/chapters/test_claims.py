@@ -68,3 +68,14 @@ def test_ran_at_defaults_compares_every_parameter():
 
 def test_needs_every_modelling_chapter():
     assert set(get_section("claims").needs) == {s.name for s in CHAPTERS}
+
+
+def test_a_chapter_reading_a_changed_chapter_is_not_at_the_reports_inputs():
+    """A scenario's tariff reaches software's costs through tco: software's own parameters are at
+    their defaults, but its inputs are not, so the ledger lists its rows without failing them."""
+    from analysis.chapters.claims import _inputs_at_defaults
+
+    own = {"tco": False, "software": True, "benchmarks": True}
+    assert _inputs_at_defaults("software", own) is False
+    assert _inputs_at_defaults("tco", own) is False
+    assert _inputs_at_defaults("software", {**own, "tco": True}) is True
