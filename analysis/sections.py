@@ -159,7 +159,7 @@ CHAPTERS: tuple[Section, ...] = (
         tables=("llama3_interruptions", "reliability_facts", "gpus", "report_facts", "job_failures"),
         headline=("llama3_unexpected_interruptions_per_day", "llama3_gpu_mtbf_hours",
                   "llama3_effective_training_time_frac", "young_interval_minutes", "daly_interval_minutes",
-                  "cluster_goodput_frac"),
+                  "cluster_goodput_frac", "measured_vs_projected_failure_rate_1024_gpus_ratio"),
         figures=("fig-reliability-causes", "fig-reliability-mtbf", "fig-reliability-interval",
                  "fig-reliability-llama3-goodput", "fig-reliability-goodput"),
     ),

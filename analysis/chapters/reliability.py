@@ -20,7 +20,7 @@ from analysis import reliability as rel
 from analysis.chapters import ChapterResults
 from analysis.data import row
 from analysis.opex import HOURS_PER_MONTH
-from analysis.units import HOURS_PER_YEAR, SECONDS_PER_HOUR, SECONDS_PER_MINUTE
+from analysis.units import HOURS_PER_DAY, HOURS_PER_YEAR, SECONDS_PER_HOUR, SECONDS_PER_MINUTE
 
 MINUTES_PER_HOUR = SECONDS_PER_HOUR / SECONDS_PER_MINUTE
 JOB_SIZES_GPUS = np.geomspace(1_000, 300_000, 60)  # the job sizes the goodput figure sweeps
@@ -129,30 +129,40 @@ def _measured_job_failures(res: ChapterResults, P, snap: rel.Llama3Snapshot) -> 
     the cluster size."""
     table = rel.job_failure_table()
     fit = rel.fit_job_mttf(table)
-    mttf = table.set_index("row_id")["mttf_hours"]
+    rows = table.set_index("row_id")
+    small, large, opt = rows.loc["kokolis_rsc_8_gpus"], rows.loc["kokolis_rsc_1024_gpus"], rows.loc["opt_175b_1024_gpus"]
 
     def per_gpu(gpus):
         return rel.job_mtbf_hours(gpus, snap.gpu_mtbf_hours)
 
-    res.add("kokolis_8_gpus_job_mttf_hours", mttf["kokolis_rsc_8_gpus"], "hours",
+    res.add("kokolis_small_job_gpus", small["job_gpus"], "GPUs", "Smallest job size of Kokolis et al.'s measured MTTF")
+    res.add("kokolis_large_job_gpus", large["job_gpus"], "GPUs", "Largest job size of Kokolis et al.'s measured MTTF")
+    res.add("kokolis_8_gpus_job_mttf_hours", small["mttf_hours"], "hours",
             "Measured MTTF of 8-GPU jobs, Meta RSC (Kokolis et al.)")
-    res.add("kokolis_1024_gpus_job_mttf_hours", mttf["kokolis_rsc_1024_gpus"], "hours",
+    res.add("kokolis_8_gpus_job_mttf_days", small["mttf_hours"] / HOURS_PER_DAY, "days",
+            "Measured MTTF of 8-GPU jobs, Meta RSC (Kokolis et al.), in days")
+    res.add("kokolis_1024_gpus_job_mttf_hours", large["mttf_hours"], "hours",
             "Measured MTTF of 1,024-GPU jobs, Meta RSC (Kokolis et al.)")
-    res.add("kokolis_projected_16384_gpus_job_mttf_hours", mttf["kokolis_rsc1_projected_16384_gpus"], "hours",
-            "Kokolis et al.'s projected MTTF of a 16,384-GPU job (RSC-1 node rate)")
-    res.add("opt_175b_max_hours_between_restarts", mttf["opt_175b_1024_gpus"], "hours",
-            "OPT-175B, 1,024 GPUs: at most this many hours between restarts (40+ in 16 days)")
-    for gpus, row_id in ((8, "kokolis_rsc_8_gpus"), (1024, "kokolis_rsc_1024_gpus")):
-        res.add(f"per_gpu_job_mtbf_{gpus}_gpus_hours", per_gpu(gpus), "hours",
-                f"Job MTBF at {gpus:,} GPUs projected from Llama 3's per-GPU rate")
-        res.add(f"measured_vs_projected_failure_rate_{gpus}_gpus_ratio", per_gpu(gpus) / mttf[row_id], "ratio",
-                f"Measured failure rate of {gpus:,}-GPU jobs over the per-GPU projection (Kokolis et al. / Llama 3)")
+    res.add("kokolis_projected_16384_gpus_job_mttf_hours", rows.loc["kokolis_rsc1_projected_16384_gpus", "mttf_hours"],
+            "hours", "Kokolis et al.'s projected MTTF of a 16,384-GPU job (RSC-1 node rate)")
+    res.add("opt_175b_gpus", opt["job_gpus"], "GPUs", "GPUs in OPT-175B's training job (its logbook)")
+    res.add("opt_175b_restarts_count", opt["failures"], "count", "OPT-175B restarts in its logbook's window (40+)")
+    res.add("opt_175b_restart_window_days", opt["window_days"], "days", "Days of OPT-175B's logbook window")
+    res.add("opt_175b_max_hours_between_restarts", opt["mttf_hours"], "hours",
+            "OPT-175B: at most this many hours between restarts")
+    for name, measured in (("8_gpus", small), ("1024_gpus", large)):
+        gpus = float(measured["job_gpus"])
+        res.add(f"per_gpu_job_mtbf_{name}_hours", per_gpu(gpus), "hours",
+                f"Job MTBF at {gpus:,.0f} GPUs projected from Llama 3's per-GPU rate")
+        res.add(f"measured_vs_projected_failure_rate_{name}_ratio", per_gpu(gpus) / measured["mttf_hours"], "ratio",
+                f"Measured failure rate of {gpus:,.0f}-GPU jobs over the per-GPU projection (Kokolis et al. / Llama 3)")
     res.add("kokolis_node_model_1024_gpus_job_mttf_hours", rel.job_mtbf_hours(
-        1024, res["kokolis_rsc1_gpu_mtbf_hours"]), "hours",
+        float(large["job_gpus"]), res["kokolis_rsc1_gpu_mtbf_hours"]), "hours",
         "MTTF of a 1,024-GPU job from Kokolis et al.'s RSC-1 node failure rate")
     # the slope of Kokolis et al.'s own two measured points: 1 would be exact 1/GPUs scaling
-    res.add("kokolis_job_mttf_exponent", np.log(mttf["kokolis_rsc_8_gpus"] / mttf["kokolis_rsc_1024_gpus"])
-            / np.log(1024 / 8), "exponent", "Exponent b of MTTF ~ GPUs^-b between Kokolis et al.'s 8- and 1,024-GPU jobs")
+    res.add("kokolis_job_mttf_exponent", np.log(small["mttf_hours"] / large["mttf_hours"])
+            / np.log(float(large["job_gpus"]) / float(small["job_gpus"])), "exponent",
+            "Exponent b of MTTF ~ GPUs^-b between Kokolis et al.'s 8- and 1,024-GPU jobs")
     res.add("job_mttf_fit_exponent", fit.exponent, "exponent", "Exponent b of the fit MTTF = a GPUs^-b to measured job MTTFs")
     res.add("job_mttf_fit_scale_hours", fit.scale_hours, "hours", "Scale a of the fit MTTF = a GPUs^-b (one GPU)")
     res.add("job_mttf_fit_points_count", fit.points, "count", "Measured job MTTFs the fit uses")
@@ -160,7 +170,7 @@ def _measured_job_failures(res: ChapterResults, P, snap: rel.Llama3Snapshot) -> 
     spread = fitted["mttf_hours"].to_numpy() / fit(fitted["job_gpus"].to_numpy(dtype=float))
     res.add("job_mttf_fit_max_misfit_ratio", float(np.max(np.maximum(spread, 1.0 / spread))), "ratio",
             "Largest factor between a fitted measurement and the fit")
-    for name, gpus in (("1024_gpus", 1024), ("llama3", snap.gpus), ("cluster", P.gpus)):
+    for name, gpus in (("1024_gpus", float(large["job_gpus"])), ("llama3", snap.gpus), ("cluster", P.gpus)):
         res.add(f"fit_job_mtbf_{name}_hours", fit(gpus), "hours", f"Job MTBF at {gpus:,.0f} GPUs, fit to measured jobs")
         res.add(f"fit_vs_per_gpu_failure_rate_{name}_ratio", per_gpu(gpus) / fit(gpus), "ratio",
                 f"Failure rate of the measured fit over the per-GPU projection, {gpus:,.0f} GPUs")
