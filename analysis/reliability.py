@@ -4,7 +4,9 @@ Failure rates are counted per GPU-hour and calibrated on the one frontier run wi
 cause table: Llama 3 405B, 16,384 H100 over a 54-day snapshot with 419 unexpected interruptions
 (``meta_llama3_2024``, Table 5, in ``data/llama3_interruptions.csv``). A synchronous job stops at
 the first failure of any of its GPUs, so its failure rate is the GPU count times the per-GPU rate
-and its mean time between failures (MTBF) falls as 1/GPUs.
+and its mean time between failures (MTBF) falls as 1/GPUs. That is a projection; the job-level
+failure rates that were measured (``data/job_failures.csv``) and a power-law fit to them
+(:func:`measured_job_mtbf_hours`) are the alternative.
 
 Checkpoint intervals follow Young (1974, ``young_1974``) and Daly (2006, ``daly_2006``). The
 expected time split is the exact long-run average (renewal-reward theorem) of the process that

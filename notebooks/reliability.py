@@ -123,8 +123,8 @@ R.add_table("categories", E.tables["categories"], "Llama 3's interruptions, rate
 # {glue:text}`measured_vs_projected_failure_rate_8_gpus_ratio:.1f` times as often as projected.
 # The shape holds: between their two sizes the MTTF falls as GPUs to the power
 # −{glue:text}`kokolis_job_mttf_exponent:.2f`, close to 1/GPUs. What differs is the level. Those
-# clusters ran A100s and millions of research jobs, and counted every failure attributed to the
-# infrastructure; Llama 3 was one hardened H100 job. Kokolis et al.'s own RSC-1 node failure rate
+# clusters ran A100s and millions of research jobs of every size; Llama 3 was one hardened H100
+# job, and the copies read do not say which failures Fig. 7 counts. Kokolis et al.'s own RSC-1 node failure rate
 # gives {glue:text}`kokolis_node_model_1024_gpus_job_mttf_hours:.0f` hours at
 # {glue:text}`kokolis_large_job_gpus:,.0f` GPUs, above their measurement, a gap the copies read do
 # not explain. OPT-175B's logbook records more than {glue:text}`opt_175b_restarts_count:.0f`
@@ -141,8 +141,8 @@ R.add_table("categories", E.tables["categories"], "Llama 3's interruptions, rate
 # {glue:text}`job_mttf_fit_points_count:.0f` measured rows (Kokolis et al.'s two sizes and Llama
 # 3's job; `analysis.reliability.measured_job_mtbf_hours`). Its exponent *b* is
 # {glue:text}`job_mttf_fit_exponent:.2f`, and it misses its own points by up to a factor of
-# {glue:text}`job_mttf_fit_max_misfit_ratio:.1f`: that is how far apart the clusters are, not
-# noise. Against the projection, the fit has
+# {glue:text}`job_mttf_fit_max_misfit_ratio:.1f`, because the clusters disagree: the fit summarises
+# the published record, it is not a law. Against the projection, the fit has
 # {glue:text}`fit_vs_per_gpu_failure_rate_1024_gpus_ratio:.1f` times as many failures at
 # {glue:text}`kokolis_large_job_gpus:,.0f` GPUs, {glue:text}`fit_vs_per_gpu_failure_rate_llama3_ratio:.1f` times at Llama 3's size
 # ({glue:text}`fit_job_mtbf_llama3_hours:.1f` hours) and
