@@ -238,6 +238,16 @@ RESTART_MINUTES = Param(
     "Meta's >90 % effective training time needs detection + restart of about 11 minutes or less (the "
     "chapter computes the bound), so five minutes is inside what Meta must have achieved.",
     None, basis="assumption", low=0.0, high=600)
+FAILURE_MODEL = Param(
+    "failure_model", "per-gpu", "model", "How a job's MTBF depends on its size",
+    "'per-gpu' (the default) scales Llama 3 405B's per-GPU failure rate as 1/GPUs: it is exact at "
+    "Llama 3's 16,384 GPUs, the largest job with a published failure count. 'measured-fit' uses a "
+    "power law fitted in log-log space to the measured job-level MTTFs of data/job_failures.csv "
+    "(Kokolis et al.'s 8- and 1,024-GPU jobs on A100 research clusters, Llama 3's job; "
+    "analysis.reliability.measured_job_mtbf_hours): jobs near 1,000 GPUs failed several times more "
+    "often than the per-GPU projection says. The choice moves the modelled job MTBF, the Young/Daly "
+    "intervals and the goodput at the cluster size and across job sizes; the Llama 3 run itself "
+    "stays on its own counts.", "kokolis_2024", basis="assumption", choices=("per-gpu", "measured-fit"))
 JOB_GPUS = Param(
     "job_gpus", 16_384, "GPUs", "GPUs in the training job whose reliability-adjusted cost is compared",
     "Llama 3 405B's job size, the largest with a published failure table (equal to the llama3_gpus "

@@ -4,7 +4,9 @@ Failure rates are counted per GPU-hour and calibrated on the one frontier run wi
 cause table: Llama 3 405B, 16,384 H100 over a 54-day snapshot with 419 unexpected interruptions
 (``meta_llama3_2024``, Table 5, in ``data/llama3_interruptions.csv``). A synchronous job stops at
 the first failure of any of its GPUs, so its failure rate is the GPU count times the per-GPU rate
-and its mean time between failures (MTBF) falls as 1/GPUs.
+and its mean time between failures (MTBF) falls as 1/GPUs. That is a projection; the job-level
+failure rates that were measured (``data/job_failures.csv``) and a power-law fit to them
+(:func:`measured_job_mtbf_hours`) are the alternative.
 
 Checkpoint intervals follow Young (1974, ``young_1974``) and Daly (2006, ``daly_2006``). The
 expected time split is the exact long-run average (renewal-reward theorem) of the process that
@@ -81,6 +83,89 @@ def per_link_mttf_years(events: float, links: float, hours: float) -> float:
 def per_gpu_rate_from_rack_month(faults_per_rack_month: float, gpus_per_rack: int) -> float:
     """Faults per GPU-hour from faults per rack-month (730 h), spread over the rack's GPUs."""
     return faults_per_rack_month / (HOURS_PER_MONTH * gpus_per_rack)
+
+
+# --- measured job-level failure rates ------------------------------------------------------------------
+# ``job_mtbf_hours`` above scales one per-GPU rate as 1/GPUs. ``data/job_failures.csv`` holds what
+# was measured at the job level instead (Kokolis et al.'s MTTF by job size, Llama 3's interruption
+# count, OPT-175B's restarts); the fit below is the alternative a chapter or a planner may choose.
+
+MTTF_UNIT_HOURS = {"minutes": 1.0 / 60.0, "hours": 1.0, "days": float(HOURS_PER_DAY)}
+
+
+def with_mttf_hours(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` (rows of ``data/job_failures.csv``) with a ``mttf_hours`` column: the stated MTTF
+    converted to hours, or ``window_days`` x 24 / ``failures`` where the row gives counts."""
+    out = table.copy()
+    stated = out["mttf_value"].astype(float) * out["mttf_unit"].map(MTTF_UNIT_HOURS).astype(float)
+    counted = out["window_days"].astype(float) * HOURS_PER_DAY / out["failures"].astype(float)
+    out["mttf_hours"] = stated.fillna(counted)
+    return out
+
+
+def job_failure_table() -> pd.DataFrame:
+    """``data/job_failures.csv`` with each row's MTTF in hours (:func:`with_mttf_hours`)."""
+    from analysis.data import load_table
+
+    return with_mttf_hours(load_table("job_failures"))
+
+
+@dataclass(frozen=True)
+class JobMttfFit:
+    """A power law in job size, MTTF = ``scale_hours`` x gpus ** -``exponent`` (hours): exponent
+    1 is the per-GPU model's 1/GPUs; ``scale_hours`` is the MTTF it implies for one GPU."""
+
+    scale_hours: float
+    exponent: float
+    points: int  # the measured rows it was fitted to
+
+    def __call__(self, gpus):
+        gpus = np.asarray(gpus, dtype=float)
+        if np.any(gpus <= 0):
+            raise ValueError("job_gpus must be positive")
+        result = self.scale_hours * gpus ** -self.exponent
+        return float(result) if result.ndim == 0 else result
+
+
+def fit_rows(table: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The rows a fit uses: those of ``table`` marked ``in_fit`` (all of them if it has no such
+    column), with ``mttf_hours``. ``table`` defaults to ``data/job_failures.csv``; it may also be
+    any frame with ``job_gpus`` and ``mttf_hours`` columns."""
+    rows = job_failure_table() if table is None else table
+    if "mttf_hours" not in rows.columns:
+        rows = with_mttf_hours(rows)
+    if "in_fit" in rows.columns:
+        rows = rows[rows["in_fit"].astype(str).str.lower() == "true"]
+    return rows
+
+
+def fit_job_mttf(table: pd.DataFrame | None = None) -> JobMttfFit:
+    """Least-squares fit of ln MTTF = ln a - b ln GPUs to the measured rows (:func:`fit_rows`):
+    a straight line on log-log axes, each measured job size weighted equally. Needs at least two
+    distinct job sizes."""
+    rows = fit_rows(table)
+    gpus = rows["job_gpus"].to_numpy(dtype=float)
+    mttf = rows["mttf_hours"].to_numpy(dtype=float)
+    if len(np.unique(gpus)) < 2 or np.any(gpus <= 0) or np.any(mttf <= 0):
+        raise ValueError("a job MTTF fit needs positive MTTFs at two or more job sizes")
+    slope, intercept = np.polyfit(np.log(gpus), np.log(mttf), 1)
+    return JobMttfFit(scale_hours=float(np.exp(intercept)), exponent=float(-slope), points=len(rows))
+
+
+def measured_job_mtbf_hours(job_gpus, table: pd.DataFrame | None = None):
+    """Mean time between failures (hours) of a synchronous job on ``job_gpus`` GPUs, from a fit
+    to measured job-level failure rates rather than from one per-GPU rate.
+
+    The fit is a power law, MTTF = a x GPUs^-b, fitted by least squares in log-log space
+    (:func:`fit_job_mttf`) to the rows of ``data/job_failures.csv`` marked ``in_fit``: Kokolis et
+    al.'s measured MTTF of 8-GPU and 1,024-GPU jobs on Meta's A100 research clusters and Llama 3
+    405B's 419 unexpected interruptions in 54 days on 16,384 H100. Projections and upper bounds
+    are in the table but not fitted. ``table`` replaces those rows (e.g. a subset, or a team's own
+    measurements: ``job_gpus`` and ``mttf_hours`` columns). Works element-wise on arrays; a float
+    for a scalar. The rows mix two clusters, two GPU generations and two definitions of a failure,
+    so the fit is a summary of the published record, not a law: the reliability chapter shows
+    how far each measured point lies from it."""
+    return fit_job_mttf(table)(job_gpus)
 
 
 # --- optimal checkpoint interval -------------------------------------------------------------------

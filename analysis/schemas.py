@@ -328,6 +328,46 @@ def _reliability_facts_schema(ids) -> pa.DataFrameSchema:
     )
 
 
+def _job_failures_schema(ids) -> pa.DataFrameSchema:
+    """Measured (and projected) job-level mean time to failure by job size. A row states the MTTF
+    (``mttf_value`` in ``mttf_unit``) or the counts it follows from (``failures`` in
+    ``window_days``), never both; ``in_fit`` rows feed ``reliability.fit_job_mttf``."""
+    sources = ids("sources")
+    stated = lambda d: d["mttf_value"].notna()  # noqa: E731
+    counted = lambda d: d["failures"].notna() & d["window_days"].notna()  # noqa: E731
+    return pa.DataFrameSchema(
+        {
+            "row_id": _text(regex=ID, unique=True),
+            "cluster": _text(),
+            "accelerator": _text(),
+            "job_gpus": _int(1, 10_000_000),
+            "kind": _text(isin={"measured", "counted", "projected"}),
+            "relation": _text(isin={"equals", "about", "up_to"}),  # of the MTTF: 'up_to' for "40+ restarts"
+            "mttf_value": _num(0, 1e7, nullable=True),
+            "mttf_unit": _text(nullable=True, isin={"minutes", "hours", "days"}),
+            "failures": _num(0, 1e9, nullable=True),
+            "window_days": _num(0, 1e5, nullable=True),
+            "in_fit": _bool_text(),
+            "evidence": _text(isin={"primary", "secondary"}),
+            "source_id": _source(sources),
+            "read_via": _text(nullable=True, isin=sources),
+            "location": _text(),
+            "quote": _text(),
+            "note": _text(nullable=True),
+        },
+        checks=[pa.Check(lambda d: stated(d) != counted(d),
+                         error="give mttf_value (with mttf_unit) or failures and window_days, not both"),
+                pa.Check(lambda d: stated(d) == d["mttf_unit"].notna(), error="mttf_value needs mttf_unit"),
+                pa.Check(lambda d: d["failures"].notna() == d["window_days"].notna(),
+                         error="failures and window_days go together"),
+                pa.Check(lambda d: (d["in_fit"] != "true") | ((d["kind"] != "projected") & (d["relation"] == "equals")),
+                         error="only measured or counted rows with relation 'equals' may be fitted"),
+                pa.Check(lambda d: (d["evidence"] != "secondary") | d["read_via"].notna(),
+                         error="secondary evidence needs read_via")],
+        strict=True,
+    )
+
+
 def _distributions_schema(ids) -> pa.DataFrameSchema:
     return pa.DataFrameSchema(
         {
@@ -444,6 +484,7 @@ SCHEMAS = {
     "fact_checks": _fact_checks_schema,
     "llama3_interruptions": _llama3_interruptions_schema,
     "reliability_facts": _reliability_facts_schema,
+    "job_failures": _job_failures_schema,
     "distributions": _distributions_schema,
     "measured": _measured_schema,
 }
@@ -459,9 +500,9 @@ DEPENDS = {"gpus": ("sources",), "models": ("sources",), "training_runs": ("sour
            "cloud_prices": ("sources", "gpus"), "seed_numbers": ("sources",),
            "household_energy": ("sources",), "published_runs": ("sources", "models", "gpus"),
            "fact_checks": ("sources", "report_facts"),
-           "llama3_interruptions": ("sources",), "reliability_facts": ("sources",),
+           "llama3_interruptions": ("sources",), "reliability_facts": ("sources",), "job_failures": ("sources",),
            "distributions": ("sources",), "measured": ("sources", "gpus")}
 KEYS = {"sources": "source_id", "gpus": "gpu_id", "models": "model_id",
         "training_runs": "run_id", "report_facts": "fact_id", "claims": "claim_id",
         "cloud_prices": "snapshot_id", "seed_numbers": "number_id", "published_runs": "run_id",
-        "llama3_interruptions": "component", "reliability_facts": "item_id", "distributions": "param"}
+        "llama3_interruptions": "component", "reliability_facts": "item_id", "job_failures": "row_id", "distributions": "param"}

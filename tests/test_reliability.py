@@ -3,13 +3,17 @@ reliability-adjusted break-even (analysis.reliability): published values, exact 
 properties. The goodput Monte Carlo is tested in test_goodput.py."""
 
 import math
+import shutil
 
 import numpy as np
+import pandas as pd
 import pytest
 
+from analysis import data
 from analysis import defaults as d
 from analysis import reliability as rel
 from analysis.data import load_table
+from analysis.params import ParameterError
 from analysis.units import HOURS_PER_DAY
 
 LLAMA_GPUS = rel.item("llama3_gpus")
@@ -75,6 +79,125 @@ def test_node_rate_and_rack_month_conversions():
 
 def test_job_size_parameter_is_llama3s_published_size():
     assert d.JOB_GPUS.default == LLAMA_GPUS
+
+
+# --- measured job-level failure rates (data/job_failures.csv) and the fit -----------------------------
+
+def test_job_failure_rows_convert_to_hours_as_published():
+    t = rel.job_failure_table().set_index("row_id")
+    assert t.loc["kokolis_rsc_8_gpus", "mttf_hours"] == pytest.approx(47.7 * 24)  # 47.7 days = 1,144.8 h
+    assert t.loc["kokolis_rsc_1024_gpus", "mttf_hours"] == pytest.approx(7.9)
+    assert t.loc["kokolis_rsc1_projected_16384_gpus", "mttf_hours"] == pytest.approx(1.8)
+    assert t.loc["opt_175b_1024_gpus", "mttf_hours"] == pytest.approx(16 * 24 / 40)  # "40+ restarts" in 16 days
+    assert t.loc["opt_175b_1024_gpus", "relation"] == "up_to"
+    # Llama 3's row holds the same counts as reliability_facts.csv: 54 days x 24 h / 419 = 3.09 h
+    llama = t.loc["llama3_405b_16384_gpus"]
+    assert (llama["job_gpus"], llama["failures"], llama["window_days"]) == (LLAMA_GPUS, UNEXPECTED,
+                                                                          rel.item("llama3_snapshot_days"))
+    assert llama["mttf_hours"] == pytest.approx(54 * 24 / 419)
+    assert sorted(t.index[t["in_fit"] == "true"]) == ["kokolis_rsc_1024_gpus", "kokolis_rsc_8_gpus",
+                                                       "llama3_405b_16384_gpus"]
+
+
+def test_kokolis_projections_are_their_node_rate_on_the_job_s_nodes():
+    """The paper's 1.8 h and 0.23 h are 1 / (N_nodes x 6.50 per 1,000 node-days) at 2,048 and
+    16,384 nodes of 8 GPUs (1.80 h and 0.225 h), within the published rounding."""
+    t = rel.job_failure_table().set_index("row_id")
+    rsc1 = rel.gpu_mtbf_from_node_rate_hours(rel.item("kokolis_rsc1_node_failures"), 8)
+    for row_id, gpus in (("kokolis_rsc1_projected_16384_gpus", 16_384), ("kokolis_rsc1_projected_131072_gpus", 131_072)):
+        assert rel.job_mtbf_hours(gpus, rsc1) == pytest.approx(t.loc[row_id, "mttf_hours"], rel=0.025)
+
+
+# The fitted rows come from two clusters, two GPU generations and two failure definitions; the
+# fit is a least-squares line through three points, so it misses each by up to this factor (the
+# largest miss, at 1,024 GPUs, is 2.2x).
+FIT_TOLERANCE_FACTOR = 2.5
+
+
+def test_the_fit_reproduces_the_measured_points_within_its_stated_tolerance():
+    t = rel.job_failure_table()
+    fitted = t[t["in_fit"] == "true"]
+    ratio = fitted["mttf_hours"].to_numpy() / rel.measured_job_mtbf_hours(fitted["job_gpus"].to_numpy(dtype=float))
+    assert np.all(ratio < FIT_TOLERANCE_FACTOR) and np.all(ratio > 1 / FIT_TOLERANCE_FACTOR)
+    # least squares in log space: the residuals of ln MTTF sum to zero
+    assert np.sum(np.log(ratio)) == pytest.approx(0.0, abs=1e-9)
+
+
+def test_the_fit_is_ordinary_least_squares_in_log_log_space_by_hand():
+    """Slope = cov(ln n, ln T) / var(ln n) over (8, 1,144.8 h), (1,024, 7.9 h), (16,384, 1,296/419 h)."""
+    x = np.log([8.0, 1024.0, 16384.0])
+    y = np.log([47.7 * 24, 7.9, 54 * 24 / 419])
+    slope = np.sum((x - x.mean()) * (y - y.mean())) / np.sum((x - x.mean()) ** 2)
+    fit = rel.fit_job_mttf()
+    assert fit.exponent == pytest.approx(-slope)
+    assert fit.exponent == pytest.approx(0.804, abs=0.001)
+    assert fit.scale_hours == pytest.approx(math.exp(y.mean() - slope * x.mean()))
+    assert fit.points == 3
+
+
+def test_a_two_point_table_is_fitted_exactly():
+    """Kokolis et al.'s two measured sizes alone: the line passes through both, with exponent
+    ln(1,144.8 / 7.9) / ln(128) = 1.026, i.e. within one cluster MTTF falls almost exactly as 1/GPUs."""
+    t = rel.job_failure_table()
+    kokolis = t[t["row_id"].isin(["kokolis_rsc_8_gpus", "kokolis_rsc_1024_gpus"])]
+    assert rel.measured_job_mtbf_hours(8, kokolis) == pytest.approx(1_144.8)
+    assert rel.measured_job_mtbf_hours(1024, kokolis) == pytest.approx(7.9)
+    assert rel.fit_job_mttf(kokolis).exponent == pytest.approx(math.log(1_144.8 / 7.9) / math.log(128))
+    # a bare frame of job sizes and hours works too (a planner's own measurements)
+    own = pd.DataFrame({"job_gpus": [64, 4096], "mttf_hours": [100.0, 2.0]})
+    assert rel.measured_job_mtbf_hours(512, own) == pytest.approx(100 * (512 / 64) ** (math.log(2 / 100) / math.log(64)))
+
+
+def test_measured_fit_falls_with_job_size_and_keeps_its_shape():
+    sizes = np.geomspace(1, 2e6, 200)
+    mtbf = rel.measured_job_mtbf_hours(sizes)
+    assert isinstance(mtbf, np.ndarray) and mtbf.shape == sizes.shape
+    assert np.all(np.diff(mtbf) < 0)
+    assert isinstance(rel.measured_job_mtbf_hours(1024), float)
+    with pytest.raises(ValueError):
+        rel.measured_job_mtbf_hours(0)
+    with pytest.raises(ValueError):  # one job size cannot fix a slope
+        rel.fit_job_mttf(pd.DataFrame({"job_gpus": [1024, 1024], "mttf_hours": [7.9, 9.6]}))
+
+
+def test_per_gpu_model_at_llama3_scale_is_the_hand_arithmetic():
+    """16,384 GPUs x 1,296 h / 419 = 50,677 h per GPU; / 16,384 = 1,296 / 419 = 3.093 h per job;
+    at 1,024 GPUs, 50,677 / 1,024 = 49.5 h, 6.3 times Kokolis et al.'s measured 7.9 h."""
+    gpu_mtbf = 16_384 * 54 * 24 / 419
+    assert rel.job_mtbf_hours(16_384, gpu_mtbf) == pytest.approx(1_296 / 419)
+    assert rel.job_mtbf_hours(16_384, gpu_mtbf) == pytest.approx(3.093, abs=5e-4)
+    assert rel.job_mtbf_hours(1024, gpu_mtbf) / 7.9 == pytest.approx(6.26, abs=0.01)
+    assert rel.job_mtbf_hours(LLAMA_GPUS, rel.llama3_snapshot().gpu_mtbf_hours) == pytest.approx(1_296 / 419)
+
+
+def test_failure_model_parameter():
+    assert d.FAILURE_MODEL.default == "per-gpu"
+    assert d.FAILURE_MODEL.parse("measured-fit") == "measured-fit"
+    with pytest.raises(ParameterError):
+        d.FAILURE_MODEL.parse("weibull")
+
+
+@pytest.mark.parametrize(("edit", "expect"), [
+    ({"failures": "419", "window_days": "54"}, "not both"),  # a stated MTTF and counts
+    ({"in_fit": "true", "row_id": "kokolis_rsc1_projected_16384_gpus"}, "may be fitted"),  # a projection
+    ({"mttf_unit": "weeks"}, "mttf_unit"),
+])
+def test_job_failures_schema_rejects_bad_rows(tmp_path, monkeypatch, edit, expect):
+    folder = tmp_path / "data"
+    shutil.copytree(data.DATA_DIR, folder)
+    path = folder / "job_failures.csv"
+    table = pd.read_csv(path, dtype=str, keep_default_na=False)
+    row = table.index[table["row_id"] == edit.pop("row_id", "kokolis_rsc_1024_gpus")][0]
+    for column, value in edit.items():
+        table.loc[row, column] = value
+    table.to_csv(path, index=False)
+    monkeypatch.setenv("ANALYSIS_DATA_DIR", str(folder))
+    data.clear_cache()
+    try:
+        with pytest.raises(data.DataError, match=expect):
+            load_table("job_failures")
+    finally:
+        data.clear_cache()
 
 
 # --- checkpoint intervals ---------------------------------------------------------------------------

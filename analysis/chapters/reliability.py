@@ -1,9 +1,12 @@
-"""Reliability chapter: what stopped Llama 3 405B, how job MTBF falls with job size, how often to
-checkpoint (Young, Daly), where the time goes, and the goodput Monte Carlo.
+"""Reliability chapter: what stopped Llama 3 405B, how job MTBF falls with job size (projected and
+measured), how often to checkpoint (Young, Daly), where the time goes, and the goodput Monte Carlo.
 
-Every failure rate comes from one calibration, :func:`analysis.reliability.llama3_snapshot`
-(Meta's 54-day snapshot of Llama 3 405B). The GB200 downtime penalty is the next chapter
-(:mod:`analysis.chapters.downtime`).
+The per-GPU failure rates come from one calibration, :func:`analysis.reliability.llama3_snapshot`
+(Meta's 54-day snapshot of Llama 3 405B). The job MTBF of the modelled jobs (the cluster size and
+the sweeps over job size) follows the ``failure_model`` parameter: 1/GPUs scaling of that per-GPU
+rate, or the fit to measured job-level failures (:func:`analysis.reliability.measured_job_mtbf_hours`).
+Results named ``llama3_*`` describe Llama 3's own run and stay on its counts either way. The GB200
+downtime penalty is the next chapter (:mod:`analysis.chapters.downtime`).
 """
 
 from __future__ import annotations
@@ -17,10 +20,13 @@ from analysis import reliability as rel
 from analysis.chapters import ChapterResults
 from analysis.data import row
 from analysis.opex import HOURS_PER_MONTH
-from analysis.units import HOURS_PER_YEAR, SECONDS_PER_HOUR, SECONDS_PER_MINUTE
+from analysis.units import HOURS_PER_DAY, HOURS_PER_YEAR, SECONDS_PER_HOUR, SECONDS_PER_MINUTE
 
 MINUTES_PER_HOUR = SECONDS_PER_HOUR / SECONDS_PER_MINUTE
-JOB_SIZES_GPUS = np.geomspace(1_000, 300_000, 60)  # the job sizes the figures sweep
+JOB_SIZES_GPUS = np.geomspace(1_000, 300_000, 60)  # the job sizes the goodput figure sweeps
+MTBF_SIZES_GPUS = np.geomspace(8, 300_000, 80)  # the MTBF figure: from one 8-GPU server, where Kokolis et al. measured
+FAILURE_MODELS = {"per-gpu": "per-GPU scaling of Llama 3's rate (1/GPUs)",
+                  "measured-fit": "fit to measured job failure rates"}
 MTBF_GRID_HOURS = np.geomspace(1 / MINUTES_PER_HOUR, 100.0, 200)  # one minute to 100 hours
 
 # Parameters the prose quotes, recorded with the results (unit and label from their definition)
@@ -44,15 +50,27 @@ def recovery_hours(P) -> tuple[float, float, float]:
             P.restart_minutes / MINUTES_PER_HOUR)
 
 
+def job_mtbf_model(P, snap: rel.Llama3Snapshot):
+    """The job MTBF (hours) of a job of ``gpus`` GPUs under the chosen ``failure_model``: Llama 3's
+    per-GPU MTBF / GPUs, or the fit to measured job-level failure rates."""
+    if P.failure_model == "measured-fit":
+        return rel.measured_job_mtbf_hours
+    return lambda gpus: rel.job_mtbf_hours(gpus, snap.gpu_mtbf_hours)
+
+
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("reliability")
     snap = rel.llama3_snapshot()
+    model = job_mtbf_model(P, snap)
     add_parameters(res, P, QUOTED_PARAMETERS)
+    res.add_table("failure_model", pd.DataFrame({"failure_model": [P.failure_model],
+                                                 "description": [FAILURE_MODELS[P.failure_model]]}))
     _llama3_failures(res, snap)
-    _job_mtbf(res, P, snap)
-    _checkpoint_intervals(res, P, snap)
-    _time_shares(res, P, snap)
-    _simulated_goodput(res, P, snap)
+    _measured_job_failures(res, P, snap)
+    _job_mtbf(res, P, snap, model)
+    _checkpoint_intervals(res, P, model)
+    _time_shares(res, P, snap, model)
+    _simulated_goodput(res, P, snap, model)
     return res
 
 
@@ -105,13 +123,74 @@ def _llama3_failures(res: ChapterResults, snap: rel.Llama3Snapshot) -> None:
     res.add_table("categories", pd.concat([per_category, pd.DataFrame([total])], ignore_index=True))
 
 
-def _job_mtbf(res: ChapterResults, P, snap: rel.Llama3Snapshot) -> None:
+def _measured_job_failures(res: ChapterResults, P, snap: rel.Llama3Snapshot) -> None:
+    """The measured job-level MTTFs (data/job_failures.csv) against the per-GPU projection, and the
+    power-law fit to them: how far apart the two models are at ~1,000 GPUs, at Llama 3's size and at
+    the cluster size."""
+    table = rel.job_failure_table()
+    fit = rel.fit_job_mttf(table)
+    rows = table.set_index("row_id")
+    small, large, opt = rows.loc["kokolis_rsc_8_gpus"], rows.loc["kokolis_rsc_1024_gpus"], rows.loc["opt_175b_1024_gpus"]
+
+    def per_gpu(gpus):
+        return rel.job_mtbf_hours(gpus, snap.gpu_mtbf_hours)
+
+    res.add("kokolis_small_job_gpus", small["job_gpus"], "GPUs", "Smallest job size of Kokolis et al.'s measured MTTF")
+    res.add("kokolis_large_job_gpus", large["job_gpus"], "GPUs", "Largest job size of Kokolis et al.'s measured MTTF")
+    res.add("kokolis_8_gpus_job_mttf_hours", small["mttf_hours"], "hours",
+            "Measured MTTF of 8-GPU jobs, Meta RSC (Kokolis et al.)")
+    res.add("kokolis_8_gpus_job_mttf_days", small["mttf_hours"] / HOURS_PER_DAY, "days",
+            "Measured MTTF of 8-GPU jobs, Meta RSC (Kokolis et al.), in days")
+    res.add("kokolis_1024_gpus_job_mttf_hours", large["mttf_hours"], "hours",
+            "Measured MTTF of 1,024-GPU jobs, Meta RSC (Kokolis et al.)")
+    res.add("kokolis_projected_16384_gpus_job_mttf_hours", rows.loc["kokolis_rsc1_projected_16384_gpus", "mttf_hours"],
+            "hours", "Kokolis et al.'s projected MTTF of a 16,384-GPU job (RSC-1 node rate)")
+    res.add("opt_175b_gpus", opt["job_gpus"], "GPUs", "GPUs in OPT-175B's training job (its logbook)")
+    res.add("opt_175b_restarts_count", opt["failures"], "count", "OPT-175B restarts in its logbook's window (40+)")
+    res.add("opt_175b_restart_window_days", opt["window_days"], "days", "Days of OPT-175B's logbook window")
+    res.add("opt_175b_max_hours_between_restarts", opt["mttf_hours"], "hours",
+            "OPT-175B: at most this many hours between restarts")
+    for name, measured in (("8_gpus", small), ("1024_gpus", large)):
+        gpus = float(measured["job_gpus"])
+        res.add(f"per_gpu_job_mtbf_{name}_hours", per_gpu(gpus), "hours",
+                f"Job MTBF at {gpus:,.0f} GPUs projected from Llama 3's per-GPU rate")
+        res.add(f"measured_vs_projected_failure_rate_{name}_ratio", per_gpu(gpus) / measured["mttf_hours"], "ratio",
+                f"Measured failure rate of {gpus:,.0f}-GPU jobs over the per-GPU projection (Kokolis et al. / Llama 3)")
+    res.add("kokolis_node_model_1024_gpus_job_mttf_hours", rel.job_mtbf_hours(
+        float(large["job_gpus"]), res["kokolis_rsc1_gpu_mtbf_hours"]), "hours",
+        "MTTF of a 1,024-GPU job from Kokolis et al.'s RSC-1 node failure rate")
+    # the slope of Kokolis et al.'s own two measured points: 1 would be exact 1/GPUs scaling
+    res.add("kokolis_job_mttf_exponent", np.log(small["mttf_hours"] / large["mttf_hours"])
+            / np.log(float(large["job_gpus"]) / float(small["job_gpus"])), "exponent",
+            "Exponent b of MTTF ~ GPUs^-b between Kokolis et al.'s 8- and 1,024-GPU jobs")
+    res.add("job_mttf_fit_exponent", fit.exponent, "exponent", "Exponent b of the fit MTTF = a GPUs^-b to measured job MTTFs")
+    res.add("job_mttf_fit_scale_hours", fit.scale_hours, "hours", "Scale a of the fit MTTF = a GPUs^-b (one GPU)")
+    res.add("job_mttf_fit_points_count", fit.points, "count", "Measured job MTTFs the fit uses")
+    fitted = table[table["in_fit"] == "true"]
+    spread = fitted["mttf_hours"].to_numpy() / fit(fitted["job_gpus"].to_numpy(dtype=float))
+    res.add("job_mttf_fit_max_misfit_ratio", float(np.max(np.maximum(spread, 1.0 / spread))), "ratio",
+            "Largest factor between a fitted measurement and the fit")
+    for name, gpus in (("1024_gpus", float(large["job_gpus"])), ("llama3", snap.gpus), ("cluster", P.gpus)):
+        res.add(f"fit_job_mtbf_{name}_hours", fit(gpus), "hours", f"Job MTBF at {gpus:,.0f} GPUs, fit to measured jobs")
+        res.add(f"fit_vs_per_gpu_failure_rate_{name}_ratio", per_gpu(gpus) / fit(gpus), "ratio",
+                f"Failure rate of the measured fit over the per-GPU projection, {gpus:,.0f} GPUs")
+    if fit.exponent < 1.0:  # a shallower slope than 1/GPUs: the two curves cross at one job size
+        res.add("fit_meets_per_gpu_gpus", (snap.gpu_mtbf_hours / fit.scale_hours) ** (1.0 / (1.0 - fit.exponent)),
+                "GPUs", "Job size at which the measured fit and the per-GPU projection give the same MTBF")
+    res.add_table("measured_job_failures", table[[
+        "row_id", "cluster", "accelerator", "job_gpus", "kind", "relation", "mttf_hours", "in_fit", "evidence",
+        "source_id", "read_via", "location"]].assign(per_gpu_projection_hours=per_gpu(table["job_gpus"].to_numpy(
+            dtype=float)), fit_hours=fit(table["job_gpus"].to_numpy(dtype=float))))
+
+
+def _job_mtbf(res: ChapterResults, P, snap: rel.Llama3Snapshot, model) -> None:
     """Job MTBF against job size: H100 at Llama 3's rates, A100 (Kokolis), GB200 with its assumed
-    NVLink faults, and SemiAnalysis's links-only arithmetic (the cluster chapter's function)."""
+    NVLink faults, SemiAnalysis's links-only arithmetic (the cluster chapter's function) and the fit
+    to measured job failures. The cluster's job MTBF follows the chosen failure model."""
     rates = snap.rates_by_category
     gb200 = rel.gb200_rates(P, rel.llama3_rates(snap))
-    res.add("cluster_job_mtbf_minutes", rel.job_mtbf_hours(P.gpus, snap.gpu_mtbf_hours) * MINUTES_PER_HOUR,
-            "minutes", f"Job MTBF at {P.gpus:,} GPUs, Llama 3 rates")
+    res.add("cluster_job_mtbf_minutes", model(P.gpus) * MINUTES_PER_HOUR,
+            "minutes", f"Job MTBF at {P.gpus:,} GPUs, {FAILURE_MODELS[P.failure_model]}")
     res.add("gb200_gpu_mtbf_hours", 1.0 / gb200["job"], "hours",
             "Per-GPU MTBF of GB200 NVL72 (assumed NVLink faults included)")
     res.add("gb200_cluster_job_mtbf_minutes", rel.job_mtbf_hours(P.gpus, 1.0 / gb200["job"]) * MINUTES_PER_HOUR,
@@ -123,9 +202,10 @@ def _job_mtbf(res: ChapterResults, P, snap: rel.Llama3Snapshot) -> None:
     res.add("llama3_link_mttf_years", rel.per_link_mttf_years(snap.counts_by_category["Network"],
                                                               snap.gpus * P.links_per_gpu, snap.hours), "years",
             "MTTF per GPU link implied by Llama 3's network interruptions")
-    sizes = JOB_SIZES_GPUS
+    sizes = MTBF_SIZES_GPUS
     res.add_table("job_mtbf_by_size", pd.DataFrame({
         "gpus": sizes,
+        "measured_fit_hours": rel.measured_job_mtbf_hours(sizes),
         "h100_all_causes_hours": rel.job_mtbf_hours(sizes, snap.gpu_mtbf_hours),
         "h100_gpu_class_hours": rel.job_mtbf_hours(sizes, res["llama3_gpu_class_mtbf_hours"]),
         "a100_rsc1_hours": rel.job_mtbf_hours(sizes, res["kokolis_rsc1_gpu_mtbf_hours"]),
@@ -135,7 +215,7 @@ def _job_mtbf(res: ChapterResults, P, snap: rel.Llama3Snapshot) -> None:
         / MINUTES_PER_HOUR}))
 
 
-def _checkpoint_intervals(res: ChapterResults, P, snap: rel.Llama3Snapshot) -> None:
+def _checkpoint_intervals(res: ChapterResults, P, model) -> None:
     """Young's and Daly's intervals for Llama 3's job and the cluster, and the curves against MTBF."""
     write_h = recovery_hours(P)[0]
     gb_per_gpu = float(row("reliability_facts", "llama3_checkpoint_gb_per_gpu")["value_high"])
@@ -143,7 +223,7 @@ def _checkpoint_intervals(res: ChapterResults, P, snap: rel.Llama3Snapshot) -> N
     res.add("llama3_storage_tb_per_s", rel.item("llama3_storage_tbs_sustained"), "TB/s",
             "Llama 3's storage bandwidth, sustained")
     res.add("llama3_sync_checkpoint_seconds", rel.checkpoint_transfer_seconds(
-        gb_per_gpu, snap.gpus, res["llama3_storage_tb_per_s"]), "seconds",
+        gb_per_gpu, res["llama3_gpus"], res["llama3_storage_tb_per_s"]), "seconds",
         "Llama 3: synchronous save of the largest shard, sustained bandwidth")
     res.add("dcp_async_checkpoint_seconds", rel.item("dcp_async_checkpoint_s"), "seconds",
             "7B model, asynchronous PyTorch DCP checkpoint pause")
@@ -155,8 +235,8 @@ def _checkpoint_intervals(res: ChapterResults, P, snap: rel.Llama3Snapshot) -> N
     res.add("daly_interval_minutes", rel.daly_interval(write_h, llama_mtbf) * MINUTES_PER_HOUR, "minutes",
             "Daly's optimal checkpoint interval, Llama 3 job")
     res.add("cluster_daly_interval_minutes", rel.daly_interval(
-        write_h, rel.job_mtbf_hours(P.gpus, snap.gpu_mtbf_hours)) * MINUTES_PER_HOUR, "minutes",
-        f"Daly's optimal checkpoint interval at {P.gpus:,} GPUs")
+        write_h, model(P.gpus)) * MINUTES_PER_HOUR, "minutes",
+        f"Daly's optimal checkpoint interval at {P.gpus:,} GPUs, {FAILURE_MODELS[P.failure_model]}")
     res.add("sa_checkpoint_interval_minutes", P.checkpoint_interval_steps * P.step_time_seconds / SECONDS_PER_MINUTE,
             "minutes", "SemiAnalysis's example checkpoint interval")
     writes = {f"{P.checkpoint_write_seconds:g} s pause (assumed)": P.checkpoint_write_seconds,
@@ -170,11 +250,12 @@ def _checkpoint_intervals(res: ChapterResults, P, snap: rel.Llama3Snapshot) -> N
         for label, seconds in writes.items()], ignore_index=True))
 
 
-def _time_shares(res: ChapterResults, P, snap: rel.Llama3Snapshot) -> None:
-    """Expected shares of wall-clock time for three cases, and SemiAnalysis's lost GPU-days."""
+def _time_shares(res: ChapterResults, P, snap: rel.Llama3Snapshot, model) -> None:
+    """Expected shares of wall-clock time for three cases (Llama 3 on its own counts, the cluster
+    under the chosen failure model), and SemiAnalysis's lost GPU-days."""
     write_h, detect_h, restart_h = recovery_hours(P)
     llama_mtbf = res["llama3_job_mtbf_hours"]
-    cluster_mtbf = rel.job_mtbf_hours(P.gpus, snap.gpu_mtbf_hours)
+    cluster_mtbf = model(P.gpus)
     copy_s = cluster.weights_copy_seconds(hardware.memory_gb(P.gpu), P.backend_gbps)
     sa_interval_h = res["sa_checkpoint_interval_minutes"] / MINUTES_PER_HOUR
     cases = {  # name: (job MTBF, interval, write, restart), hours
@@ -214,9 +295,9 @@ def largest_loss(res: ChapterResults, case_index: int) -> str:
     return str(shares.idxmax())
 
 
-def _simulated_goodput(res: ChapterResults, P, snap: rel.Llama3Snapshot) -> None:
+def _simulated_goodput(res: ChapterResults, P, snap: rel.Llama3Snapshot, model) -> None:
     """The goodput Monte Carlo of Llama 3's run, Meta's bound as a recovery-time budget, and
-    goodput against job size (analytic curves, Monte Carlo dots)."""
+    goodput against job size under the chosen failure model (analytic curves, Monte Carlo dots)."""
     write_h, detect_h, restart_h = recovery_hours(P)
     inputs = goodput.llama3_simulation_inputs(P.checkpoint_write_seconds, P.failure_detection_minutes,
                                               P.restart_minutes, snap)
@@ -246,7 +327,7 @@ def _simulated_goodput(res: ChapterResults, P, snap: rel.Llama3Snapshot) -> None
             "Assumed detection + restart per failure")
 
     sizes = JOB_SIZES_GPUS
-    mtbf = rel.job_mtbf_hours(sizes, snap.gpu_mtbf_hours)
+    mtbf = model(sizes)
     daly = rel.daly_interval(write_h, mtbf)
     planned = snap.planned_per_hour
     curves = {"gpus": sizes,
@@ -263,8 +344,8 @@ def _simulated_goodput(res: ChapterResults, P, snap: rel.Llama3Snapshot) -> None
     res.add_table("goodput_by_size", pd.DataFrame(curves))
     simulated = []
     for gpus in (snap.gpus, P.gpus):
-        m = rel.job_mtbf_hours(gpus, snap.gpu_mtbf_hours)
-        runs = goodput.simulate_goodput(gpus, snap.gpu_mtbf_hours, snap.hours, rel.daly_interval(write_h, m), write_h,
+        m = model(gpus)  # the simulation takes a per-GPU MTBF: the job's MTBF times its GPUs
+        runs = goodput.simulate_goodput(gpus, m * gpus, snap.hours, rel.daly_interval(write_h, m), write_h,
                                         detect_h, restart_h, trials=P.goodput_trials, seed=P.goodput_seed,
                                         planned_per_hour=planned)
         simulated.append({"gpus": gpus, **goodput.summarize(runs)})

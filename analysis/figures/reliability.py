@@ -63,29 +63,72 @@ def categories_table(E) -> str:
     return markdown_table(["Category", "Interruptions", "per million GPU-hours", "per-GPU MTBF (years)"], rows)
 
 
+# Measured job failures on the MTBF figure: a colour per source (Kokolis et al. green like their
+# band, Llama 3 blue like its line, others from the rest), a marker per kind of row.
+SOURCE_COLOURS = {"kokolis_2024": PALETTE["green"], "meta_llama3_2024": PALETTE["blue"]}
+OTHER_COLOURS = (PALETTE["orange"], PALETTE["black"], PALETTE["sky"], PALETTE["yellow"])
+KIND_MARKERS = {"measured": ("o", "measured"), "counted": ("o", "counted"), "projected": ("s", "projected")}
+
+
+def failure_model_text(E) -> str:
+    """The failure model this build used, in words."""
+    return str(E.tables["failure_model"]["description"].iloc[0])
+
+
 def job_mtbf(E):
-    """Job MTBF against job size on log-log axes, with the measured Llama 3 point."""
-    t = E.tables["job_mtbf_by_size"]
+    """Job MTBF against job size on log-log axes: the per-GPU projections (lines), the measured
+    job-level MTTFs by cluster (points; hollow squares are projections, triangles upper bounds)
+    and the power-law fit to the measured points (dashed)."""
+    t, measured = E.tables["job_mtbf_by_size"], E.tables["measured_job_failures"]
     fig, ax = new_figure("Mean time between job failures against job size", "GPUs in the job (log scale)",
-                         "Job MTBF, hours (log scale)")
-    ax.plot(t["gpus"], t["h100_all_causes_hours"], color=PALETTE["blue"], lw=2, label="H100, Llama 3 all causes")
+                         "Job MTBF, hours (log scale)", figsize=(7.5, 5.0))
+    ax.plot(t["gpus"], t["h100_all_causes_hours"], color=PALETTE["blue"], lw=2,
+            label="per-GPU projection: H100, Llama 3 all causes")
     ax.plot(t["gpus"], t["h100_gpu_class_hours"], color=PALETTE["sky"], label="H100, Llama 3 GPU-class causes only")
     ax.fill_between(t["gpus"], t["a100_rsc1_hours"], t["a100_rsc2_hours"], color=PALETTE["green"], alpha=0.15,
-                    label="A100, Kokolis et al. RSC-1 to RSC-2")
+                    label="A100, Kokolis et al. node rates, RSC-1 to RSC-2")
     ax.plot(t["gpus"], t["gb200_hours"], color=PALETTE["vermillion"], lw=2, label="GB200 NVL72, with assumed NVLink faults")
     ax.plot(t["gpus"], t["links_only_hours"], color=PALETTE["black"], ls="--", lw=1,
             label=f"SA 2024: links only, {E['link_mttf_years']:g}-year MTTF")
-    ax.plot([E["llama3_gpus"]], [E["llama3_job_mtbf_hours"]], "o", color=PALETTE["blue"])
-    ax.annotate("Llama 3 405B, measured", (E["llama3_gpus"], E["llama3_job_mtbf_hours"]), xytext=(6, 4),
-                textcoords="offset points", fontsize=8)
+    ax.plot(t["gpus"], t["measured_fit_hours"], color=PALETTE["purple"], ls="--", lw=2,
+            label=f"fit to measured jobs: MTTF ~ GPUs^-{E['job_mttf_fit_exponent']:.2f}")
+    others = [s for s in measured["source_id"].unique() if s not in SOURCE_COLOURS]
+    colours = {**dict(zip(others, OTHER_COLOURS, strict=False)), **SOURCE_COLOURS}
+    for (cluster, kind, relation), rows in measured.groupby(["cluster", "kind", "relation"], sort=False):
+        marker, word = ("v", "at most") if relation == "up_to" else KIND_MARKERS[kind]
+        colour = colours.get(rows["source_id"].iloc[0], PALETTE["black"])
+        ax.plot(rows["job_gpus"], rows["mttf_hours"], marker, ms=7, color=colour,
+                mfc="white" if kind == "projected" else colour, mew=1.5,
+                label=f"{cluster} ({rows['accelerator'].iloc[0]}), {word}")
+    projected, kokolis = E["per_gpu_job_mtbf_1024_gpus_hours"], E["kokolis_1024_gpus_job_mttf_hours"]
+    x = 1024 / 1.2  # just left of the 1,024-GPU points, so the arrow does not hide them
+    ax.annotate("", (x, kokolis), (x, projected), arrowprops={"arrowstyle": "->", "color": PALETTE["black"]})
+    ax.annotate(f"{E['measured_vs_projected_failure_rate_1024_gpus_ratio']:.1f}x", (x, (projected * kokolis) ** 0.5),
+                xytext=(-4, 0), textcoords="offset points", fontsize=8, va="center", ha="right")
     ax.axvline(E["gpus"], color=PALETTE["vermillion"], lw=0.8, ls=":")
     ax.set_xscale("log")
     ax.set_yscale("log")
     plain_log_ticks(ax.xaxis, ax.yaxis)
-    ax.legend(fontsize=8, loc="upper right")
-    add_source(fig, f"Meta 2024 (Llama 3 Table 5); Kokolis et al. 2024 node rates, {E['kokolis_gpus_per_node']:.0f} "
-                    "GPUs per node; SemiAnalysis 2024 (B27); GB200 NVLink fault rate is an assumption (parameter).")
+    ax.set_ylim(0.05, 1e6)  # head room for the legend above the lines
+    ax.legend(fontsize=7, loc="upper right")
+    add_source(fig, "Meta 2024 (Llama 3 Table 5); Kokolis et al. 2024 (Fig. 7 and node rates, "
+                    f"{E['kokolis_gpus_per_node']:.0f} GPUs per node); OPT-175B chronicles; SemiAnalysis 2024 (B27); "
+                    "GB200 NVLink fault rate is an assumption (parameter); data/job_failures.csv.")
     return fig
+
+
+def measured_table(E) -> str:
+    """Markdown: the measured (and projected) job MTTFs beside the per-GPU projection and the fit,
+    with each row's source."""
+    what = {("measured", "equals"): "measured MTTF", ("counted", "equals"): "counted: days / interruptions",
+            ("counted", "up_to"): "counted: at most", ("projected", "equals"): "projected by the authors"}
+    rows = [[r.cluster, r.accelerator, f"{r.job_gpus:,}", what[(r.kind, r.relation)] + (" (fitted)" if r.in_fit == "true" else ""),
+             f"{r.mttf_hours:,.2f}", f"{r.per_gpu_projection_hours:,.2f}", f"{r.fit_hours:,.2f}",
+             f"{{ref}}`{r.source_id} <src-{r.source_id}>`" + (f" via {{ref}}`{r.read_via} <src-{r.read_via}>`"
+                                                              if isinstance(r.read_via, str) else "")]
+            for r in E.tables["measured_job_failures"].itertuples()]
+    return markdown_table(["Cluster", "GPU", "Job GPUs", "What", "MTTF (h)", "Per-GPU projection (h)", "Fit (h)",
+                           "Source"], rows, align="lllrrrrl")
 
 
 def intervals(E):
@@ -184,7 +227,7 @@ def goodput_by_size(E):
         ax.set_xlabel("GPUs in the job (log scale)")
         ax.legend(fontsize=7.5, loc="lower left")
     left.set_ylabel("Goodput: effective training time (%)")
-    fig.suptitle("Goodput against job size (Llama 3 per-GPU failure rates)", x=0.01, ha="left", fontweight="bold")
+    fig.suptitle(f"Goodput against job size ({failure_model_text(E)})", x=0.01, ha="left", fontweight="bold")
     fig.tight_layout()
     add_source(fig, "analytic expectation (lines) and Monte Carlo (dots, 5th-95th percentile) of this chapter; the "
                     f"dotted horizontal line is Meta's {published:.0f} %.")

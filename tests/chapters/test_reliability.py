@@ -57,6 +57,62 @@ def test_job_mtbf_at_cluster_size_and_links_only(E):
     assert np.all(table["gb200_hours"] < table["h100_all_causes_hours"])
 
 
+def test_measured_job_mttf_beside_the_per_gpu_projection(E):
+    """Kokolis et al. measured 7.9 h at 1,024 GPUs and 47.7 days at 8 GPUs; Llama 3's per-GPU rate
+    projects 50,677 h / 1,024 = 49.5 h and 50,677 / 8 = 6,335 h: measured jobs failed 6.3 and 5.5
+    times as often, while the two Kokolis points themselves fall almost exactly as 1/GPUs."""
+    gpu_mtbf = GPUS * HOURS / UNEXPECTED
+    assert E["kokolis_1024_gpus_job_mttf_hours"] == pytest.approx(7.9)
+    assert E["kokolis_8_gpus_job_mttf_hours"] == pytest.approx(47.7 * 24)
+    assert E["per_gpu_job_mtbf_1024_gpus_hours"] == pytest.approx(gpu_mtbf / 1024)
+    assert E["measured_vs_projected_failure_rate_1024_gpus_ratio"] == pytest.approx(gpu_mtbf / 1024 / 7.9)
+    assert E["measured_vs_projected_failure_rate_1024_gpus_ratio"] == pytest.approx(6.26, abs=0.01)
+    assert E["measured_vs_projected_failure_rate_8_gpus_ratio"] == pytest.approx(gpu_mtbf / 8 / (47.7 * 24))
+    assert E["kokolis_job_mttf_exponent"] == pytest.approx(math.log(47.7 * 24 / 7.9) / math.log(128))
+    # Kokolis et al.'s own node-rate model at 128 nodes: 1,000 / 6.50 node-days / 128 x 24 = 28.8 h
+    assert E["kokolis_node_model_1024_gpus_job_mttf_hours"] == pytest.approx(1_000 / 6.50 / 128 * 24)
+    assert E["opt_175b_max_hours_between_restarts"] == pytest.approx(16 * 24 / 40)
+
+
+def test_fit_against_the_projection_at_1024_gpus_llama3_and_the_cluster(E):
+    from analysis import reliability as rel
+
+    for name, gpus in (("1024_gpus", 1024), ("llama3", GPUS), ("cluster", 100_000)):
+        fit = rel.measured_job_mtbf_hours(gpus)
+        assert E[f"fit_job_mtbf_{name}_hours"] == pytest.approx(fit)
+        assert E[f"fit_vs_per_gpu_failure_rate_{name}_ratio"] == pytest.approx(GPUS * HOURS / UNEXPECTED / gpus / fit)
+    assert E["fit_vs_per_gpu_failure_rate_1024_gpus_ratio"] > E["fit_vs_per_gpu_failure_rate_llama3_ratio"] > 1
+    # the fit's slope is shallower than 1/GPUs, so it meets the projection once, beyond the cluster
+    a, b = E["job_mttf_fit_scale_hours"], E["job_mttf_fit_exponent"]
+    meet = E["fit_meets_per_gpu_gpus"]
+    assert a * meet ** -b == pytest.approx(GPUS * HOURS / UNEXPECTED / meet)
+    assert meet > 100_000
+    assert 1 < E["job_mttf_fit_max_misfit_ratio"] < 2.5
+    table = E.tables["measured_job_failures"]
+    assert len(table) == 6 and set(table["kind"]) == {"measured", "counted", "projected"}
+
+
+def test_failure_model_switches_the_modelled_job_but_not_llama3s_run():
+    """measured-fit: the cluster's job MTBF is the fit at 100,000 GPUs; Daly's interval and the
+    goodput follow it; everything about Llama 3's own 54 days stays on its counts."""
+    from analysis import reliability as rel
+
+    base = compute_section("reliability", {"goodput_trials": 200})
+    fitted = compute_section("reliability", {"failure_model": "measured-fit", "goodput_trials": 200})
+    mtbf = rel.measured_job_mtbf_hours(100_000)
+    assert fitted["cluster_job_mtbf_minutes"] == pytest.approx(mtbf * 60)
+    assert base["cluster_job_mtbf_minutes"] == pytest.approx(GPUS * HOURS / UNEXPECTED / 100_000 * 60)
+    assert fitted["cluster_daly_interval_minutes"] == pytest.approx(rel.daly_interval(WRITE_H, mtbf) * 60)
+    assert fitted["cluster_daly_interval_minutes"] != pytest.approx(base["cluster_daly_interval_minutes"])
+    assert fitted["cluster_goodput_frac"] < base["cluster_goodput_frac"]  # the fit fails more often at 100k
+    by_size = fitted.tables["goodput_by_size"]
+    assert not np.allclose(by_size["daly_interval_frac"], base.tables["goodput_by_size"]["daly_interval_frac"])
+    for key in ("llama3_job_mtbf_hours", "young_interval_minutes", "daly_interval_minutes",
+                "llama3_effective_training_time_frac", "llama3_max_recovery_minutes"):
+        assert fitted[key] == base[key]
+    assert figures.failure_model_text(fitted) == "fit to measured job failure rates"
+
+
 def test_young_and_daly_intervals_by_hand(E):
     """Write 10 s, Llama 3's job MTBF M = 1,296 / 419 h: Young sqrt(2 delta M); Daly
     sqrt(2 delta M) (1 + sqrt(delta / 2M) / 3 + delta / 18M) - delta."""
@@ -125,6 +181,10 @@ def test_figures_and_tables_render(E):
         fig = make(E)
         assert fig.axes
         plt.close(fig)
+    measured = figures.measured_table(E)
+    assert measured.count("\n") == 2 + 5  # header, rule and six rows
+    assert "<src-kokolis_2024>" in measured and "<src-metaseq_opt_chronicles>" in measured
+    assert figures.failure_model_text(E).startswith("per-GPU scaling")
     table = figures.categories_table(E)
     assert "**all unexpected**" in table and "| GPU | 268 |" in table
     assert figures.time_shares_table(E).count("\n") == 2 + 5  # header, rule and six states
