@@ -142,7 +142,7 @@ def summary_rows(atlas: pd.DataFrame) -> pd.DataFrame:
     that has it, the fastest of its precisions in tokens/s."""
     latest = latest_rows(atlas)
     picked = []
-    for gpu_id, rows in latest.groupby("gpu_id", sort=False):
+    for _, rows in latest.groupby("gpu_id", sort=False):
         model = next(m for m in MODEL_ORDER if m in set(rows["model_id"]))
         same = rows[rows["model_id"] == model]
         picked.append(same.loc[same["tokens_per_s_per_device"].idxmax()])

@@ -447,7 +447,7 @@ def _accelerators_schema(ids) -> pa.DataFrameSchema:
             "system": _text(isin={"hgx8", "nvl72", "oam8", "tpu_pod", "trn2"}),
             "bf16_sparse_tflops": _num(1, 100_000, nullable=True),
             "fp8_sparse_tflops": _num(1, 100_000, nullable=True),
-            "sparse_source_id": _text(nullable=True, isin=ids("sources")),
+            "source_id": _source(ids("sources")),  # the vendor figures of the row (sparse peaks; TPUs: no sparsity)
             "it_w_per_device": _num(50, 10_000, nullable=True),
             "it_w_source_id": _text(nullable=True, isin=ids("sources")),
             "note": _text(nullable=True),
