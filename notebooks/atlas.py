@@ -101,10 +101,12 @@ glue_figure("fig_atlas_mfu", figures.mfu_figure(E))
 # for Ironwood, 10 MW per 9,216-chip pod as Google gave it at Hot Chips 2025; for v6e, that figure
 # moved by Google's "2x performance per watt", taken at the BF16 peak. Google publishes no v5p power,
 # so the v5p has no joules per token. Dollars use the latest year of `data/cloud_prices.csv`: the
-# H100 at {glue:text}`atlas_h100_usd_per_device_hour_central:.2f` US$ an hour (central), the GB200
-# and the v6e at one list price each. Only {glue:text}`atlas_measured_with_price_count:.0f` measured
-# accelerators have a sourced price; for the others the last column gives the hourly price at which
-# they would match the H100's cost per token on the same model and precision.
+# H100 at {glue:text}`atlas_h100_usd_per_device_hour_central:.2f` US$ an hour (central, within the
+# 2026 range of the table), the B200 at its 2026 range, the GB200, v6e and v5p at one quoted price
+# each, all from secondary pages. {glue:text}`atlas_measured_with_price_count:.0f` measured
+# accelerators have a sourced price; for every one the last column gives the hourly price at which
+# it would match the H100's cost per token on the same model and precision, where the H100 has that
+# row, so a reader with a quote for the others can place it.
 
 # %% tags=["remove-input"]
 display(Markdown(figures.summary_table(E)))
@@ -175,8 +177,8 @@ display(Markdown(figures.gains_table(E)))
 # AMD's MI300X and MI325X have MLPerf results only for Llama 2 70B LoRA fine-tuning, whose FLOPs per
 # token are not those of pre-training; AMD's own ROCm training tables could not be read for this
 # book; H200 and Trainium2 have no public pre-training throughput table here. They stay specs only.
-# Prices for GB300, B200, MI355X, v5p and Ironwood were not found in a citable list; the break-even
-# column is there so a reader with a quote can place it.
+# Prices for GB300, MI355X and Ironwood were not found in a citable list; the break-even column
+# prices them against the H100 instead.
 
 # %% tags=["remove-input"]
 R.save()
