@@ -95,9 +95,9 @@ glue_figure("fig_atlas_mfu", figures.mfu_figure(E))
 # at the latest release, the faster precision. The MI355X appears only on Llama 3.1 8B, from an
 # 8-GPU MLPerf run at a global batch of 32; NVIDIA's 8B rows run a batch of 128, so the comparison is
 # close but not exact. Joules per token take all-in IT watts per device times the PUE
-# ({glue:text}`pue:.2f`): for GPUs, the chip's TDP plus the rest of the reference build-up of the same
-# system kind (the H100's {glue:text}`h100_it_w_per_gpu:,.0f` W for 8-GPU servers, the GB200's
-# {glue:text}`gb200_it_w_per_gpu:,.0f` W for NVL72 racks), an assumption for every chip but those two;
+# ({glue:text}`atlas_pue:.2f`): for GPUs, the chip's TDP plus the rest of the reference build-up of the same
+# system kind (the H100's {glue:text}`atlas_h100_it_w_per_device:,.0f` W for 8-GPU servers, the GB200's
+# {glue:text}`atlas_gb200_it_w_per_device:,.0f` W for NVL72 racks), an assumption for every chip but those two;
 # for Ironwood, 10 MW per 9,216-chip pod as Google gave it at Hot Chips 2025; for v6e, that figure
 # moved by Google's "2x performance per watt", taken at the BF16 peak. Google publishes no v5p power,
 # so the v5p has no joules per token. Dollars use the latest year of `data/cloud_prices.csv`: the

@@ -62,6 +62,9 @@ def compute(P, upstream) -> ChapterResults:
             "DeepSeek-V3: highest ratio of a publisher's FLOPs per token to the book's")
 
     # MFU, tokens/s, energy and price per measured accelerator
+    res.add("atlas_pue", P.pue, "ratio", "Facility PUE the joules per token use")
+    res.add("atlas_h100_it_w_per_device", P.h100_it_w_per_gpu, "W", "All-in IT watts per H100: the 8-GPU server reference")
+    res.add("atlas_gb200_it_w_per_device", P.gb200_it_w_per_gpu, "W", "All-in IT watts per GB200 GPU: the NVL72 reference")
     power = _power(P)
     prices_table = load_table("cloud_prices")
     prices = {g: atlas.price_range(prices_table, g) for g in power}
