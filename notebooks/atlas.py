@@ -131,11 +131,13 @@ glue_figure("fig_atlas_energy", figures.energy_figure(E))
 # %% [markdown]
 # ```{glue:figure} fig_atlas_energy
 # :name: fig-atlas-energy
-# :alt: Log-log scatter of joules per token against tokens per second per device, one labelled point per accelerator with a power figure, coloured by vendor.
+# :alt: Horizontal bars of joules per token at the meter for the same Llama 3.1 70B and 405B rows as the MFU figure, coloured by vendor, each labelled with its value.
 #
-# Energy per token falls with throughput per device, but the models differ (named in brackets), so
-# only points on the same model compare directly: the Llama 3.1 70B points (GB300, GB200, H100,
-# Ironwood, v6e) do.
+# Joules per token at the meter for the same rows as the MFU figure. Within a model, energy per token
+# follows power per device over throughput: an NVL72 GPU draws more than an H100's share of its
+# server but trains about three times as many tokens, and an Ironwood chip, on Google's pod figure,
+# draws less and trains more still. Every value but the H100's and GB200's rests on the
+# TDP-swap assumption or on Google's pod figure, as described above.
 # ```
 
 # %% [markdown]

@@ -69,7 +69,7 @@ def compute(P, upstream) -> ChapterResults:
     prices_table = load_table("cloud_prices")
     prices = {g: atlas.price_range(prices_table, g) for g in power}
     summary = atlas.energy_and_cost(atlas.summary_rows(rows), power, P.pue, prices)
-    latest = atlas.latest_rows(rows)
+    latest = res.add_table("latest", atlas.energy_and_cost(atlas.latest_rows(rows), power, P.pue, prices))
     h100 = latest[latest["gpu_id"] == "h100_sxm"].set_index(["model_id", "precision"])["tokens_per_s_per_device"]
     h100_price = prices["h100_sxm"][1]
     res.add("atlas_h100_usd_per_device_hour_central", h100_price, "USD per GPU-hour",

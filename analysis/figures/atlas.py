@@ -32,41 +32,45 @@ def _vendor(E):
     return E.tables["registry"].set_index("gpu_id")["vendor"]
 
 
-def mfu_figure(E):
-    """MFU under the book's count for every latest Llama 3.1 70B and 405B row, by accelerator."""
-    rows = E.tables["rows"]
-    latest = rows[rows["model_id"].isin(["llama31_70b", "llama31_405b"])]
-    latest = latest[latest["date"] == latest.groupby(["gpu_id", "model_id", "precision"])["date"].transform("max")]
-    latest = latest.sort_values(["model_id", "mfu"])
+def _dense_latest(E):
+    """The latest Llama 3.1 70B and 405B rows of every accelerator, 405B first, by MFU."""
+    latest = E.tables["latest"]
+    latest = latest[latest["model_id"].isin(["llama31_70b", "llama31_405b"])]
+    return latest.sort_values(["model_id", "mfu"])
+
+
+def _bars(E, column, scale, title, xlabel, source):
+    rows = _dense_latest(E).dropna(subset=[column])
     vendor = _vendor(E)
-    fig, ax = new_figure("MFU under one FLOP count (6N + 12Lhs, dense peak)", "MFU (%)", "", figsize=(8, 6))
-    labels = [f"{MODELS[m]} {SHORT[g]} {p.upper()}" for m, g, p in zip(latest["model_id"], latest["gpu_id"], latest["precision"], strict=True)]
-    y = np.arange(len(latest))
-    ax.barh(y, latest["mfu"] * 100, color=[VENDOR_COLOUR[vendor[g]] for g in latest["gpu_id"]])
-    ax.scatter(latest["printed_vs_book_ratio"] * latest["mfu"] * 100, y, marker="|", s=120, color=PALETTE["black"],
+    fig, ax = new_figure(title, xlabel, "", figsize=(8, 6))
+    y = np.arange(len(rows))
+    ax.barh(y, rows[column] * scale, color=[VENDOR_COLOUR[vendor[g]] for g in rows["gpu_id"]])
+    ax.set_yticks(y, [f"{MODELS[m]} {SHORT[g]} {p.upper()}"
+                      for m, g, p in zip(rows["model_id"], rows["gpu_id"], rows["precision"], strict=True)])
+    add_source(fig, source)
+    return fig, ax, rows, y
+
+
+def mfu_figure(E):
+    """MFU under the book's count for every latest Llama 3.1 70B and 405B row, by accelerator, with
+    a tick at what the publisher's own FLOP count would give for the same throughput."""
+    fig, ax, rows, y = _bars(E, "mfu", 100, "MFU under one FLOP count (6N + 12Lhs, dense peak)", "MFU (%)",
+                             "NVIDIA Megatron-Bridge performance summary; Google tpu-recipes and MaxText tiering; "
+                             "dense peaks from data/gpus.csv. Green NVIDIA, blue Google.")
+    ax.scatter(rows["printed_vs_book_ratio"] * rows["mfu"] * 100, y, marker="|", s=120, color=PALETTE["black"],
                label="what the publisher's own count would print", zorder=3)
-    ax.set_yticks(y, labels)
+    ax.set_xlim(0, 75)
     ax.legend(loc="lower right", fontsize=8)
-    add_source(fig, "NVIDIA Megatron-Bridge performance summary; Google tpu-recipes and MaxText tiering; "
-                    "dense peaks from data/gpus.csv. Green NVIDIA, blue Google.")
     return fig
 
 
 def energy_figure(E):
-    """Joules per token against tokens per second per device for each measured accelerator's
-    summary workload."""
-    s = E.tables["summary"].dropna(subset=["j_per_token"])
-    vendor = _vendor(E)
-    fig, ax = new_figure("Energy per token at the meter (IT power x PUE / tokens/s)", "tokens/s per device (log)",
-                         "J per token (log)", figsize=(7, 5))
-    ax.scatter(s["tokens_per_s_per_device"], s["j_per_token"], s=60, color=[VENDOR_COLOUR[vendor[g]] for g in s["gpu_id"]])
-    for r in s.itertuples():
-        ax.annotate(f"{SHORT[r.gpu_id]} ({MODELS[r.model_id]})", (r.tokens_per_s_per_device, r.j_per_token),
-                    textcoords="offset points", xytext=(5, 4), fontsize=8)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    add_source(fig, "throughput as in the MFU figure and MLPerf Training v5.1; power: data/gpus.csv TDPs, "
-                    "data/accelerators.csv and the book's H100/GB200 build-ups")
+    """Joules per token at the meter for the same rows as :func:`mfu_figure`."""
+    fig, ax, rows, y = _bars(E, "j_per_token", 1, "Energy per token at the meter (all-in IT watts x PUE / tokens/s)",
+                             "J per token", "throughput as in the MFU figure; power: data/gpus.csv TDPs with the "
+                             "book's H100 or GB200 build-up, data/accelerators.csv for TPUs. Green NVIDIA, blue Google.")
+    for yi, j in zip(y, rows["j_per_token"], strict=True):
+        ax.annotate(f"{j:.2f}", (j, yi), textcoords="offset points", xytext=(3, -3), fontsize=8)
     return fig
 
 
@@ -74,8 +78,12 @@ def summary_table(E) -> str:
     s = E.tables["summary"]
     body = []
     for r in s.itertuples():
-        cost = (f"{usd(r.usd_per_million_tokens_low)}–{usd(r.usd_per_million_tokens_high)}"
-                if not np.isnan(r.usd_per_million_tokens_central) else "no sourced price")
+        if np.isnan(r.usd_per_million_tokens_central):
+            cost = "no sourced price"
+        elif r.usd_per_million_tokens_low == r.usd_per_million_tokens_high:
+            cost = usd(r.usd_per_million_tokens_central)
+        else:
+            cost = f"{usd(r.usd_per_million_tokens_low)}–{usd(r.usd_per_million_tokens_high)}"
         body.append([SHORT[r.gpu_id], MODELS[r.model_id], r.precision.upper(), r.release, rate(r.tokens_per_s_per_device),
                      pct(r.mfu), "n/a (no published power)" if np.isnan(r.j_per_token) else f"{r.j_per_token:.2f}",
                      cost, "" if np.isnan(r.breakeven_usd_per_device_hour) else usd(r.breakeven_usd_per_device_hour)])
