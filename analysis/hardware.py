@@ -35,8 +35,11 @@ def peak_tflops(gpu_id: str, dtype: str) -> float:
 
 
 def tdp_w(gpu_id: str) -> float:
-    """Board power (TDP) in watts."""
-    return float(gpu(gpu_id)["tdp_w"])
+    """Board power (TDP) in watts; an error for a part whose vendor publishes none (TPUs, Trainium)."""
+    value = float(gpu(gpu_id)["tdp_w"])
+    if math.isnan(value):
+        raise DataError(f"{gpu_id} has no published TDP in data/gpus.csv")
+    return value
 
 
 def memory_gb(gpu_id: str) -> float:

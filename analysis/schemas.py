@@ -78,8 +78,8 @@ def _gpus_schema(ids) -> pa.DataFrameSchema:
             "fp4_dense_tflops": _num(1, 100_000, nullable=True),
             "tf32_dense_tflops": _num(1, 100_000, nullable=True),
             "memory_gb": _num(1, 10_000),
-            "memory_bandwidth_tbs": _num(0.1, 100),
-            "tdp_w": _num(50, 5_000),
+            "memory_bandwidth_tbs": _num(0.1, 100, nullable=True),  # empty where the vendor's figure was not read
+            "tdp_w": _num(50, 5_000, nullable=True),  # empty where the vendor publishes none (TPUs, Trainium)
             "launch_year": _int(2010, 2035),
             "source_id": _source(ids("sources")),
             "note": _text(nullable=True),
@@ -469,6 +469,63 @@ def _measured_schema(ids) -> pa.DataFrameSchema:
     )
 
 
+# --- the accelerator atlas (atlas chapter) -------------------------------------------------------------
+FLOP_CONVENTIONS = {
+    "6n_12lhs",  # 6 N + 12 L h s: full (non-causal) attention; the book's, PaLM App. B, MaxText before PR #1988
+    "6n_6lhs",  # 6 N + 6 L h s: causal attention counted as half (Megatron-Bridge, MaxText since PR #1988)
+    "publisher_moe",  # the publisher's own MoE count (MLA attention, routing): reproduced by neither
+    "unreproduced",  # a dense row whose printed figure neither count reproduces (note says by how much)
+    "none",  # the publisher prints only throughput (MLPerf)
+}
+
+
+def _accelerators_schema(ids) -> pa.DataFrameSchema:
+    return pa.DataFrameSchema(
+        {
+            "gpu_id": _text(isin=ids("gpus"), unique=True),
+            "vendor": _text(isin={"NVIDIA", "AMD", "Google", "AWS", "Intel"}),
+            "system": _text(isin={"hgx8", "nvl72", "oam8", "tpu_pod", "trn2"}),
+            "bf16_sparse_tflops": _num(1, 100_000, nullable=True),
+            "fp8_sparse_tflops": _num(1, 100_000, nullable=True),
+            "source_id": _source(ids("sources")),  # the vendor figures of the row (sparse peaks; TPUs: no sparsity)
+            "it_w_per_device": _num(50, 10_000, nullable=True),
+            "it_w_source_id": _text(nullable=True, isin=ids("sources")),
+            "note": _text(nullable=True),
+        },
+        strict=True,
+    )
+
+
+def _atlas_benchmarks_schema(ids) -> pa.DataFrameSchema:
+    one_rate = pa.Check(lambda d: d["tokens_per_s_per_device_reported"].notna() | d["samples_per_s_reported"].notna(),
+                        error="a row needs tokens_per_s_per_device_reported or samples_per_s_reported")
+    return pa.DataFrameSchema(
+        {
+            "row_id": _text(regex=ID, unique=True),
+            "model_id": _text(isin=ids("models")),
+            "gpu_id": _text(isin=ids("gpus")),
+            "precision": _text(isin={"bf16", "fp8", "fp4"}),
+            "devices": _int(1, 10_000_000),
+            "release": _text(),
+            "date": _text(regex=DATE),
+            "global_batch": _int(1, 10_000_000, nullable=True),
+            "seq_len": _int(1, 10_000_000),
+            "step_time_s": _num(0.001, 100_000, nullable=True),
+            "samples_per_s_reported": _num(0.001, 1e9, nullable=True),
+            "tokens_per_s_per_device_reported": _num(0.01, 1e9, nullable=True),
+            "tflops_per_device_reported": _num(0.1, 100_000, nullable=True),
+            "mfu_reported": _num(0.0, 1.0, nullable=True),
+            "mfu_peak_tflops": _num(1, 100_000, nullable=True),
+            "flop_convention": _text(isin=FLOP_CONVENTIONS),
+            "publisher": _text(),
+            "source_id": _source(ids("sources")),
+            "note": _text(nullable=True),
+        },
+        checks=[one_rate],
+        strict=True,
+    )
+
+
 SCHEMAS = {
     "sources": _sources_schema,
     "gpus": _gpus_schema,
@@ -487,6 +544,8 @@ SCHEMAS = {
     "job_failures": _job_failures_schema,
     "distributions": _distributions_schema,
     "measured": _measured_schema,
+    "accelerators": _accelerators_schema,
+    "atlas_benchmarks": _atlas_benchmarks_schema,
 }
 # Where a table lives under data/, when not at <name>.csv; and tables that may be absent (an
 # absent optional table reads as empty, with its columns).
@@ -501,8 +560,10 @@ DEPENDS = {"gpus": ("sources",), "models": ("sources",), "training_runs": ("sour
            "household_energy": ("sources",), "published_runs": ("sources", "models", "gpus"),
            "fact_checks": ("sources", "report_facts"),
            "llama3_interruptions": ("sources",), "reliability_facts": ("sources",), "job_failures": ("sources",),
-           "distributions": ("sources",), "measured": ("sources", "gpus")}
+           "distributions": ("sources",), "measured": ("sources", "gpus"),
+           "accelerators": ("sources", "gpus"), "atlas_benchmarks": ("sources", "models", "gpus")}
 KEYS = {"sources": "source_id", "gpus": "gpu_id", "models": "model_id",
         "training_runs": "run_id", "report_facts": "fact_id", "claims": "claim_id",
         "cloud_prices": "snapshot_id", "seed_numbers": "number_id", "published_runs": "run_id",
-        "llama3_interruptions": "component", "reliability_facts": "item_id", "job_failures": "row_id", "distributions": "param"}
+        "llama3_interruptions": "component", "reliability_facts": "item_id", "job_failures": "row_id",
+        "distributions": "param", "accelerators": "gpu_id", "atlas_benchmarks": "row_id"}

@@ -131,6 +131,18 @@ CHAPTERS: tuple[Section, ...] = (
         figures=("fig-software-mfu",),
     ),
     Section(
+        name="atlas",
+        title="Accelerator atlas",
+        question="What MFU, tokens/s, joules and dollars per token do NVIDIA, AMD and Google accelerators "
+                 "reach on the same models once every row is counted under one FLOP convention?",
+        params=(d.MFU_CHECK_TOLERANCE, d.H100_IT_W_PER_GPU, d.GB200_IT_W_PER_GPU, d.PUE),
+        tables=("atlas_benchmarks", "accelerators", "models", "gpus", "cloud_prices", "sources"),
+        headline=("atlas_accelerators_count", "atlas_vendors_count", "atlas_measured_accelerators_count",
+                  "atlas_rows_reproduced_count", "atlas_gb300_nvl72_mfu_frac", "atlas_tpu7x_ironwood_mfu_frac",
+                  "atlas_mi355x_mfu_frac"),
+        figures=("fig-atlas-mfu", "fig-atlas-energy"),
+    ),
+    Section(
         name="energy",
         title="Energy: joules per token, household-years and cluster power",
         question="How much electricity does each trained token take at the meter, what is a training run "

@@ -58,7 +58,9 @@ def test_fp8_is_twice_bf16_where_both_exist():
     both = gpus[gpus["fp8_dense_tflops"].notna()]
     assert len(both) >= 5
     for g in both.itertuples():
-        assert g.fp8_dense_tflops == pytest.approx(2 * g.bf16_dense_tflops, rel=0.001), g.gpu_id
+        # AWS prints 1,299 FP8 and 667 BF16 TFLOPS for Trainium2 (1.95x), its own figures
+        rel = 0.03 if g.gpu_id == "trainium2" else 0.001
+        assert g.fp8_dense_tflops == pytest.approx(2 * g.bf16_dense_tflops, rel=rel), g.gpu_id
 
 
 def _edit(folder, table, line, column, value):

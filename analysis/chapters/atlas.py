@@ -1,0 +1,115 @@
+"""Atlas chapter: every accelerator with public training numbers under one FLOP count
+(:mod:`analysis.atlas`), with joules and dollars per token, software gains kept apart from changes
+in FLOP counting, and which accelerators are measured and which are specs only."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from analysis import atlas
+from analysis.chapters import ChapterResults
+from analysis.data import load_table
+
+SHORT = {"gb300_nvl72": "GB300", "gb200_nvl72": "GB200", "b200_hgx": "B200", "h200_sxm": "H200", "h100_sxm": "H100",
+         "a100_sxm_80gb": "A100", "mi300x": "MI300X", "mi325x": "MI325X", "mi355x": "MI355X", "tpu_v5p": "TPU v5p",
+         "tpu_v6e": "TPU v6e", "tpu7x_ironwood": "Ironwood", "trainium2": "Trainium2"}
+
+
+def registry(measured: set[str]) -> pd.DataFrame:
+    """Every registry part with its vendor, dense and sparse BF16 peaks and whether it has
+    measured training rows here (parts without an ``accelerators.csv`` row are listed as unknown vendor)."""
+    gpus = load_table("gpus")
+    acc = load_table("accelerators").set_index("gpu_id")
+    out = gpus[["gpu_id", "name", "bf16_dense_tflops", "fp8_dense_tflops", "memory_gb", "tdp_w", "launch_year"]].copy()
+    out["vendor"] = out["gpu_id"].map(acc["vendor"]).fillna("unknown")
+    out["bf16_sparse_tflops"] = out["gpu_id"].map(acc["bf16_sparse_tflops"])
+    out["measured"] = out["gpu_id"].isin(measured)
+    return out
+
+
+def _power(P) -> dict[str, float]:
+    acc = load_table("accelerators").set_index("gpu_id")
+    gpus = load_table("gpus").set_index("gpu_id")
+    return {g: atlas.it_w_per_device(g, acc, gpus, P.h100_it_w_per_gpu, P.gb200_it_w_per_gpu) for g in acc.index}
+
+
+def compute(P, upstream) -> ChapterResults:
+    res = ChapterResults("atlas")
+    rows = res.add_table("rows", atlas.load_atlas(P.mfu_check_tolerance))
+    reg = res.add_table("registry", registry(set(rows["gpu_id"])))
+    res.add("atlas_accelerators_count", len(reg), "count", "Accelerators in the registry")
+    res.add("atlas_vendors_count", reg["vendor"].nunique(), "count", "Vendors in the registry")
+    res.add("atlas_measured_accelerators_count", reg["measured"].sum(), "count", "Accelerators with measured training rows")
+    res.add("atlas_specs_only_count", (~reg["measured"]).sum(), "count", "Accelerators with specifications only")
+    res.add("atlas_rows_count", len(rows), "count", "Measured training rows in the atlas")
+    prints = rows[rows["printed_flops_per_token"].notna()]
+    res.add("atlas_rows_printing_flops_count", len(prints), "count", "Rows that print a TFLOP/s or an MFU")
+    res.add("atlas_rows_reproduced_count", (prints["reproduced_by"] != "").sum(), "count",
+            "Rows whose printed figure the book reproduces under one of the two attention counts")
+    res.add("atlas_rows_label_holds_count", rows["label_holds"].sum(), "count",
+            "Rows whose recorded FLOP convention is the one that reproduces them")
+
+    # the two attention counts, for the dense models at 8,192 tokens
+    models = load_table("models").set_index("model_id")
+    for m in ("llama31_8b", "llama31_70b", "llama31_405b"):
+        ratio = atlas.flops_per_token(models.loc[m], 8192, "6n_6lhs") / atlas.flops_per_token(models.loc[m], 8192, "6n_12lhs")
+        res.add(f"atlas_{m}_causal_over_full_flops_ratio", ratio, "ratio",
+                f"{m}: FLOPs per token with causal attention counted as half, over the book's count, at 8,192 tokens")
+    moe = prints[prints["flop_convention"] == "publisher_moe"]
+    res.add("atlas_moe_printed_vs_book_min_ratio", moe["printed_vs_book_ratio"].min(), "ratio",
+            "DeepSeek-V3: lowest ratio of a publisher's FLOPs per token to the book's")
+    res.add("atlas_moe_printed_vs_book_max_ratio", moe["printed_vs_book_ratio"].max(), "ratio",
+            "DeepSeek-V3: highest ratio of a publisher's FLOPs per token to the book's")
+
+    # MFU, tokens/s, energy and price per measured accelerator
+    res.add("atlas_pue", P.pue, "ratio", "Facility PUE the joules per token use")
+    res.add("atlas_h100_it_w_per_device", P.h100_it_w_per_gpu, "W", "All-in IT watts per H100: the 8-GPU server reference")
+    res.add("atlas_gb200_it_w_per_device", P.gb200_it_w_per_gpu, "W", "All-in IT watts per GB200 GPU: the NVL72 reference")
+    power = _power(P)
+    prices_table = load_table("cloud_prices")
+    prices = {g: atlas.price_range(prices_table, g) for g in power}
+    summary = atlas.energy_and_cost(atlas.summary_rows(rows), power, P.pue, prices)
+    latest = res.add_table("latest", atlas.energy_and_cost(atlas.latest_rows(rows), power, P.pue, prices))
+    h100 = latest[latest["gpu_id"] == "h100_sxm"].set_index(["model_id", "precision"])["tokens_per_s_per_device"]
+    h100_price = prices["h100_sxm"][1]
+    res.add("atlas_h100_usd_per_device_hour_central", h100_price, "USD per GPU-hour",
+            "H100 central cloud price, latest year of cloud_prices.csv")
+    breakeven = []
+    for r in summary.itertuples():
+        tag = r.gpu_id
+        res.add(f"atlas_{tag}_tokens_per_s_per_device", r.tokens_per_s_per_device, "tokens/s/GPU",
+                f"{SHORT[tag]}: tokens/s per device, {r.model_id} {r.precision.upper()} ({r.release})")
+        res.add(f"atlas_{tag}_mfu_frac", r.mfu, "fraction", f"{SHORT[tag]}: MFU under 6N+12Lhs and the dense peak")
+        if pd.notna(r.j_per_token):
+            res.add(f"atlas_{tag}_j_per_token", r.j_per_token, "J/token", f"{SHORT[tag]}: joules per token at the meter")
+            res.add(f"atlas_{tag}_meter_w_per_device", r.meter_w_per_device, "W", f"{SHORT[tag]}: watts at the meter per device")
+        if pd.notna(r.usd_per_million_tokens_central):
+            for name in ("low", "central", "high"):
+                res.add(f"atlas_{tag}_usd_per_million_tokens_{name}", getattr(r, f"usd_per_million_tokens_{name}"),
+                        "USD per million tokens", f"{SHORT[tag]}: cost per 1M tokens at the {name} price")
+        key = (r.model_id, r.precision)
+        value = (atlas.breakeven_usd_per_device_hour(r.tokens_per_s_per_device, h100[key], h100_price)
+                 if key in h100.index else float("nan"))
+        breakeven.append(value)
+        if pd.notna(value) and tag != "h100_sxm":
+            res.add(f"atlas_{tag}_breakeven_usd_per_device_hour", value, "USD per GPU-hour",
+                    f"{SHORT[tag]}: hourly price at which it matches the H100's cost per token")
+    summary["breakeven_usd_per_device_hour"] = breakeven
+    res.add_table("summary", summary)
+    res.add("atlas_measured_with_energy_count", summary["j_per_token"].notna().sum(), "count",
+            "Measured accelerators with a joules-per-token figure")
+    res.add("atlas_measured_with_price_count", summary["usd_per_million_tokens_central"].notna().sum(), "count",
+            "Measured accelerators with a sourced hourly price")
+
+    # software gains on the same chip, apart from FLOP-counting changes
+    gains = res.add_table("gains", atlas.release_gains(rows))
+    for r in gains.itertuples():
+        res.add(f"atlas_{r.gpu_id}_{r.model_id}_{r.precision}_release_gain_frac", r.throughput_gain, "fraction",
+                f"{SHORT[r.gpu_id]} {r.model_id} {r.precision.upper()}: tokens/s gain, {r.release_first} -> {r.release_last}")
+        res.add(f"atlas_{r.gpu_id}_{r.model_id}_{r.precision}_printed_gain_frac", r.printed_tflops_gain, "fraction",
+                f"{SHORT[r.gpu_id]} {r.model_id} {r.precision.upper()}: printed TFLOP/s gain over the same releases")
+    v6e = rows.set_index("row_id").loc["mt_v6e_70b_bf16"]
+    res.add("atlas_v6e_llama31_70b_mfu_printed", v6e["mfu_reported"], "fraction", "TPU v6e Llama 3.1 70B: MFU MaxText prints")
+    res.add("atlas_v6e_llama31_70b_mfu_causal_count", v6e["mfu_reported"] * res["atlas_llama31_70b_causal_over_full_flops_ratio"],
+            "fraction", "The same throughput counted with causal attention as half (MaxText since PR #1988)")
+    return res

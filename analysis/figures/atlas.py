@@ -1,0 +1,120 @@
+"""Figures, reader tables and prose numbers of the atlas chapter, drawn from its
+:class:`~analysis.chapters.ChapterResults` (:func:`analysis.chapters.atlas.compute`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analysis.chapters.atlas import SHORT
+from analysis.plots import PALETTE, add_source, new_figure
+from analysis.tables import markdown_table, pct, rate, usd
+
+VENDOR_COLOUR = {"NVIDIA": PALETTE["green"], "AMD": PALETTE["vermillion"], "Google": PALETTE["blue"],
+                 "AWS": PALETTE["orange"], "unknown": PALETTE["black"]}
+MODELS = {"llama31_8b": "Llama 3.1 8B", "llama31_70b": "Llama 3.1 70B", "llama31_405b": "Llama 3.1 405B",
+          "mixtral_8x7b": "Mixtral 8x7B", "deepseek_v3": "DeepSeek-V3"}
+CONVENTION = {"6n_12lhs": "6N+12Lhs", "6n_6lhs": "6N+6Lhs (causal half)", "publisher_moe": "publisher's MoE count",
+              "unreproduced": "not reproduced", "none": "prints none"}
+
+
+def glue_prose(E) -> None:
+    """Glue fractions as percentages (``_pct``) and the counts the prose spells out."""
+    from analysis.notebook import glue
+
+    for key, q in E.quantities.items():
+        if q.unit in ("fraction", "ratio"):
+            glue(f"{key}_pct", q.value * 100)
+    glue("atlas_v6e_pr1988_drop_points", (E["atlas_v6e_llama31_70b_mfu_printed"]
+                                           - E["atlas_v6e_llama31_70b_mfu_causal_count"]) * 100)
+
+
+def _vendor(E):
+    return E.tables["registry"].set_index("gpu_id")["vendor"]
+
+
+def _dense_latest(E):
+    """The latest Llama 3.1 70B and 405B rows of every accelerator, 405B first, by MFU."""
+    latest = E.tables["latest"]
+    latest = latest[latest["model_id"].isin(["llama31_70b", "llama31_405b"])]
+    return latest.sort_values(["model_id", "mfu"])
+
+
+def _bars(E, column, scale, title, xlabel, source):
+    rows = _dense_latest(E).dropna(subset=[column])
+    vendor = _vendor(E)
+    fig, ax = new_figure(title, xlabel, "", figsize=(8, 6))
+    y = np.arange(len(rows))
+    ax.barh(y, rows[column] * scale, color=[VENDOR_COLOUR[vendor[g]] for g in rows["gpu_id"]])
+    ax.set_yticks(y, [f"{MODELS[m]} {SHORT[g]} {p.upper()}"
+                      for m, g, p in zip(rows["model_id"], rows["gpu_id"], rows["precision"], strict=True)])
+    add_source(fig, source)
+    return fig, ax, rows, y
+
+
+def mfu_figure(E):
+    """MFU under the book's count for every latest Llama 3.1 70B and 405B row, by accelerator, with
+    a tick at what the publisher's own FLOP count would give for the same throughput."""
+    fig, ax, rows, y = _bars(E, "mfu", 100, "MFU under one FLOP count (6N + 12Lhs, dense peak)", "MFU (%)",
+                             "NVIDIA Megatron-Bridge performance summary; Google tpu-recipes and MaxText tiering; "
+                             "dense peaks from data/gpus.csv. Green NVIDIA, blue Google.")
+    ax.scatter(rows["printed_vs_book_ratio"] * rows["mfu"] * 100, y, marker="|", s=120, color=PALETTE["black"],
+               label="what the publisher's own count would print", zorder=3)
+    ax.set_xlim(0, 75)
+    ax.legend(loc="lower right", fontsize=8)
+    return fig
+
+
+def energy_figure(E):
+    """Joules per token at the meter for the same rows as :func:`mfu_figure`."""
+    fig, ax, rows, y = _bars(E, "j_per_token", 1, "Energy per token at the meter (all-in IT watts x PUE / tokens/s)",
+                             "J per token", "throughput as in the MFU figure; power: data/gpus.csv TDPs with the "
+                             "book's H100 or GB200 build-up, data/accelerators.csv for TPUs. Green NVIDIA, blue Google.")
+    for yi, j in zip(y, rows["j_per_token"], strict=True):
+        ax.annotate(f"{j:.2f}", (j, yi), textcoords="offset points", xytext=(3, -3), fontsize=8)
+    return fig
+
+
+def summary_table(E) -> str:
+    s = E.tables["summary"]
+    body = []
+    for r in s.itertuples():
+        if np.isnan(r.usd_per_million_tokens_central):
+            cost = "no sourced price"
+        elif r.usd_per_million_tokens_low == r.usd_per_million_tokens_high:
+            cost = usd(r.usd_per_million_tokens_central)
+        else:
+            cost = f"{usd(r.usd_per_million_tokens_low)}–{usd(r.usd_per_million_tokens_high)}"
+        body.append([SHORT[r.gpu_id], MODELS[r.model_id], r.precision.upper(), r.release, rate(r.tokens_per_s_per_device),
+                     pct(r.mfu), "n/a (no published power)" if np.isnan(r.j_per_token) else f"{r.j_per_token:.2f}",
+                     cost, "" if np.isnan(r.breakeven_usd_per_device_hour) else usd(r.breakeven_usd_per_device_hour)])
+    return markdown_table(["accelerator", "model", "precision", "release", "tokens/s/device", "MFU (book)",
+                           "J/token", "$ per 1M tokens", "break-even $/h vs H100"], body, "lllllrrrr")
+
+
+def rows_table(E) -> str:
+    rows = E.tables["rows"].sort_values(["model_id", "gpu_id", "date"])
+    body = [[MODELS[r.model_id], SHORT[r.gpu_id], r.precision.upper(), r.release, f"{r.devices:,}", rate(r.tokens_per_s_per_device),
+             pct(r.mfu), CONVENTION[r.flop_convention],
+             "" if np.isnan(r.printed_vs_book_ratio) else f"{r.printed_vs_book_ratio:.3f}"] for r in rows.itertuples()]
+    return markdown_table(["model", "accelerator", "precision", "release", "devices", "tokens/s/device", "MFU (book)",
+                           "publisher's count", "publisher / book FLOPs"], body, "llllrrrlr")
+
+
+def registry_table(E) -> str:
+    reg = E.tables["registry"]
+    body = [[r.name, r.vendor, f"{r.bf16_dense_tflops:,.0f}",
+             "" if np.isnan(r.bf16_sparse_tflops) else f"{r.bf16_sparse_tflops:,.0f}",
+             "" if np.isnan(r.fp8_dense_tflops) else f"{r.fp8_dense_tflops:,.0f}", f"{r.memory_gb:,.0f}",
+             "not published" if np.isnan(r.tdp_w) else f"{r.tdp_w:,.0f}", "measured" if r.measured else "specs only"]
+            for r in reg.itertuples()]
+    return markdown_table(["accelerator", "vendor", "BF16 dense", "BF16 sparse", "FP8 dense", "HBM (GB)", "TDP (W)",
+                           "in this atlas"], body, "llrrrrrl")
+
+
+def gains_table(E) -> str:
+    g = E.tables["gains"]
+    body = [[SHORT[r.gpu_id], MODELS[r.model_id], r.precision.upper(), f"{r.release_first} → {r.release_last}",
+             f"{r.devices_first:,} → {r.devices_last:,}", pct(r.throughput_gain), pct(r.printed_tflops_gain)]
+            for r in g.itertuples()]
+    return markdown_table(["accelerator", "model", "precision", "releases", "devices", "tokens/s gain",
+                           "printed TFLOP/s gain"], body, "lllllrr")

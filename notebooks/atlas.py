@@ -1,0 +1,186 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# (chapter-atlas)=
+# # Accelerator atlas
+#
+# The rest of this book compares H100 with GB200 NVL72. Public tables now give training throughput
+# for many more accelerators: NVIDIA's Megatron-Bridge performance summary for GB300, GB200, B200
+# and H100 across its container releases, Google's MaxText and tpu-recipes tables for TPU v5p, v6e
+# (Trillium) and Ironwood, and AMD's MLPerf Training v5.1 logs for the MI355X. The registry holds
+# {glue:text}`atlas_accelerators_count:.0f` accelerators from {glue:text}`atlas_vendors_count:.0f`
+# vendors; {glue:text}`atlas_measured_accelerators_count:.0f` have measured training rows here,
+# {glue:text}`atlas_rows_count:.0f` in all. Vendors count FLOPs differently, so the MFUs they print
+# cannot be set side by side. This chapter takes each row's throughput, recounts its FLOPs under the
+# book's convention (6N + 12Lhs, {ref}`the benchmarks chapter <chapter-benchmarks>`) and divides by
+# the registry's dense peak, then prices the tokens and turns them into joules. Its arithmetic is
+# `analysis.atlas` and `analysis.chapters.atlas.compute`; the figures are drawn by `analysis.figures.atlas`.
+
+# %% tags=["parameters", "remove-cell"]
+# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
+
+# %% tags=["remove-input"]
+from IPython.display import Markdown, display
+
+from analysis.chapters import atlas as chapter
+from analysis.figures import atlas as figures
+from analysis.notebook import glue_figure, start
+
+P, R = start("atlas", globals())
+E = chapter.compute(P, R.upstream)
+R.record(E)
+figures.glue_prose(E)
+
+# %% [markdown]
+# ## Which accelerators, and how their peaks are read
+#
+# Every peak in the registry is dense. NVIDIA and AMD headline 2:4 structured-sparsity figures,
+# exactly twice the dense ones, and secondary spec pages mix the two: one lists the MI300X's FP8
+# 2,614.9 TFLOP/s as "sparse" while another lists its FP16 2,615 as "dense", and the MI355X's FP8
+# "five petaflops" appears on a third as a sparse figure. TPUs have no sparsity mode. A test checks
+# that every dense peak sits below the vendor's sparse figure wherever `data/accelerators.csv`
+# records one, and that the registry's dense peaks are half of NVIDIA's and AMD's sparse headlines.
+# Google and AWS publish no chip power for TPUs or Trainium2.
+
+# %% tags=["remove-input"]
+display(Markdown(figures.registry_table(E)))
+
+# %% [markdown]
+# ## One FLOP count
+#
+# Megatron-Bridge's "Model TFLOP/sec/GPU" and the tpu-recipes tables count causal attention as half
+# the book's 12Lhs. At 8,192 tokens that puts their FLOPs per token at
+# {glue:text}`atlas_llama31_70b_causal_over_full_flops_ratio_pct:.1f` % of the book's for Llama 3.1 70B,
+# {glue:text}`atlas_llama31_405b_causal_over_full_flops_ratio_pct:.1f` % for 405B and
+# {glue:text}`atlas_llama31_8b_causal_over_full_flops_ratio_pct:.1f` % for 8B. MaxText's tiering
+# page still prints MFUs from before its PR #1988, with full attention, and says so in a footnote.
+# Of the {glue:text}`atlas_rows_printing_flops_count:.0f` rows that print a TFLOP/s or an MFU, the
+# book reproduces {glue:text}`atlas_rows_reproduced_count:.0f` from their throughput under one of the
+# two counts, each under the count the row records. For DeepSeek-V3 both NVIDIA and Google print
+# {glue:text}`atlas_moe_printed_vs_book_min_ratio_pct:.0f` % to
+# {glue:text}`atlas_moe_printed_vs_book_max_ratio_pct:.0f` % of the book's FLOPs per token (its MLA
+# attention has head dimensions the 12Lhs term does not see), and one MaxText row (Llama 3.1 405B
+# on v6e) is reproduced by neither count; those rows are labelled so, and a test fails if a label
+# stops matching the arithmetic.
+
+# %% tags=["remove-input"]
+glue_figure("fig_atlas_mfu", figures.mfu_figure(E))
+
+# %% [markdown]
+# ```{glue:figure} fig_atlas_mfu
+# :name: fig-atlas-mfu
+# :alt: Horizontal bars of MFU in percent for Llama 3.1 70B and 405B on GB300, GB200, B200, H100, Ironwood and TPU v6e, coloured by vendor, each with a tick showing the MFU the publisher's own FLOP count would give.
+#
+# MFU for the latest release of each Llama 3.1 70B and 405B row, under the book's FLOP count and the
+# registry's dense peak. Ticks mark what the publisher's own count would give for the same
+# throughput: a few points lower for NVIDIA and Ironwood, which count causal attention as half.
+# FP8 rows divide by the FP8 peak, twice the BF16 one, so they show lower MFU at higher throughput.
+# ```
+
+# %% [markdown]
+# ## MFU, tokens, joules and dollars per accelerator
+#
+# One row per measured accelerator: its Llama 3.1 70B row where it has one, else 405B, 8B or a MoE,
+# at the latest release, the faster precision. The MI355X appears only on Llama 3.1 8B, from an
+# 8-GPU MLPerf run at a global batch of 32; NVIDIA's 8B rows run a batch of 128, so the comparison is
+# close but not exact. Joules per token take all-in IT watts per device times the PUE
+# ({glue:text}`atlas_pue:.2f`): for GPUs, the chip's TDP plus the rest of the reference build-up of the same
+# system kind (the H100's {glue:text}`atlas_h100_it_w_per_device:,.0f` W for 8-GPU servers, the GB200's
+# {glue:text}`atlas_gb200_it_w_per_device:,.0f` W for NVL72 racks), an assumption for every chip but those two;
+# for Ironwood, 10 MW per 9,216-chip pod as Google gave it at Hot Chips 2025; for v6e, that figure
+# moved by Google's "2x performance per watt", taken at the BF16 peak. Google publishes no v5p power,
+# so the v5p has no joules per token. Dollars use the latest year of `data/cloud_prices.csv`: the
+# H100 at {glue:text}`atlas_h100_usd_per_device_hour_central:.2f` US$ an hour (central, within the
+# 2026 range of the table), the B200 at its 2026 range, the GB200, v6e and v5p at one quoted price
+# each, all from secondary pages. {glue:text}`atlas_measured_with_price_count:.0f` measured
+# accelerators have a sourced price; for every one the last column gives the hourly price at which
+# it would match the H100's cost per token on the same model and precision, where the H100 has that
+# row, so a reader with a quote for the others can place it.
+
+# %% tags=["remove-input"]
+display(Markdown(figures.summary_table(E)))
+R.add_table("atlas_summary", E.tables["summary"], "MFU, tokens/s, J/token and $ per 1M tokens per accelerator")
+
+# %% [markdown]
+# On Llama 3.1 70B in FP8 a GB300 GPU trains
+# {glue:text}`atlas_gb300_nvl72_tokens_per_s_per_device:,.0f` tokens per second at
+# {glue:text}`atlas_gb300_nvl72_mfu_frac_pct:.1f` % MFU and an Ironwood chip
+# {glue:text}`atlas_tpu7x_ironwood_tokens_per_s_per_device:,.0f` at
+# {glue:text}`atlas_tpu7x_ironwood_mfu_frac_pct:.1f` %, against the H100's
+# {glue:text}`atlas_h100_sxm_tokens_per_s_per_device:,.0f` at
+# {glue:text}`atlas_h100_sxm_mfu_frac_pct:.1f` %. Per token that is
+# {glue:text}`atlas_gb300_nvl72_j_per_token:.2f` J, {glue:text}`atlas_tpu7x_ironwood_j_per_token:.2f` J
+# and {glue:text}`atlas_h100_sxm_j_per_token:.2f` J at the meter. A GB300 GPU would match the H100's
+# cost per token at {glue:text}`atlas_gb300_nvl72_breakeven_usd_per_device_hour:.2f` US$ an hour and
+# an Ironwood chip at {glue:text}`atlas_tpu7x_ironwood_breakeven_usd_per_device_hour:.2f` US$.
+
+# %% tags=["remove-input"]
+glue_figure("fig_atlas_energy", figures.energy_figure(E))
+
+# %% [markdown]
+# ```{glue:figure} fig_atlas_energy
+# :name: fig-atlas-energy
+# :alt: Horizontal bars of joules per token at the meter for the same Llama 3.1 70B and 405B rows as the MFU figure, coloured by vendor, each labelled with its value.
+#
+# Joules per token at the meter for the same rows as the MFU figure. Within a model, energy per token
+# follows power per device over throughput: an NVL72 GPU draws more than an H100's share of its
+# server but trains about three times as many tokens, and an Ironwood chip, on Google's pod figure,
+# draws less and trains more still. Every value but the H100's and GB200's rests on the
+# TDP-swap assumption or on Google's pod figure, as described above.
+# ```
+
+# %% [markdown]
+# ## Every row
+#
+# Each row with its own throughput, the book's MFU, the FLOP count its publisher used and the ratio
+# of the publisher's FLOPs per token to the book's.
+
+# %% tags=["remove-input"]
+display(Markdown(figures.rows_table(E)))
+R.add_table("atlas_rows", E.tables["rows"], "every atlas row under the book's FLOP count")
+
+# %% [markdown]
+# ## Software gains, kept apart from changes in counting
+#
+# On the same chip, model and precision, tokens per second measure the software; printed TFLOP/s
+# measure the software and the FLOP count together. Across NVIDIA's 25.09, 25.11 and 26.02
+# containers the two move together for the Llama rows, so the count did not change: GB300 on
+# Llama 3.1 70B gained {glue:text}`atlas_gb300_nvl72_llama31_70b_fp8_release_gain_frac_pct:.1f` %,
+# H100 on 70B only {glue:text}`atlas_h100_sxm_llama31_70b_fp8_release_gain_frac_pct:.1f` %. For
+# DeepSeek-V3 they part: on GB200 the printed TFLOP/s rose
+# {glue:text}`atlas_gb200_nvl72_deepseek_v3_fp8_printed_gain_frac_pct:.1f` % while throughput changed
+# {glue:text}`atlas_gb200_nvl72_deepseek_v3_fp8_release_gain_frac_pct:.1f` %, and on GB300 the printed
+# figure rose {glue:text}`atlas_gb300_nvl72_deepseek_v3_fp8_printed_gain_frac_pct:.1f` % for a
+# {glue:text}`atlas_gb300_nvl72_deepseek_v3_fp8_release_gain_frac_pct:.1f` % throughput gain: NVIDIA
+# started counting more FLOPs per DeepSeek-V3 token in 26.02. Some releases also change the layout
+# or the cluster size (the table shows the GPU counts). The opposite happened at MaxText: its
+# PR #1988 halved causal attention, so the same v6e throughput on Llama 3.1 70B that prints
+# {glue:text}`atlas_v6e_llama31_70b_mfu_printed_pct:.2f` % MFU on the tiering page would print
+# {glue:text}`atlas_v6e_llama31_70b_mfu_causal_count_pct:.2f` % under the new count,
+# {glue:text}`atlas_v6e_pr1988_drop_points:.1f` points lower without a token more or less.
+
+# %% tags=["remove-input"]
+display(Markdown(figures.gains_table(E)))
+
+# %% [markdown]
+# ## What is missing
+#
+# AMD's MI300X and MI325X have MLPerf results only for Llama 2 70B LoRA fine-tuning, whose FLOPs per
+# token are not those of pre-training; AMD's own ROCm training tables could not be read for this
+# book; H200 and Trainium2 have no public pre-training throughput table here. They stay specs only.
+# Prices for GB300, MI355X and Ironwood were not found in a citable list; the break-even column
+# prices them against the H100 instead.
+
+# %% tags=["remove-input"]
+R.save()

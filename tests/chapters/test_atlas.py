@@ -1,0 +1,67 @@
+"""The atlas chapter (analysis.chapters.atlas): coverage, energy and price for each measured
+accelerator, and software gains kept apart from FLOP-count changes."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import pytest  # noqa: E402
+
+from analysis.chapters import compute_section  # noqa: E402
+from analysis.figures import atlas as figures  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def E():
+    return compute_section("atlas")
+
+
+def test_coverage(E):
+    assert E["atlas_accelerators_count"] >= 10
+    assert E["atlas_vendors_count"] >= 3
+    assert E["atlas_measured_accelerators_count"] >= 6
+    assert E["atlas_rows_label_holds_count"] == E["atlas_rows_count"]
+
+
+def test_energy_for_every_measured_accelerator_with_a_power_figure(E):
+    s = E.tables["summary"]
+    # v5p is the one measured accelerator without a published power figure
+    assert set(s.loc[s["j_per_token"].isna(), "gpu_id"]) == {"tpu_v5p"}
+    # H100 70B FP8: 1,389 W x 1.30 / 1,621 tokens/s = 1.114 J/token
+    assert E["atlas_h100_sxm_j_per_token"] == pytest.approx(1389 * 1.30 / 1621)
+
+
+def test_cost_per_million_tokens_by_hand(E):
+    # H100 at the central $2.95/h and 1,621 tokens/s: 2.95 / (1,621 x 3,600) x 1e6 = $0.5055
+    assert E["atlas_h100_sxm_usd_per_million_tokens_central"] == pytest.approx(2.95 / (1621 * 3600) * 1e6)
+    assert (E["atlas_h100_sxm_usd_per_million_tokens_low"] < E["atlas_h100_sxm_usd_per_million_tokens_central"]
+            < E["atlas_h100_sxm_usd_per_million_tokens_high"])
+    # GB300 matches the H100's cost per token at 2.95 x 5,003 / 1,621 = $9.10 an hour
+    assert E["atlas_gb300_nvl72_breakeven_usd_per_device_hour"] == pytest.approx(2.95 * 5003 / 1621)
+
+
+def test_pue_moves_joules_not_mfu():
+    hi = compute_section("atlas", {"pue": 1.5})
+    lo = compute_section("atlas")
+    assert hi["atlas_h100_sxm_j_per_token"] / lo["atlas_h100_sxm_j_per_token"] == pytest.approx(1.5 / 1.3)
+    assert hi["atlas_h100_sxm_mfu_frac"] == lo["atlas_h100_sxm_mfu_frac"]
+
+
+def test_gains_split_speed_from_counting(E):
+    # Llama rows: printed TFLOP/s and tokens/s move together (same count) within 0.3 points
+    for key in ("gb300_nvl72_llama31_70b_fp8", "h100_sxm_llama31_405b_fp8", "gb200_nvl72_llama31_405b_fp8"):
+        assert E[f"atlas_{key}_printed_gain_frac"] == pytest.approx(E[f"atlas_{key}_release_gain_frac"], abs=0.003)
+    # DeepSeek-V3 on GB200, 25.11 -> 26.02: throughput 4,018 -> 3,955 (-1.6 %), printed 1,003 -> 1,028 (+2.5 %)
+    assert E["atlas_gb200_nvl72_deepseek_v3_fp8_release_gain_frac"] == pytest.approx(3955 / 4018 - 1)
+    assert E["atlas_gb200_nvl72_deepseek_v3_fp8_printed_gain_frac"] == pytest.approx(1028 / 1003 - 1)
+    # MaxText PR #1988 on v6e 70B: 50.33 % x 0.9331 = 46.96 %
+    assert E["atlas_v6e_llama31_70b_mfu_causal_count"] == pytest.approx(0.5033 * E["atlas_llama31_70b_causal_over_full_flops_ratio"])
+
+
+def test_figures_and_tables_draw(E):
+    for fig in (figures.mfu_figure(E), figures.energy_figure(E)):
+        assert fig.axes
+        plt.close(fig)
+    for table in (figures.summary_table(E), figures.rows_table(E), figures.registry_table(E), figures.gains_table(E)):
+        assert table.count("\n") >= 5

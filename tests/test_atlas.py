@@ -1,0 +1,111 @@
+"""The atlas domain module (analysis.atlas) and its tables: every row's MFU follows from its
+throughput, every printed figure follows from its throughput under the convention the row records,
+and no registry peak is a sparse figure."""
+
+import math
+
+import pytest
+
+from analysis import atlas
+from analysis.data import load_table, row
+
+TOL = 0.01
+
+
+@pytest.fixture(scope="module")
+def rows():
+    return atlas.load_atlas(TOL)
+
+
+def test_book_mfu_follows_from_throughput_by_hand(rows):
+    # GB300, Llama 3.1 70B FP8, NeMo 26.02: 5,003 tokens/s/GPU. 6N + 12Lhs at 8,192 tokens:
+    # N = 70,553,706,496 - 128,256 x 8,192 = 69,503,049,728; 6N = 4.1702e11; 12 x 80 x 8,192 x 8,192 = 6.4425e10.
+    flops = 6 * (70_553_706_496 - 128_256 * 8_192) + 12 * 80 * 8_192 * 8_192
+    r = rows.set_index("row_id").loc["mb2602_gb300_70b_fp8"]
+    assert r["flops_per_token"] == pytest.approx(flops)
+    assert r["mfu"] == pytest.approx(5_003 * flops / 5_000e12)  # GB300 FP8 dense peak 5,000 TFLOP/s
+
+
+def test_every_row_mfu_follows_from_its_throughput(rows):
+    for r in rows.itertuples():
+        assert r.mfu == pytest.approx(r.tokens_per_s_per_device * r.flops_per_token / (r.peak_tflops * 1e12), rel=1e-12)
+        assert 0.05 < r.mfu < 0.75, r.row_id
+
+
+def test_throughput_from_step_time_and_from_samples():
+    # Ironwood 70B BF16: GBS 256 x 8,192 tokens / 12.20 s / 64 chips = 2,686.0; the table prints 2,686.98.
+    irw = row("atlas_benchmarks", "irw_70b_bf16").copy()
+    irw["tokens_per_s_per_device_reported"] = float("nan")
+    assert atlas.tokens_per_s_per_device(irw) == pytest.approx(2_686.98, rel=0.001)
+    # MI355X MLPerf: 30.63 samples/s x 8,192 / 8 GPUs = 31,365 tokens/s/GPU.
+    assert atlas.tokens_per_s_per_device(row("atlas_benchmarks", "mlperf51_mi355x_8b_fp8")) == pytest.approx(31_365.12)
+
+
+def test_every_printed_figure_follows_under_its_recorded_convention(rows):
+    # a 6n_12lhs or 6n_6lhs row reproduces within 1 % under that count only; a publisher_moe or
+    # unreproduced row under neither; a 'none' row prints nothing.
+    bad = rows[~rows["label_holds"]]
+    assert bad.empty, bad[["row_id", "flop_convention", "reproduced_by", "printed_vs_book_ratio"]].to_string()
+    assert set(rows["flop_convention"]) == {"6n_12lhs", "6n_6lhs", "publisher_moe", "unreproduced", "none"}
+
+
+def test_causal_half_is_what_nvidia_and_ironwood_print():
+    # Megatron-Bridge 26.02, GB300 70B: 2,248 TFLOP/s at 5,003 tokens/s = 4.493e11 FLOP/token; 6N + 6Lhs = 4.492e11.
+    model = row("models", "llama31_70b")
+    assert 2_248e12 / 5_003 == pytest.approx(atlas.flops_per_token(model, 8192, "6n_6lhs"), rel=0.001)
+    # tpu-recipes Ironwood 70B: 1,207.05 TFLOP/s at 2,686.98 tokens/s, the same count.
+    assert 1_207.05e12 / 2_686.98 == pytest.approx(atlas.flops_per_token(model, 8192, "6n_6lhs"), rel=0.001)
+    # MaxText's tiering page (pre-#1988): 50.33 % of 918 at 960 tokens/s = the full count.
+    assert 0.5033 * 918e12 / 960 == pytest.approx(atlas.flops_per_token(model, 8192, "6n_12lhs"), rel=0.001)
+
+
+def test_unknown_convention_is_an_error():
+    with pytest.raises(ValueError, match="convention"):
+        atlas.flops_per_token(row("models", "llama31_70b"), 8192, "6n")
+
+
+def test_no_peak_is_a_sparse_figure():
+    gpus = load_table("gpus").set_index("gpu_id")
+    acc = load_table("accelerators").set_index("gpu_id")
+    for gpu_id, a in acc.iterrows():
+        for dtype in ("bf16", "fp8"):
+            dense, sparse = gpus.loc[gpu_id, f"{dtype}_dense_tflops"], a[f"{dtype}_sparse_tflops"]
+            if math.isnan(dense) or math.isnan(sparse):
+                continue
+            assert dense < sparse, f"{gpu_id} {dtype}: dense {dense} is not below the sparse {sparse}"
+            if a["vendor"] in ("NVIDIA", "AMD"):  # 2:4 structured sparsity doubles the dense rate
+                assert sparse / dense == pytest.approx(2.0, rel=0.02), f"{gpu_id} {dtype}"
+
+
+def test_registry_covers_ten_parts_from_three_vendors_with_sources():
+    acc = load_table("accelerators")
+    gpus = load_table("gpus")
+    assert len(acc) >= 10 and acc["vendor"].nunique() >= 3
+    assert gpus["source_id"].notna().all()
+    measured = set(load_table("atlas_benchmarks")["gpu_id"])
+    assert len(measured) >= 6 and measured <= set(acc["gpu_id"])
+
+
+def test_power_build_up_by_hand():
+    acc = load_table("accelerators").set_index("gpu_id")
+    gpus = load_table("gpus").set_index("gpu_id")
+    # B200 in an 8-GPU server: 1,000 W chip + (1,389 - 700) W of the H100 build-up = 1,689 W.
+    assert atlas.it_w_per_device("b200_hgx", acc, gpus, 1389, 1833) == 1689
+    # GB300 in an NVL72 rack: 1,400 W + (1,833 - 1,200) W = 2,033 W.
+    assert atlas.it_w_per_device("gb300_nvl72", acc, gpus, 1389, 1833) == 2033
+    # Ironwood: 10 MW / 9,216 chips = 1,085 W, from data; v5p: nothing published.
+    assert atlas.it_w_per_device("tpu7x_ironwood", acc, gpus, 1389, 1833) == 1085
+    assert math.isnan(atlas.it_w_per_device("tpu_v5p", acc, gpus, 1389, 1833))
+
+
+def test_price_range_uses_the_latest_year():
+    prices = load_table("cloud_prices")
+    low, central, high = atlas.price_range(prices, "h100_sxm")
+    # 2026 rows: 2.35, 2.95 and 1.99-5.00: lowest 1.99, median midpoint 2.95, highest 5.00.
+    assert (low, central, high) == (1.99, 2.95, 5.00)
+    assert atlas.price_range(prices, "mi355x") is None
+
+
+def test_breakeven_price():
+    # twice the H100's throughput matches its cost per token at twice its price
+    assert atlas.breakeven_usd_per_device_hour(3242, 1621, 2.95) == pytest.approx(5.90)
