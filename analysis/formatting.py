@@ -30,7 +30,7 @@ import math
 import re
 
 __all__ = ["number", "plain", "money", "count", "plural", "percent", "ratio", "times", "flop", "power_of_ten",
-           "year", "format_quantity", "unit_label", "param_value", "is_count_unit", "is_money_unit", "SUPERSCRIPT"]
+           "year", "format_quantity", "unit_label", "param_value", "humanize", "is_count_unit", "is_money_unit", "SUPERSCRIPT"]
 
 SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 MINUS = "-"
@@ -258,10 +258,24 @@ def param_value(value, unit: str) -> str:
     """A parameter's value as entered, with its reading for fractions: 0.35 -> '0.35 (35 %)'."""
     if isinstance(value, str):
         return value
-    text = f"{int(value):,}" if isinstance(value, int) else plain(value)
+    if isinstance(value, int):
+        text = str(value) if (unit or "").strip() in ("seed", "year") else f"{value:,}"
+    else:
+        text = plain(value)
     if (unit or "").strip().startswith("fraction"):
         text += f" ({percent(value)})"
     return text
+
+
+_ENOTATION = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)e([+-]?\d+)\b", re.I)
+
+
+def humanize(text) -> str:
+    """Free text (a data note, a claim) with e-notation rewritten for people:
+    '1.98e20 x 0.35' -> '1.98 × 10²⁰ x 0.35'. Other text is unchanged."""
+    if not isinstance(text, str):
+        return text
+    return _ENOTATION.sub(lambda m: power_of_ten(float(m.group(0)), 4), text)
 
 
 def format_quantity(value, unit: str) -> str:

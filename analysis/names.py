@@ -109,5 +109,7 @@ def clean_note(note) -> str:
     """A data note with the clauses that point at files inside the project removed."""
     if not isinstance(note, str):
         return ""
-    note = _INTERNAL.sub("", note).strip(" ;")
+    from analysis.formatting import humanize
+
+    note = humanize(_INTERNAL.sub("", note).strip(" ;"))
     return re.sub(r"\b([ABC]\d{2})_\w+", r"\1", note)  # fact ids -> their short labels

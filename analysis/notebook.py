@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from analysis.formatting import unit_label
+from analysis.formatting import humanize, unit_label
 from analysis.names import fact_link
 from analysis.plots import apply_style
 from analysis.results import Results
@@ -108,7 +108,8 @@ def claims_table(section_name: str, R) -> str:
             r = R.results[c.results_key]
             book = format_quantity(r["value"], r["unit"])
         seed = c.seed_value if isinstance(c.seed_value, str) else "—"
-        lines.append(_md_row(f"**{c.claim_id}** {c.claim}", seed, original, book, c.status, c.explanation))
+        lines.append(_md_row(f"**{c.claim_id}** {humanize(c.claim)}", humanize(seed), original, book, c.status,
+                             humanize(c.explanation)))
     return "\n".join(lines)
 
 

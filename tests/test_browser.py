@@ -243,7 +243,7 @@ SCIENTIFIC = re.compile(r"(?<![\w.])\$?-?\d+(?:\.\d+)?e[+-]?\d+\b", re.I)
 FLOAT_COUNT = re.compile(r"\b\d+\.0 (?:reproduced|corrected|context|unverifiable|pending|scenarios?|scenario files|"
                          r"rows?|claims?|facts?|GPUs|seed claims|draws|sections?|chapters?)\b")
 BAD_PLURAL = re.compile(r"(?<![\d.,])\b1 (?:months|rows|days|years|GPUs|claims|facts|scenarios|hours|minutes|draws)\b")
-GROUPED_YEAR = re.compile(r"\b2,0[0-3]\d\b(?!,\d)")
+GROUPED_YEAR = re.compile(r"\b(?:in|since|year|launched|launch year)\s+(?:1,9\d\d|2,0\d\d)\b(?!,\d)")
 FRACTION_UNIT = re.compile(r"\d\s*fraction\b|^fraction$")
 
 

@@ -96,3 +96,8 @@ def test_no_scientific_notation_outside_flop(value, unit):
 def test_non_finite_is_refused():
     with pytest.raises(ValueError):
         F.format_quantity(math.nan, "USD")
+
+
+def test_humanize_rewrites_e_notation_in_text():
+    assert F.humanize("1.98e20 x 0.35 x 8.64e6 s = 5.98e26.") == "1.98 × 10²⁰ x 0.35 x 8.64 × 10⁶ s = 5.98 × 10²⁶."
+    assert F.humanize("~2.15e25 BF16 FLOP, h100_sxm and e5m2") == "~2.15 × 10²⁵ BF16 FLOP, h100_sxm and e5m2"

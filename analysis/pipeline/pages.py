@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 from analysis.data import load_table
-from analysis.formatting import format_quantity, param_value, unit_label
+from analysis.formatting import format_quantity, param_value, plain, unit_label
 from analysis.names import author, clean_note, fact_anchor, fact_label, gpu_name, source_link
 from analysis.sections import SECTIONS
 
@@ -151,7 +151,7 @@ def _check_text(check) -> str:
         values = list(stats["allowed_values"])
         return "one of " + ", ".join(f"`{v}`" for v in values[:8]) + (" …" if len(values) > 8 else "")
     if "min_value" in stats and "max_value" in stats:
-        return f"{stats['min_value']:,g} to {stats['max_value']:,g}"
+        return f"{plain(stats['min_value'])} to {plain(stats['max_value'])}"
     if "pattern" in stats:
         return f"matches `{stats['pattern']}`"
     return check.error or check.name
