@@ -20,7 +20,7 @@ import matplotlib.pyplot as plt
 from matplotlib.text import Text
 
 CONTENT_PX = 672   # CSS px of a figure at a 1280 px window (sphinx-book-theme's article column)
-CAPTION_PX = 16    # CSS px of the caption text there
+CAPTION_PX = 14    # CSS px of the caption text there (0.875rem, book/static/book.css)
 FIGURE_DPI = 110   # CSS px per inch of a figure at its natural size (the retina PNG has twice as many)
 MAX_WIDTH_IN = 7.0
 TIGHT_ALLOWANCE = 1.1  # a saved (bbox "tight") figure is up to ~10 % wider than the figure itself

@@ -147,7 +147,10 @@ AUDIT_JS = r"""async () => {
             datatable: !!t.closest('.book-datatable-scroll'),
             cells: Array.from(t.querySelectorAll('td')).map(td => td.innerText.trim())};
   });
-  return {text: chunks.join(' ').replace(/\s+/g, ' '),
+  const maths = Array.from(document.querySelectorAll('mjx-container'));
+  const math = {count: maths.length, errors: document.querySelectorAll('mjx-merror').length,
+                empty: maths.filter(m => m.getBoundingClientRect().width === 0 && m.checkVisibility()).length};
+  return {text: chunks.join(' ').replace(/\s+/g, ' '), math,
           caption_px: caption ? parseFloat(getComputedStyle(caption).fontSize) : null,
           images, tables, page_width: document.documentElement.scrollWidth, view: window.innerWidth,
           footer: (document.querySelector('.book-stamp') || {}).innerText || ''};
@@ -197,6 +200,8 @@ def test_figures_never_shrink_below_a_readable_size(audits):
     floor_pt = plots.min_font_pt(plots.MAX_WIDTH_IN * plots.TIGHT_ALLOWANCE)
 
     def desktop(a, rel):
+        if a["images"] and a["caption_px"]:
+            assert a["caption_px"] <= plots.CAPTION_PX + 0.5, f"{rel}: caption {a['caption_px']} px"
         for i in a["images"]:
             if i["figure"] and i["css_w"]:
                 text_px = floor_pt * plots.FIGURE_DPI / 72 * i["w"] / i["css_w"]
@@ -224,8 +229,12 @@ def test_no_page_shows_raw_tex(audits):
     def check(a, rel):
         for m in RAW_TEX.finditer(a["text"]):
             yield f"...{a['text'][max(0, m.start() - 40):m.end() + 40]}..."
+        if a["math"]["errors"] or a["math"]["empty"]:
+            yield f"MathJax: {a['math']}"
     problems = _failures(audits, check)
     assert not problems, "raw TeX:\n" + "\n".join(problems)
+    typeset = {rel for (rel, view), a in audits.items() if a["math"]["count"]}
+    assert {"book/generated/benchmarks.html", "book/generated/scaling.html"} <= typeset, typeset
 
 
 def test_tables_fit_their_column_at_1280_px_and_in_print(audits):

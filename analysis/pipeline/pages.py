@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 from analysis.data import load_table
-from analysis.formatting import format_quantity, param_value, plain, unit_label
+from analysis.formatting import format_quantity, humanize, param_value, plain, plural, unit_label
 from analysis.names import author, clean_note, fact_anchor, fact_label, gpu_name, source_link
 from analysis.sections import SECTIONS
 
@@ -173,7 +173,7 @@ def data_page() -> str:
         rows = len(load_table(name))
         refs = ", ".join(f"`{d}`" for d in DEPENDS.get(name, ())) or "none"
         out += [f"## `{name}`", "",
-                f"{rows:,} rows. References: {refs}. {{download}}`Download {name}.csv <data/{name}.csv>`", "",
+                f"{plural(rows, 'row')}. References: {refs}. {{download}}`Download {name}.csv <data/{name}.csv>`", "",
                 "| Column | Type | Required | Checks |", "|---|---|---|---|"]
         for column, spec in schema.columns.items():
             checks = "; ".join(_check_text(c) for c in spec.checks if "referenced table" not in str(c.statistics))
@@ -184,7 +184,7 @@ def data_page() -> str:
             out.append(f"| `{column}` | {kind} | {'no' if spec.nullable else 'yes'} | "
                        f"{_cell(checks + unique)} |")
         for check in schema.checks:
-            out.append(f"| (row) | | | {_cell(check.error or check.name)} |")
+            out.append(f"| (row) | | | {_cell(humanize(check.error or check.name))} |")
         out.append("")
         if name in BROWSABLE:
             out += [f":::{{dropdown}} Browse the {rows:,} rows of {name} (sort by a column, filter by text)",
