@@ -135,29 +135,32 @@ def new_figure(title: str, xlabel: str, ylabel: str, figsize=None):
     return fig, ax
 
 
-def add_source(fig, text: str) -> None:
-    """Write a 'Source: ...' line under the figure."""
-    fig.text(0.01, -0.02, f"Source: {text}", ha="left", va="top", color="#444444",
+def add_source(fig, text: str, y: float = -0.02) -> None:
+    """Write a 'Source: ...' line under the figure (``y`` in figure fractions, below 0)."""
+    fig.text(0.01, y, f"Source: {text}", ha="left", va="top", color="#444444",
              wrap=True)
 
 
 def compare_figure(table, names):
-    """Grouped bars: each headline output (rows of ``table``) as a ratio to the first scenario."""
+    """Grouped bars: each headline output (rows of ``table``) as a ratio to the first scenario.
+    Labels wrap and the legend sits under the chart, so the figure fits the column at a legible
+    size (see :func:`finalize`)."""
+    import textwrap
+
     import numpy as np
 
-    fig, ax = new_figure("Scenarios against the first one", "", f"Ratio to '{names[0]}'",
-                         figsize=(7.5, 0.5 + 0.45 * len(table)))
-    ax.remove()
+    fig = plt.figure(figsize=(MAX_WIDTH_IN, 1.6 + 0.75 * len(table) + 0.3 * len(names)), layout="constrained")
     ax = fig.add_subplot()
-    ax.set_title("Scenarios against the first one", loc="left")
+    ax.set_title("Scenarios against the first one", loc="left", fontweight="bold")
     y = np.arange(len(table))
     height = 0.8 / len(names)
     for i, name in enumerate(names):
         ax.barh(y + i * height, table[name] / table[names[0]], height, color=CYCLE[i % len(CYCLE)], label=name)
     ax.axvline(1.0, color=PALETTE["black"], lw=0.8)
-    ax.set_yticks(y + height * (len(names) - 1) / 2, table["label"])
+    ax.set_yticks(y + height * (len(names) - 1) / 2, [textwrap.fill(str(t), 26) for t in table["label"]])
     ax.set_xlabel(f"Ratio to '{names[0]}'")
     ax.invert_yaxis()
-    ax.legend(loc="lower right")
-    add_source(fig, "book's point model (analysis.uncertainty.evaluate) for each scenario file.")
+    fig.legend(loc="outside lower center", ncols=1)
+    fig.suptitle("Source: book's point model (analysis.uncertainty.evaluate) for each scenario file.",
+                 x=0.01, ha="left", fontsize=plt.rcParams["font.size"], color="#444444", fontweight="normal")
     return fig
