@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+from analysis.formatting import humanize, unit_label
+from analysis.names import fact_link
 from analysis.plots import apply_style
 from analysis.results import Results
 from analysis.sections import get_section, resolve_section
@@ -20,9 +22,11 @@ from analysis.tables import _cell, markdown_table  # noqa: F401 (markdown_table 
 def format_value(value) -> str:
     if isinstance(value, str):
         return f"`{value}`"
+    from analysis.formatting import plain
+
     if isinstance(value, int):
         return f"{value:,}"
-    return f"{value:,.6g}"
+    return plain(value)
 
 
 def parameter_table(section_name: str, values: dict) -> str:
@@ -33,11 +37,11 @@ def parameter_table(section_name: str, values: dict) -> str:
     for p in section.params:
         value = values[p.name]
         if value != p.default:
-            changed.append(f"`{p.name}` = **{format_value(value)}** {p.unit} (default {format_value(p.default)})")
+            changed.append(f"`{p.name}` = **{format_value(value)}** {unit_label(p.unit)} (default {format_value(p.default)})")
             shown = f"**{format_value(value)}** (changed)"
         else:
             shown = format_value(value)
-        rows.append(f"| `{p.name}` | {shown} | {p.unit} | {format_value(p.default)} |")
+        rows.append(f"| {_cell(p.description)} (`{p.name}`) | {shown} | {_cell(unit_label(p.unit))} | {format_value(p.default)} |")
     summary = (f"{len(changed)} parameter(s) differ from the defaults: " + "; ".join(changed) + "."
                if changed else "All parameters are at their defaults.")
     return "\n".join([
@@ -46,7 +50,7 @@ def parameter_table(section_name: str, values: dict) -> str:
         "source is in the {doc}`Assumptions <assumptions>` appendix.", "",
         ":::{admonition} " + f"All {len(section.params)} parameters of this chapter",
         ":class: dropdown", "",
-        "| Parameter | Value | Unit | Default |", "|---|---|---|---|", *rows, ":::"])
+        "| Parameter (name) | Value | Unit | Default |", "|---|---|---|---|", *rows, ":::"])
 
 
 def start(section_name: str, namespace: dict, show_parameters: bool = True):
@@ -103,7 +107,7 @@ def comparison_table(R, pairs) -> str:
         res, f = R.results[key], row("report_facts", fact_id)
         lines.append(_md_row(res["label"], format_quantity(res["value"], res["unit"]),
                              format_quantity(f["value"], f["unit"]), _pct(res["value"], f["value"]),
-                             f"{fact_id} ({f['confidence']})"))
+                             f"{fact_link(fact_id)} ({f['confidence']})"))
     return "\n".join(lines)
 
 
@@ -118,13 +122,14 @@ def claims_table(section_name: str, R) -> str:
         original = "—"
         if isinstance(c.fact_id, str):
             f = row("report_facts", c.fact_id)
-            original = f"{format_quantity(f['value'], f['unit'])} ({c.fact_id})"
+            original = f"{format_quantity(f['value'], f['unit'])} ({fact_link(c.fact_id)})"
         book = "—"
         if isinstance(c.results_key, str) and c.results_key in R.results:
             r = R.results[c.results_key]
             book = format_quantity(r["value"], r["unit"])
         seed = c.seed_value if isinstance(c.seed_value, str) else "—"
-        lines.append(_md_row(f"**{c.claim_id}** {c.claim}", seed, original, book, c.status, c.explanation))
+        lines.append(_md_row(f"**{c.claim_id}** {humanize(c.claim)}", humanize(seed), original, book, c.status,
+                             humanize(c.explanation)))
     return "\n".join(lines)
 
 
@@ -168,6 +173,8 @@ def glue(key: str, value, display: bool = False):
         value = int(value)
     elif isinstance(value, numbers.Real):
         value = float(value)
+        if value.is_integer() and abs(value) < 1e15:  # a whole number reads "5", not "5.0"
+            value = int(value)
     return myst_glue(key, value, display=display)
 
 
@@ -176,23 +183,18 @@ def glue_figure(key: str, fig) -> None:
     the prose places it with its caption, not again at the end of the cell."""
     import matplotlib.pyplot as plt
 
-    glue(key, fig, display=False)
+    from analysis.plots import finalize
+
+    glue(key, finalize(fig), display=False)
     plt.close(fig)
 
 
 def format_quantity(value: float, unit: str) -> str:
-    """A number with its unit, rounded for humans: $124.6M, 1,402 W, 5.98e+26 FLOP."""
-    if unit.startswith("USD"):
-        rest = unit[3:].strip()
-        for scale, suffix in ((1e9, "B"), (1e6, "M"), (1e3, "k")):
-            if abs(value) >= scale:
-                return f"${value / scale:,.3g}{suffix} {rest}".strip()
-        return f"${value:,.2f} {rest}".strip()
-    if abs(value) >= 1e6:
-        return f"{value:.3g} {unit}"
-    if abs(value) >= 100:
-        return f"{value:,.0f} {unit}"
-    return f"{value:.3g} {unit}"
+    """A number with its unit, for readers ($125M, 1,402 W, 5.98 × 10²⁶ FLOP, 35 %): see
+    :func:`analysis.formatting.format_quantity`, the book's one number-formatting layer."""
+    from analysis.formatting import format_quantity as fq
+
+    return fq(value, unit)
 
 
 def glue_seed_numbers(*number_ids: str) -> None:
@@ -223,7 +225,7 @@ def seed_vs_source_table(claim_ids) -> str:
             said = format_quantity(s.value, s.unit)
             if s.value_2 == s.value_2:
                 said += f" to {format_quantity(s.value_2, s.unit)}"
-            lines.append(_md_row(claim_id, s.quantity, said, f"{original} ({fact_id})", f"{s.value / f['value']:.2g}x"))
+            lines.append(_md_row(claim_id, s.quantity, said, f"{original} ({fact_link(fact_id)})", f"{s.value / f['value']:.2g}x"))
     return "\n".join(lines)
 
 

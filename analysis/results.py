@@ -49,7 +49,11 @@ class Results:
         self.results[key] = {"value": value, "unit": unit, "label": label}
         if glue:
             from myst_nb import glue as myst_glue
-            myst_glue(key, value, display=False)
+
+            from analysis.formatting import is_count_unit
+            # a whole count is glued as an integer, so the prose reads "11 reproduced", not "11.0"
+            shown = int(value) if is_count_unit(unit) and value.is_integer() else value
+            myst_glue(key, shown, display=False)
 
     def __getitem__(self, key: str) -> float:
         return self.results[key]["value"]

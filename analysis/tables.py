@@ -1,8 +1,14 @@
-"""Markdown tables for chapter notebooks: rows of already-formatted cells, escaped so that MyST
-neither splits a cell on a pipe nor pairs two dollar prices into a formula; plus the few number
-formats the benchmark chapters print."""
+"""Tables for chapter notebooks: Markdown tables of already-formatted cells, escaped so that MyST
+neither splits a cell on a pipe nor pairs two dollar prices into a formula; sortable, filterable
+HTML tables for long data; the answer box a chapter opens with; and the few number formats the
+benchmark chapters print (delegating to :mod:`analysis.formatting`, the one formatting layer)."""
 
 from __future__ import annotations
+
+import html as _html
+import itertools
+
+from analysis import formatting
 
 
 def _cell(value) -> str:
@@ -20,17 +26,109 @@ def markdown_table(header: list[str], rows: list[list], align: str | None = None
 
 def pct(fraction: float, digits: int = 1) -> str:
     """0.3808 -> '38.1 %' (the book's spacing)."""
-    return f"{fraction * 100:.{digits}f} %"
+    return formatting.percent(fraction, digits)
 
 
 def usd(value: float) -> str:
-    """Dollars: a tenth of a cent below $1, cents below $100, whole dollars above
-    ('$0.038', '$1.95', '$162,984')."""
-    if abs(value) < 1:
-        return f"${value:.3f}"
-    return f"${value:,.2f}" if abs(value) < 100 else f"${value:,.0f}"
+    """Dollars: a tenth of a cent below $1, cents below $100, whole dollars above, then M / B
+    ('$0.038', '$1.95', '$162,984', '$3.1M'); see :func:`analysis.formatting.money`."""
+    return formatting.money(value)
 
 
 def rate(tokens_per_s: float) -> str:
     """Tokens/s/GPU: one decimal below 1,000, none above."""
     return f"{tokens_per_s:,.1f}" if tokens_per_s < 1000 else f"{tokens_per_s:,.0f}"
+
+
+class HTMLTable(str):
+    """An HTML string that Jupyter displays as HTML (``display(interactive_table(...))``)."""
+
+    def _repr_html_(self) -> str:
+        return str(self)
+
+
+_ids = itertools.count(1)
+
+
+def interactive_table(table, columns: dict | None = None, caption: str | None = None,
+                      numeric: tuple[str, ...] = (), table_id: str | None = None) -> HTMLTable:
+    """A long data table that readers can sort (click a heading) and filter (type in the box),
+    with the book's own small script (``book/static/book.js``), served from the book: no network.
+
+    ``table`` is a DataFrame or a list of dicts. ``columns`` maps a column to ``(heading,
+    formatter)``, or to a heading only; the formatter turns a value into text (for example
+    ``analysis.formatting.money``, ``lambda v: format_quantity(v, "fraction")``,
+    ``analysis.names.gpu_name``). Columns not in ``columns`` are left out when it is given.
+    Cells of ``numeric`` columns (and of any column whose values are all numbers) sort by
+    value, not by text, and are right-aligned. In a notebook::
+
+        from IPython.display import display
+        display(interactive_table(rows, {"gpu_id": ("GPU", gpu_name), "mfu": ("MFU", percent)}))
+    """
+    import math
+
+    import pandas as pd
+
+    df = table if isinstance(table, pd.DataFrame) else pd.DataFrame(list(table))
+    columns = columns or {c: c for c in df.columns}
+    spec = {c: (v if isinstance(v, tuple) else (v, None)) for c, v in columns.items()}
+    table_id = table_id or f"book-datatable-{next(_ids)}"
+    num = {c for c in spec if c in numeric or pd.api.types.is_numeric_dtype(df[c])}
+
+    def text(column, value):
+        fmt = spec[column][1]
+        if value is None or (isinstance(value, float) and math.isnan(value)):
+            return "—"
+        if fmt is not None:
+            return str(fmt(value))
+        if isinstance(value, float):
+            return formatting.number(value)
+        return str(value)
+
+    right = ' class="num"'
+    head = "".join(f'<th scope="col"{right if c in num else ""}>{_html.escape(h)}</th>'
+                   for c, (h, _) in spec.items())
+    body = []
+    for _, row in df.iterrows():
+        cells = []
+        for c in spec:
+            value = row[c]
+            sort = ""
+            if c in num and isinstance(value, (int, float)) and not (isinstance(value, float) and math.isnan(value)):
+                sort = f' data-sort="{float(value)!r}"'
+            cells.append(f'<td{right if c in num else ""}{sort}>{_html.escape(text(c, value))}</td>')
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    n = len(df)
+    cap = f"<caption>{_html.escape(caption)}</caption>" if caption else ""
+    return HTMLTable(
+        f'<div class="book-datatable-wrap" id="{table_id}">'
+        f'<div class="book-datatable-controls"><label>Filter rows <input type="search" '
+        f'aria-controls="{table_id}-table" placeholder="type to filter"></label>'
+        f'<span class="book-datatable-count">{formatting.plural(n, "row")}</span>'
+        f'<span>Click a column heading to sort.</span></div>'
+        f'<div class="book-datatable-scroll"><table class="book-datatable table" id="{table_id}-table">{cap}'
+        f'<thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div></div>')
+
+
+def answer_box(items, title: str = "In short", more: str | None = None) -> str:
+    """MyST for the box a chapter opens with: its key results, one line each.
+
+    ``items`` is a list of ``(label, value, unit)`` (the value formatted with
+    :func:`analysis.formatting.format_quantity`) or of ready strings (Markdown). For results
+    recorded with ``R.add`` pass ``[(R.results[k]["label"], R[k], R.results[k]["unit"]) for k in keys]``,
+    or use :func:`answer_from_results`. ``more`` is a closing sentence (e.g. where the method is)."""
+    lines = []
+    for item in items:
+        if isinstance(item, str):
+            lines.append(f"- {item}")
+        else:
+            label, value, unit = item
+            lines.append(f"- {label}: **{_cell(formatting.format_quantity(value, unit))}**")
+    tail = ["", more] if more else []
+    return "\n".join([f":::{{admonition}} {title}", ":class: answer-box", "", *lines, *tail, ":::"])
+
+
+def answer_from_results(R, keys, title: str = "In short", more: str | None = None) -> str:
+    """:func:`answer_box` from results a chapter recorded with ``R.add`` (label, value, unit)."""
+    return answer_box([(R.results[k]["label"], R.results[k]["value"], R.results[k]["unit"]) for k in keys],
+                      title, more)

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from analysis.data import load_table, table_closure, table_file, table_path
 from analysis.errors import ExecutionError
-from analysis.pipeline.pages import assumptions_page, data_page, sources_page
+from analysis.pipeline.pages import assumptions_page, data_page, facts_page, sources_page, stage_front_matter
 from analysis.pipeline.runner import RunRecord, SectionFailed, timed_execute
 from analysis.schemas import SCHEMAS
 from analysis.sections import SECTIONS, Section, resolve_section, run_order
@@ -251,11 +251,13 @@ def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario
         results.mkdir(parents=True)
         src.mkdir()
         _stage_sources(root, src, scenario)
+        stage_front_matter(src, root)  # footer stamp (commit, date) and the landing page
         generated.mkdir(parents=True)
         _log(f"Executing {len(SECTIONS)} sections ({jobs} processes):")
         records, keys = execute_sections(values, root, jobs, build_dir / "cache", results, generated)
         (generated / "assumptions.md").write_text(assumptions_page(values, scenario), encoding="utf-8")
         (generated / "sources.md").write_text(sources_page(), encoding="utf-8")
+        (generated / "facts.md").write_text(facts_page(), encoding="utf-8")
         (generated / "data").mkdir(exist_ok=True)
         for name in SCHEMAS:
             if table_path(name).is_file():  # optional tables (a measurement not yet made) may be absent

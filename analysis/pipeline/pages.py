@@ -1,15 +1,48 @@
-"""Generated appendix pages: Assumptions (every parameter, from its one definition, with the
-value this build used) and Sources (``data/sources.csv``)."""
+"""Generated pages: Assumptions (every parameter, from its one definition, with the value this
+build used), Sources (``data/sources.csv``, author–year), Report facts (``data/report_facts.csv``,
+one anchored entry per fact), Data (every table's schema), the landing page ``index.html`` and the
+build stamp (commit and date) in every page's footer."""
 
 from __future__ import annotations
 
+import html
+import re
+import subprocess
+from pathlib import Path
+
 from analysis.data import load_table
-from analysis.notebook import format_value
+from analysis.formatting import format_quantity, humanize, param_value, plain, plural, unit_label
+from analysis.names import author, clean_note, fact_anchor, fact_label, gpu_name, source_link
 from analysis.sections import SECTIONS
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+          "October", "November", "December")
 
 
 def _cell(text) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    return str(text).replace("|", "\\|").replace("$", "\\$").replace("\n", " ")
+
+
+def human_date(date) -> str:
+    """'2026-11-30' -> '30 November 2026'; '2024-07' -> 'July 2024'; '2026' -> '2026'; '' -> ''."""
+    if not isinstance(date, str) or not date.strip():
+        return ""
+    parts = date.strip().split("-")
+    if len(parts) == 3:
+        return f"{int(parts[2])} {MONTHS[int(parts[1]) - 1]} {parts[0]}"
+    if len(parts) == 2:
+        return f"{MONTHS[int(parts[1]) - 1]} {parts[0]}"
+    return parts[0]
+
+
+def _param_text(p, value) -> str:
+    """A parameter's value for readers: GPU names for GPU ids, code for other choices, the value
+    and its unit for numbers (fractions also as a percentage)."""
+    if isinstance(value, str):
+        return f"{gpu_name(value)} (`{value}`)" if p.choices_from == "gpus" else f"`{value}`"
+    if p.unit.startswith("fraction"):
+        return f"{param_value(value, p.unit)} {p.unit[len('fraction'):].strip()}".strip()
+    return f"{param_value(value, p.unit)} {unit_label(p.unit)}".strip()
 
 
 def assumptions_page(values_by_section: dict[str, dict], scenario: str | None = None) -> str:
@@ -23,31 +56,92 @@ def assumptions_page(values_by_section: dict[str, dict], scenario: str | None = 
            "`analysis/defaults.py`. *Basis* says how the default follows from its source: "
            "**cited** (printed in the source), **derived** (arithmetic on cited figures), "
            "**calibrated** (chosen so the model reproduces a published total) or **assumption**. "
-           "Values in bold differ from the default in this build.", "",
-           "| Parameter | This build | Default | Unit | Valid range | Basis | Source | Used by | Justification |",
-           "|---|---|---|---|---|---|---|---|---|"]
+           "Values in bold differ from the default in this build; the code name under each "
+           "description is what `python -m analysis run ... -p NAME VALUE` and scenario files use.", "",
+           "| Parameter | Value | Source | Justification |", "|---|---|---|---|"]
     for name, p in all_params().items():
         users = [s for s in SECTIONS if name in s.param_map]
         value = next((values_by_section[s.name][name] for s in users if s.name in values_by_section), p.default)
-        shown_value = format_value(value) if value == p.default else f"**{format_value(value)}**"
-        source = f"{{ref}}`{p.source} <src-{p.source}>`" if p.source else "—"
+        shown_value = _param_text(p, value) if value == p.default else f"**{_param_text(p, value)}**"
+        if value != p.default:
+            shown_value += f" (default {_param_text(p, p.default)})"
+        source = source_link(p.source) if p.source else "—"
         if p.fact:
-            source += f" ({p.fact})"
+            source += f" ({fact_link_md(p.fact)})"
         used_by = ", ".join(f"{{ref}}`{s.name} <chapter-{s.name}>`" for s in users)
-        out.append(f"| `{name}` | {shown_value} | {format_value(p.default)} | {_cell(p.unit)} | "
-                   f"{_cell(p.describe_range())} | {p.basis} | {source} | {used_by} | {_cell(p.why)} |")
+        out.append(f"| {_cell(p.description)}<br>`{name}` | {_cell(shown_value)}<br>"
+                   f"<small>{_cell(p.describe_range())}</small> | *{p.basis}*: {source}<br>"
+                   f"<small>used by {used_by}</small> | {_cell(p.why)} |")
     return "\n".join(out) + "\n"
 
 
+def fact_link_md(fact_id: str) -> str:
+    """The fact's short label linked to its entry on the Report facts page."""
+    return f"{{ref}}`{fact_label(fact_id)} <{fact_anchor(fact_id)}>`"
+
+
+def _url_md(url: str) -> str:
+    """A link to ``url``. myst-parser escapes a link's address once more than it should, so an
+    address with '&' (a query string) would reach readers as '&amp;amp;': those go in as HTML."""
+    if "&" in url:
+        return f'<a class="reference external" href="{html.escape(url)}">{html.escape(url)}</a>'
+    return f"<{url}>"
+
+
 def sources_page() -> str:
-    """Markdown for the Sources appendix, one anchored entry per source."""
-    out = ["# Sources", "", "Every data row and parameter cites one of these (`data/sources.csv`). "
-           "Accessed dates are when the stored copy was read.", ""]
-    for s in load_table("sources").itertuples():
-        url = f"[{s.url}]({s.url})" if isinstance(s.url, str) else "not public"
-        note = f" {s.note}" if isinstance(s.note, str) else ""
-        out += [f"(src-{s.source_id})=", f"## `{s.source_id}`", "",
-                f"{s.publisher}, *{s.title}*, {s.date}. {url} (accessed {s.accessed}; {s.kind}).{note}", ""]
+    """Markdown for the Sources appendix: author–year entries, sorted, one anchored entry each,
+    with the date each source was read (``accessed`` in data/sources.csv; blank when unknown)."""
+    sources = load_table("sources")
+    out = ["# Sources", "", "Every data row and parameter of the book cites one of these works, listed "
+           "by author and year. *Read* is the date the book's authors read the copy the numbers come "
+           "from; it is left out where the data does not record it. Machine-readable: "
+           "{download}`sources.csv <data/sources.csv>`.", ""]
+    entries = []
+    for s in sources.itertuples():
+        who = author(s.publisher)
+        year = re.match(r"\d{4}", str(s.date))
+        entries.append(((who.lower(), year.group(0) if year else "", s.title.lower()), s, who))
+    for _, s, who in sorted(entries, key=lambda e: e[0]):
+        published = human_date(s.date)
+        url = _url_md(s.url) if isinstance(s.url, str) and s.url.strip() else "Not published."
+        read = human_date(s.accessed) if isinstance(s.accessed, str) else ""
+        kind = {"vendor-doc": "vendor documentation", "model-card": "model card"}.get(s.kind, s.kind)
+        line = f"{_cell(who)} ({published}). *{_cell(s.title)}*. {kind.capitalize()}. {url}"
+        if read:
+            line += f" Read {read}."
+        out += [f"(src-{s.source_id})=", line, ""]
+    return "\n".join(out)
+
+
+def facts_page() -> str:
+    """Markdown for the Report facts appendix: every figure the book takes from the reports
+    (``data/report_facts.csv``), one anchored entry each, so a chapter can link a fact by its
+    short label (:func:`analysis.names.fact_link`)."""
+    facts = load_table("report_facts")
+    out = ["(report-facts)=", "# Report facts", "",
+           "Every number the book takes from a published report, with a short label. The letter names "
+           "the report: **A** is SemiAnalysis's *H100 vs GB200 NVL72 Training Benchmarks* (2025), **B** "
+           "its *100,000 H100 Clusters* (2024) and **C** its *AI Datacenter Energy Dilemma* (2024); the "
+           "number orders the facts within it. *Verbatim* facts are printed in the report, *derived* "
+           "ones follow from its numbers by arithmetic, and *digest* ones come from a secondary summary "
+           "of it. The {ref}`claims ledger <chapter-claims>` checks the ones the book recomputes. "
+           "See also the {ref}`glossary <glossary>`.", ""]
+    for letter, title in (("A", "A: H100 vs GB200 NVL72 Training Benchmarks (SemiAnalysis, 2025)"),
+                          ("B", "B: 100,000 H100 Clusters (SemiAnalysis, 2024)"),
+                          ("C", "C: AI Datacenter Energy Dilemma (SemiAnalysis, 2024)")):
+        part = facts[facts["fact_id"].str.startswith(letter)]
+        if not len(part):
+            continue
+        out += [f"## {title}", ""]
+        for f in part.itertuples():
+            value = format_quantity(f.value, f.unit)
+            if f.value_high == f.value_high:  # not NaN
+                value += f" to {format_quantity(f.value_high, f.unit)}"
+            note = clean_note(f.note)
+            note = f" {_cell(note[0].upper() + note[1:])}{'' if note.endswith('.') else '.'}" if note else ""
+            out += [f"({fact_anchor(f.fact_id)})=",
+                    f"**{fact_label(f.fact_id)}** {_cell(f.quantity[0].upper() + f.quantity[1:])}: "
+                    f"**{_cell(value)}** ({f.confidence}; {source_link(f.source_id)}).{note}", ""]
     return "\n".join(out)
 
 
@@ -57,7 +151,7 @@ def _check_text(check) -> str:
         values = list(stats["allowed_values"])
         return "one of " + ", ".join(f"`{v}`" for v in values[:8]) + (" …" if len(values) > 8 else "")
     if "min_value" in stats and "max_value" in stats:
-        return f"{stats['min_value']:,g} to {stats['max_value']:,g}"
+        return f"{plain(stats['min_value'])} to {plain(stats['max_value'])}"
     if "pattern" in stats:
         return f"matches `{stats['pattern']}`"
     return check.error or check.name
@@ -79,7 +173,7 @@ def data_page() -> str:
         rows = len(load_table(name))
         refs = ", ".join(f"`{d}`" for d in DEPENDS.get(name, ())) or "none"
         out += [f"## `{name}`", "",
-                f"{rows:,} rows. References: {refs}. {{download}}`Download {name}.csv <data/{name}.csv>`", "",
+                f"{plural(rows, 'row')}. References: {refs}. {{download}}`Download {name}.csv <data/{name}.csv>`", "",
                 "| Column | Type | Required | Checks |", "|---|---|---|---|"]
         for column, spec in schema.columns.items():
             checks = "; ".join(_check_text(c) for c in spec.checks if "referenced table" not in str(c.statistics))
@@ -90,6 +184,124 @@ def data_page() -> str:
             out.append(f"| `{column}` | {kind} | {'no' if spec.nullable else 'yes'} | "
                        f"{_cell(checks + unique)} |")
         for check in schema.checks:
-            out.append(f"| (row) | | | {_cell(check.error or check.name)} |")
+            out.append(f"| (row) | | | {_cell(humanize(check.error or check.name))} |")
         out.append("")
+        if name in BROWSABLE:
+            out += [f":::{{dropdown}} Browse the {rows:,} rows of {name} (sort by a column, filter by text)",
+                    "", BROWSABLE[name](), "", ":::", ""]
     return "\n".join(out)
+
+
+def _benchmarks_table() -> str:
+    """The benchmark rows as a sortable, filterable table, in reader-facing names and formats."""
+    from analysis.formatting import count, percent
+    from analysis.names import gpu_name, source_label
+    from analysis.tables import interactive_table
+
+    models = load_table("models").set_index("model_id")["name"] if "name" in load_table("models") else {}
+    return str(interactive_table(load_table("benchmarks"), {
+        "model_id": ("Model", lambda m: models.get(m, m) if hasattr(models, "get") else m),
+        "gpu_id": ("GPU", gpu_name), "precision": ("Precision", str.upper), "gpus": ("GPUs", count),
+        "software": "Software", "date": "Date", "mfu_reported": ("MFU reported", percent),
+        "tokens_per_s_per_gpu_reported": ("Tokens/s per GPU reported", lambda v: f"{v:,.0f}"),
+        "source_id": ("Source", source_label)}, table_id="browse-benchmarks"))
+
+
+BROWSABLE = {"benchmarks": _benchmarks_table}
+
+
+def build_stamp(root: Path) -> dict[str, str]:
+    """The commit and date a build shows in its footer: ``git`` HEAD's short hash and its commit
+    date, so two builds of the same commit are byte-identical (never the wall clock). Outside a
+    git checkout (a copied tree) both are 'unknown'. A tree with uncommitted changes says so."""
+    def git(*args):
+        proc = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)
+        return proc.stdout.strip() if proc.returncode == 0 else ""
+
+    commit = git("rev-parse", "--short=12", "HEAD") if git("rev-parse", "--show-toplevel") == str(root) else ""
+    if not commit:
+        return {"commit": "unknown", "date": "unknown", "dirty": ""}
+    dirty = git("status", "--porcelain", "--untracked-files=no", "--", "analysis", "notebooks", "book", "data",
+                "_config.yml", "_toc.yml", "requirements.txt")
+    return {"commit": commit, "date": human_date(git("log", "-1", "--format=%cs", "HEAD")),
+            "dirty": ", with local changes" if dirty else ""}
+
+
+def footer_html(stamp: dict[str, str]) -> str:
+    """The footer line of every page: licence, commit, date and a link to 'Cite this book'."""
+    return (f'<p class="book-stamp">Built from commit <code>{html.escape(stamp["commit"])}</code> '
+            f'({html.escape(stamp["date"])}){html.escape(stamp["dirty"])}. Code MIT, text and data '
+            'CC-BY-4.0 with attribution to their sources (LICENSE); how to cite it: the “Cite this book” appendix.</p>')
+
+
+def stamp_config(config_path: Path, stamp: dict[str, str]) -> None:
+    """Put the build stamp into a staged ``_config.yml`` (``html.extra_footer``)."""
+    import yaml
+
+    config = yaml.safe_load(config_path.read_text(encoding="utf-8"))
+    config.setdefault("html", {})["extra_footer"] = footer_html(stamp)
+    config_path.write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+
+def landing_html(title: str, stamp: dict[str, str]) -> str:
+    """The site's front door, ``index.html``: what the book is, in one paragraph, and every chapter
+    with the question it answers (from :mod:`analysis.sections`), linked."""
+    chapters = "\n".join(
+        f'<li><a href="book/generated/{s.name}.html">{html.escape(s.title)}</a>: {html.escape(s.question)}</li>'
+        for s in SECTIONS if s.name != "intro")
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html.escape(title)}</title>
+<link rel="icon" href="_static/favicon.svg" type="image/svg+xml">
+<style>
+body {{ font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; line-height: 1.55;
+       max-width: 46rem; margin: 2rem auto; padding: 0 1rem; color: #222; }}
+h1 {{ font-size: 1.9rem; line-height: 1.25; }}
+a {{ color: #0060a0; }}
+.start {{ display: inline-block; margin: 0.5rem 0 1rem; padding: 0.5rem 1rem; background: #0072B2;
+          color: #fff; border-radius: 4px; text-decoration: none; }}
+li {{ margin: 0.35rem 0; }}
+footer {{ margin-top: 2.5rem; font-size: 0.85rem; color: #555; border-top: 1px solid #ddd; padding-top: 0.75rem; }}
+</style>
+</head>
+<body>
+<main>
+<h1>{html.escape(title)}</h1>
+<p>What does it cost, in dollars, joules and lost hours, to train a large model on a cluster of
+NVIDIA H100 or GB200 NVL72 GPUs, and why? This open book rebuilds the published figures, chiefly
+SemiAnalysis's reports on 100,000-GPU clusters and on H100 against GB200 training, from cited data
+and small tested functions, corrects the second-hand claims that got them wrong, and lets you rerun
+every chapter with your own prices, power and utilisation.</p>
+<p><a class="start" href="book/generated/intro.html">Start with the introduction</a></p>
+<h2>Chapters</h2>
+<ul>
+{chapters}
+</ul>
+<h2>Reference</h2>
+<ul>
+<li><a href="book/glossary.html">Glossary</a>: PUE, MFU, goodput, NVL72 and the book's other terms.</li>
+<li><a href="book/generated/assumptions.html">Assumptions</a>, <a href="book/generated/sources.html">Sources</a>,
+<a href="book/generated/facts.html">Report facts</a> and <a href="book/generated/data_tables.html">Data</a>.</li>
+<li><a href="book/rerun.html">Rerun the book with your own numbers</a>.</li>
+<li><a href="book/cite.html">Cite this book</a> (licence, BibTeX).</li>
+</ul>
+</main>
+<footer>{footer_html(stamp)}</footer>
+</body>
+</html>
+"""
+
+
+def stage_front_matter(src: Path, root: Path) -> None:
+    """In a staged book source ``src``: the build stamp in ``_config.yml``'s footer, and the
+    landing page as ``book/extra/index.html`` (copied to the site's root by Sphinx)."""
+    import yaml
+
+    stamp = build_stamp(root)
+    stamp_config(src / "_config.yml", stamp)
+    title = yaml.safe_load((src / "_config.yml").read_text(encoding="utf-8")).get("title", "")
+    (src / "book" / "extra").mkdir(parents=True, exist_ok=True)
+    (src / "book" / "extra" / "index.html").write_text(landing_html(title, stamp), encoding="utf-8")
