@@ -429,6 +429,34 @@ def _measured_schema(ids) -> pa.DataFrameSchema:
     )
 
 
+def _network_components_schema(ids) -> pa.DataFrameSchema:
+    """Prices and powers of network parts (``data/network_components.csv``): a blank price or
+    power means no public source gives it; ``*_high`` closes a range or an 'up to'."""
+    return pa.DataFrameSchema(
+        {
+            "component_id": _text(regex=ID, unique=True),
+            "kind": _text(isin={"switch", "transceiver", "cable", "nic"}),
+            "name": _text(),
+            "ports_400g": _int(1, 1_024),
+            "power_w": _num(0, 100_000, nullable=True),
+            "power_w_high": _num(0, 100_000, nullable=True),
+            "power_basis": _text(nullable=True, isin={"typical", "max", "with_copper", "delta"}),
+            "price_usd": _num(0, 10_000_000, nullable=True),
+            "price_usd_high": _num(0, 10_000_000, nullable=True),
+            "price_basis": _text(nullable=True, isin={"list", "volume", "delta"}),
+            "source_id": _source(ids("sources")),
+            "note": _text(),
+        },
+        checks=[pa.Check(lambda d: d["power_w"].notna() | d["power_w_high"].isna(),
+                         error="power_w_high needs power_w"),
+                pa.Check(lambda d: d["price_usd"].notna() | d["price_usd_high"].isna(),
+                         error="price_usd_high needs price_usd"),
+                pa.Check(lambda d: d["power_w"].isna() | d["power_basis"].notna(), error="a power needs power_basis"),
+                pa.Check(lambda d: d["price_usd"].isna() | d["price_basis"].notna(), error="a price needs price_basis")],
+        strict=True,
+    )
+
+
 SCHEMAS = {
     "sources": _sources_schema,
     "gpus": _gpus_schema,
@@ -446,6 +474,7 @@ SCHEMAS = {
     "reliability_facts": _reliability_facts_schema,
     "distributions": _distributions_schema,
     "measured": _measured_schema,
+    "network_components": _network_components_schema,
 }
 # Where a table lives under data/, when not at <name>.csv; and tables that may be absent (an
 # absent optional table reads as empty, with its columns).
@@ -460,8 +489,10 @@ DEPENDS = {"gpus": ("sources",), "models": ("sources",), "training_runs": ("sour
            "household_energy": ("sources",), "published_runs": ("sources", "models", "gpus"),
            "fact_checks": ("sources", "report_facts"),
            "llama3_interruptions": ("sources",), "reliability_facts": ("sources",),
-           "distributions": ("sources",), "measured": ("sources", "gpus")}
+           "distributions": ("sources",), "measured": ("sources", "gpus"),
+           "network_components": ("sources",)}
 KEYS = {"sources": "source_id", "gpus": "gpu_id", "models": "model_id",
         "training_runs": "run_id", "report_facts": "fact_id", "claims": "claim_id",
         "cloud_prices": "snapshot_id", "seed_numbers": "number_id", "published_runs": "run_id",
-        "llama3_interruptions": "component", "reliability_facts": "item_id", "distributions": "param"}
+        "llama3_interruptions": "component", "reliability_facts": "item_id", "distributions": "param",
+        "network_components": "component_id"}
