@@ -111,11 +111,13 @@ glue_figure("fig_network_options_capex", figures.options_capex(N, P))
 # %% [markdown]
 # ```{glue:figure} fig_network_options_capex
 # :name: fig-network-options-capex
-# :alt: Horizontal bars of network capex in million USD for eight designs, each labelled with its IT megawatts and number of tiers.
+# :alt: Stacked horizontal bars of network capex in million USD for eight designs, split into switches, optics and the rest, each labelled with its total, IT megawatts and number of tiers.
 #
-# Network capex of each design at this cluster size, with its IT power and tiers. Ethernet's larger
-# switches need one tier fewer than Quantum-2's; copper in the rack removes the GPU-side
-# optics; BlueField-3 adds {glue:text}`bluefield3_extra_mw:.1f` MW.
+# Network capex of each design at this cluster size, split into switches, optics and the rest, with
+# its IT power and tiers. Ethernet's larger switches need one tier fewer than Quantum-2's but cost
+# more per port at the one public price; copper in the rack removes the GPU-side optics;
+# BlueField-3 adds {glue:text}`bluefield3_extra_mw:.1f` MW. Islands as small as Meta's need the same
+# tiers as the article's pods, so in this per-link model they cost the same.
 # ```
 
 # %% [markdown]

@@ -102,6 +102,7 @@ def options_table(P) -> pd.DataFrame:
             "islands": f.islands, "switches": f.switch_count, "links": f.links, "optical_links": m.optical_links,
             "dac_links": m.dac_links, "copper_frac": m.copper_frac, "transceivers": m.transceivers,
             "node_transceivers": m.node_transceivers, "capex_usd": d["usd"], "capex_usd_per_gpu": d["usd"] / P.gpus,
+            "switches_usd": d["bill"]["switches"]["usd"],
             "optics_usd": sum(d["bill"][k]["usd"] for k in d["bill"] if k.endswith("transceivers")),
             "it_mw": d["w"] / 1e6, "facility_mw": d["w"] * P.pue / 1e6,
             "electricity_usd_per_year": _facility_usd_per_year(P, d["w"]),
