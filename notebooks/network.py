@@ -64,8 +64,7 @@ glue_facts("B23_copper_frac", "B34_capex_saving_usd", "B34_power_saving_usd_per_
 display(Markdown(comparison_table(R, [
     ("three_tier_max_gpus_count", "B30_max_gpus_3tier"), ("four_vs_three_tier_optical_ports_ratio", "B30_transceiver_ratio"),
     ("island_layout_islands_count", "B22_pods"), ("island_layout_node_transceivers_count", "B23_transceivers"),
-    ("island_layout_cedar_node_transceivers_count", "B28_transceivers"),
-    ("middle_of_rack_copper_frac", "B23_copper_frac"), ("backend_nic_links_count", "B27_links")])))
+    ("island_layout_cedar_node_transceivers_count", "B28_transceivers"), ("backend_nic_links_count", "B27_links")])))
 
 # %% [markdown]
 # ## Optics or copper
@@ -93,7 +92,7 @@ display(Markdown(figures.components_table()))
 # The backend fabric of this chapter's design costs \${glue:text}`network_capex_musd:,.0f`M with
 # the front-end and storage share, \${glue:text}`network_capex_usd_per_gpu:,.0f` per GPU:
 # {glue:text}`network_capex_share_of_cluster_pct:.0f` % of the cluster's all-in capital, of which
-# switches are \${glue:text}`network_switches_usd:,.0f`. SemiAnalysis's all-in and bare server prices
+# switches are \${glue:text}`network_switches_musd:,.0f`M. SemiAnalysis's all-in and bare server prices
 # leave \${glue:text}`allin_minus_server_usd_per_gpu:,.0f` per GPU for storage, network and everything
 # else, so the order of magnitude holds. The network draws {glue:text}`network_it_mw:.1f` MW of IT
 # power, {glue:text}`network_it_share_pct:.1f` % of the cluster's critical IT (the article:
@@ -126,8 +125,8 @@ glue_figure("fig_network_options_capex", figures.options_capex(N, P))
 # Spectrum-X and Tomahawk 5 switches have twice Quantum-2's ports, so a fully connected 100k
 # cluster needs three tiers, not four. First-generation Spectrum-X needs BlueField-3 cards, which
 # draw {glue:text}`bluefield3_extra_w_per_node:,.0f` W more per node and
-# {glue:text}`bluefield3_extra_mw:.1f` MW more for the cluster, \${glue:text}`bluefield3_extra_capex_usd:,.0f`
-# more in cards and \${glue:text}`bluefield3_extra_electricity_usd_per_year:,.0f` a year of
+# {glue:text}`bluefield3_extra_mw:.1f` MW more for the cluster, \${glue:text}`bluefield3_extra_capex_musd:.0f`M
+# more in cards and \${glue:text}`bluefield3_extra_electricity_musd_per_year:.1f`M a year of
 # electricity. Ethernet lacks SHARP, whose in-network reduction halves what each rank sends: a gain
 # of {glue:text}`sharp_bandwidth_gain_ratio:.3f`x here.
 #

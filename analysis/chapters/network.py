@@ -159,6 +159,7 @@ def _compute_design(P, res: ChapterResults) -> dict:
             "Mean time to the first failure if every backend link failed as often as a NIC-to-leaf link")
     for part, values in d["bill"].items():
         res.add(f"network_{part}_usd", values["usd"], "USD", f"Backend capex: {part.replace('_', ' ')}")
+    res.add("network_switches_musd", d["bill"]["switches"]["usd"] / 1e6, "million USD", "Backend capex: switches")
     return d
 
 
@@ -204,8 +205,11 @@ def _compute_article_checks(P, res: ChapterResults) -> None:
     res.add("bluefield3_extra_w_per_node", card_w * P.h100_gpus_per_server, "W per node",
             "BlueField-3 over ConnectX-7: extra power per 8-GPU node (B32)")
     res.add("bluefield3_extra_mw", card_w * P.gpus / 1e6, "MW", "BlueField-3 over ConnectX-7: extra IT power (B32)")
-    res.add("bluefield3_extra_capex_usd", card_usd * P.gpus, "USD", "BlueField-3 over ConnectX-7: extra capex")
-    res.add("bluefield3_extra_electricity_usd_per_year", _facility_usd_per_year(P, card_w * P.gpus), "USD per year",
+    capex = res.add("bluefield3_extra_capex_usd", card_usd * P.gpus, "USD", "BlueField-3 over ConnectX-7: extra capex")
+    res.add("bluefield3_extra_capex_musd", capex / 1e6, "million USD", "BlueField-3 over ConnectX-7: extra capex")
+    power = res.add("bluefield3_extra_electricity_usd_per_year", _facility_usd_per_year(P, card_w * P.gpus),
+                    "USD per year", "BlueField-3 over ConnectX-7: extra electricity per year at the meter")
+    res.add("bluefield3_extra_electricity_musd_per_year", power / 1e6, "million USD per year",
             "BlueField-3 over ConnectX-7: extra electricity per year at the meter")
     ranks = P.gpus / P.h100_gpus_per_server
     res.add("sharp_bandwidth_gain_ratio", network.sharp_bandwidth_gain(ranks), "ratio",
