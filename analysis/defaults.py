@@ -110,11 +110,12 @@ BACKEND_NIC = Param(
     "BlueField-3 adds ~$300 and 50 W per card over ConnectX-7 (B32; row bluefield3_vs_connectx7).",
     "sa_100k_2024", choices=("connectx7", "bluefield3"))
 FRONTEND_STORAGE_FRAC = Param(
-    "frontend_storage_frac", 0.10, "fraction", "Front-end and storage network, as a fraction of the backend fabric's cost and power",
-    "An assumption: SemiAnalysis says the front-end network is far cheaper than the backend but gives no "
-    "ratio. NVIDIA's DGX SuperPOD design asks for more than 40 GB/s (320 Gb/s) of storage I/O per "
-    "8-GPU node against 8 x 400 Gb/s of backend, a tenth; the front end is priced at the same share.",
-    None, basis="assumption", low=0.0, high=2.0)
+    "frontend_storage_frac", 0.125, "fraction", "Front-end and storage network, as a fraction of the backend fabric's cost and power",
+    "Derived from bandwidth: NVIDIA's HGX reference architecture gives each 8-GPU node two 200 GbE "
+    "ports on its converged front-end network (storage, management, users) against 8 x 400G of "
+    "backend: 400 / 3,200 = 1/8. Pricing it at the backend's cost per unit of bandwidth is an "
+    "assumption; SemiAnalysis only says the front end is much cheaper.",
+    "nvidia_hgx_enterprise_ra", basis="derived", low=0.0, high=2.0)
 SWITCH_FAMILY = Param(
     "switch_family", "infiniband", "family", "Backend switch family, for its price per port",
     "SemiAnalysis's 4-tier design is InfiniBand (Quantum-2); its 3-tier alternatives are Ethernet "

@@ -89,8 +89,9 @@ display(Markdown(figures.components_table()))
 # %% [markdown]
 # ## What the network costs and draws
 #
-# The backend fabric of this chapter's design costs \${glue:text}`network_capex_musd:,.0f`M with
-# the front-end and storage share, \${glue:text}`network_capex_usd_per_gpu:,.0f` per GPU:
+# This chapter's design costs \${glue:text}`network_capex_musd:,.0f`M with its front-end and
+# storage network, priced at {glue:text}`network_frontend_storage_pct:.1f` % of the backend (the
+# share of a node's bandwidth NVIDIA's HGX reference design gives it), \${glue:text}`network_capex_usd_per_gpu:,.0f` per GPU:
 # {glue:text}`network_capex_share_of_cluster_pct:.0f` % of the cluster's all-in capital, of which
 # switches are \${glue:text}`network_switches_musd:,.0f`M. SemiAnalysis's all-in and bare server prices
 # leave \${glue:text}`allin_minus_server_usd_per_gpu:,.0f` per GPU for storage, network and everything

@@ -135,6 +135,8 @@ def _compute_design(P, res: ChapterResults) -> dict:
             "NIC-to-leaf links with Cedar Fever's twin-port node optics (B28)")
     usd = res.add("network_capex_usd", d["usd"], "USD", "Network capex: backend fabric plus front-end and storage share")
     res.add("network_backend_capex_usd", d["backend_usd"], "USD", "Backend fabric capex")
+    res.add("network_frontend_storage_pct", P.frontend_storage_frac * 100, "percent",
+            "Front-end and storage network, as a share of the backend's cost and power (parameter)")
     res.add("network_capex_musd", usd / 1e6, "million USD", "Network capex")
     res.add("network_capex_usd_per_gpu", usd / P.gpus, "USD per GPU", "Network capex per GPU")
     cluster_capex = P.capex_usd_per_gpu * P.gpus

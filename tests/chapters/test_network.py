@@ -44,12 +44,13 @@ def test_bluefield_and_sharp_reproduce_b31_b32(N):
 
 def test_capex_and_power_by_hand(N):
     """Backend: 8,260 switches x 64 ports x $671.875; 100,000 node optics x $700; 250,000 multimode
-    twin-port x $500; 100,000 / 7 single-mode x $1,250; plus 10 % for front end and storage."""
+    twin-port x $500; 100,000 / 7 single-mode x $1,250; plus 1/8 for front end and storage (2 x 200G
+    against 8 x 400G per node)."""
     backend = 8_260 * 64 * 43_000 / 64 + 100_000 * 700 + 250_000 * 500 + 100_000 / 7 * 1_250
     assert N["network_backend_capex_usd"] == pytest.approx(backend)
-    assert N["network_capex_usd"] == pytest.approx(backend * 1.1)
+    assert N["network_capex_usd"] == pytest.approx(backend * 1.125)
     watts = 8_260 * 747 + 100_000 * 8 + 250_000 * 15 + 100_000 / 7 * 16
-    assert N["network_it_mw"] == pytest.approx(watts * 1.1 / 1e6)
+    assert N["network_it_mw"] == pytest.approx(watts * 1.125 / 1e6)
     assert N["network_facility_mw"] == pytest.approx(N["network_it_mw"] * 1.3)
     # within what SemiAnalysis's all-in server leaves for storage, network and other ($7,500 per GPU)
     assert N["network_capex_usd_per_gpu"] < N["allin_minus_server_usd_per_gpu"] == 7_500
@@ -64,9 +65,9 @@ def test_options_table(N):
     # middle of rack: the 100,000 node optics and 50,000 leaf-side twin-port optics become copper
     assert table.loc["tomahawk5", "transceivers"] - table.loc["tomahawk5_mor", "transceivers"] == 150_000
     assert table.loc["tomahawk5_mor", "copper_frac"] == pytest.approx(1 / 3)
-    # Spectrum-X differs from Tomahawk 5 only by BlueField-3: +50 W and +$300 per GPU, +10 % front end
-    assert (table.loc["spectrum_x", "it_mw"] - table.loc["tomahawk5", "it_mw"]) == pytest.approx(5.0 * 1.1)
-    assert (table.loc["spectrum_x", "capex_usd"] - table.loc["tomahawk5", "capex_usd"]) == pytest.approx(30e6 * 1.1)
+    # Spectrum-X differs from Tomahawk 5 only by BlueField-3: +50 W and +$300 per GPU, +1/8 front end
+    assert (table.loc["spectrum_x", "it_mw"] - table.loc["tomahawk5", "it_mw"]) == pytest.approx(5.0 * 1.125)
+    assert (table.loc["spectrum_x", "capex_usd"] - table.loc["tomahawk5", "capex_usd"]) == pytest.approx(30e6 * 1.125)
     assert table.loc["tomahawk5_cedar", "first_failure_minutes"] == pytest.approx(fact("B28_first_failure_min"), abs=0.005)
     assert table.loc["ib_pods", "first_failure_minutes"] == pytest.approx(fact("B27_first_failure_min"), abs=0.005)
 
