@@ -17,7 +17,6 @@ from analysis import cluster, network
 from analysis.chapters import ChapterResults
 from analysis.data import fact, row
 
-HOURS_PER_YEAR = 8_760
 
 def options() -> tuple[tuple[str, str, dict], ...]:
     """The article's designs, as changes to the chapter's parameters: ``(id, label, changes)``.
@@ -34,8 +33,8 @@ def options() -> tuple[tuple[str, str, dict], ...]:
         ("ib_pods", f"InfiniBand, {fact('B22_gpus_per_pod'):,.0f}-GPU pods, {fact('B22_oversubscription'):.0f}:1 above (B22)",
          {**ib, "island_gpus": int(fact("B22_gpus_per_pod"))}),
         ("ib_fat_tree", "InfiniBand, one non-blocking fat tree", {**ib, "island_gpus": None}),
-        ("meta_islands", f"InfiniBand, islands of {fact('B20_gpus') / fact('B20_islands'):,.0f} GPUs, "
-                         f"{fact('B20_oversubscription'):.0f}:1 above (Meta, B20)",
+        ("meta_islands", f"InfiniBand switches, islands of {fact('B20_gpus') / fact('B20_islands'):,.0f} GPUs, "
+                         f"{fact('B20_oversubscription'):.0f}:1 above (Meta's layout, B20)",
          {**ib, "island_gpus": int(fact("B20_gpus") / fact("B20_islands")),
           "island_oversubscription": fact("B20_oversubscription")}),
         ("spectrum_x", "Spectrum-X, fat tree, BlueField-3 (B32)", {**eth, "backend_nic": "bluefield3"}),
@@ -87,7 +86,9 @@ def _with(P, changes: dict):
 
 
 def _facility_usd_per_year(P, watts: float) -> float:
-    return watts / 1e3 * P.pue * P.load_factor * HOURS_PER_YEAR * P.tariff_usd_per_kwh
+    """Yearly electricity bill of ``watts`` of IT load, at the meter (the cluster chapter's functions)."""
+    mwh = cluster.annual_energy_mwh(cluster.facility_w(watts, P.pue), P.load_factor)
+    return cluster.annual_electricity_usd(mwh, P.tariff_usd_per_kwh)
 
 
 def options_table(P) -> pd.DataFrame:
