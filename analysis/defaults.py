@@ -56,16 +56,13 @@ LINK_MTTF_YEARS = Param(
     "link_mttf_years", 5.0, "years", "Mean time to failure of one NIC-to-leaf link (transceiver, cable, NIC)",
     "The report's assumption for a rail-optimized design (B27).", "sa_100k_2024", low=0.01, high=100)
 LINKS_PER_GPU = Param(
-    "links_per_gpu", 1.0, "links per GPU", "Backend NIC-to-leaf links per GPU",
-    "Rail-optimized H100 nodes have one 400G backend link per GPU (B27: 100,000 links).",
+    "links_per_gpu", 1.0, "links per GPU", "Backend NIC-to-leaf links per GPU (reliability chapter)",
+    "Rail-optimized H100 nodes have one 400G backend link per GPU (B27: 100,000 links). The cluster "
+    "chapter reads the count from the network chapter instead.",
     "sa_100k_2024", low=0.01, high=16)
 ALT_LINK_MTTF_YEARS = Param(
     "alt_link_mttf_years", 4.0, "years", "Link MTTF in the 4-link-per-node (Cedar Fever-7) design",
     "2x400G links are assumed to fail more often: 4-year MTTF (B28).", "sa_100k_2024", low=0.01, high=100)
-ALT_LINKS_PER_GPU = Param(
-    "alt_links_per_gpu", 0.5, "links per GPU", "Links per GPU in the 4-link-per-node design",
-    "Cedar Fever-7 uses 4 OSFP links per 8-GPU node (B28: 50,000 links for 100k GPUs).",
-    "sa_100k_2024", low=0.01, high=16)
 CHECKPOINT_INTERVAL_STEPS = Param(
     "checkpoint_interval_steps", 100, "steps", "Training steps between persistent checkpoints",
     "The report's example: a checkpoint every 100 iterations (B25).", "sa_100k_2024", low=1, high=1_000_000)
@@ -75,6 +72,105 @@ STEP_TIME_SECONDS = Param(
 BACKEND_GBPS = Param(
     "backend_gbps", 400.0, "Gbit/s per GPU", "Backend network bandwidth per GPU for in-memory recovery",
     "The report's ~400 Gbit/s backend link per GPU (B26).", "sa_100k_2024", low=1, high=100_000)
+
+# --- the backend network (network chapter; the cluster chapter reads its link counts) ---------------
+# One design is computed from these parameters (default: SemiAnalysis's 4-tier InfiniBand pods, B22);
+# the chapter also sets the article's other options beside it. Prices and powers are the rows of
+# data/network_components.csv named in each `why` (a test keeps them equal).
+SWITCH_RADIX = Param(
+    "switch_radix", 64, "400G ports", "Ports per backend switch, counted at 400G",
+    "NVIDIA Quantum-2 (QM9700): 64 x 400G (B29). Spectrum-X SN5600 and Broadcom Tomahawk 5 have 128; "
+    "Quantum-X800 has 144 x 800G.", "sa_100k_2024", fact="B29_quantum2_ports", low=4, high=1_024)
+FABRIC_TIERS = Param(
+    "fabric_tiers", 0, "tiers", "Switch tiers of the backend fabric, the tier above the islands included (at least the fewest that fit)",
+    "A design choice: by default (0) the fewest tiers that connect the GPUs (and islands) non-blocking. "
+    "A larger number adds tiers, e.g. to see what a fourth tier costs (B30); a smaller one cannot "
+    "connect the cluster and is raised to the fewest (the chapter reports both).", None,
+    basis="assumption", low=0, high=8)
+ISLAND_GPUS = Param(
+    "island_gpus", 24_576, "GPUs", "GPUs in each non-blocking island (pod) of the backend fabric",
+    "SemiAnalysis's 4-tier InfiniBand alternative: pods of 24,576 H100s, each a non-blocking 3-tier "
+    "fabric (B22). Set it to the cluster size or more for one non-blocking fat tree.",
+    "sa_100k_2024", fact="B22_gpus_per_pod", low=8, high=10_000_000)
+ISLAND_OVERSUBSCRIPTION = Param(
+    "island_oversubscription", 7.0, "ratio", "Oversubscription of the tier above the islands (down:up bandwidth)",
+    "7:1 above the pods in SemiAnalysis's 4-tier InfiniBand design (B22), as in Meta's 32k-GPU islands (B20).",
+    "sa_100k_2024", fact="B22_oversubscription", low=1.0, high=64.0)
+RAIL_LAYOUT = Param(
+    "rail_layout", "rail_optimized", "layout", "Where the leaf switches sit: rail-optimized (optics to the leaf) or middle of rack (copper)",
+    "NVIDIA's recommended rail-optimized design connects each server's 8 NICs to 8 leaf switches rows "
+    "away, over optics; a middle-of-rack design puts the leaf in the rack and uses DAC (B23).",
+    "sa_100k_2024", choices=("rail_optimized", "middle_of_rack"))
+NODE_PORTS_PER_TRANSCEIVER = Param(
+    "node_ports_per_transceiver", 1, "400G ports", "400G backend links per node-side transceiver",
+    "1 with eight single-port ConnectX-7 cards; 2 with the Cedar Fever module's twin-port 2x400G "
+    "cages (B28: 98,304 -> 49,152 node-side transceivers).", "sa_100k_2024", low=1, high=2)
+BACKEND_NIC = Param(
+    "backend_nic", "connectx7", "NIC", "Backend NIC: ConnectX-7, or BlueField-3 as first-generation Spectrum-X requires",
+    "BlueField-3 adds ~$300 and 50 W per card over ConnectX-7 (B32; row bluefield3_vs_connectx7).",
+    "sa_100k_2024", choices=("connectx7", "bluefield3"))
+FRONTEND_STORAGE_FRAC = Param(
+    "frontend_storage_frac", 0.125, "fraction", "Front-end and storage network, as a fraction of the backend fabric's cost and power",
+    "Derived from bandwidth: NVIDIA's HGX reference architecture gives each 8-GPU node two 200 GbE "
+    "ports on its converged front-end network (storage, management, users) against 8 x 400G of "
+    "backend: 400 / 3,200 = 1/8. Pricing it at the backend's cost per unit of bandwidth is an "
+    "assumption; SemiAnalysis only says the front end is much cheaper.",
+    "nvidia_hgx_enterprise_ra", basis="derived", low=0.0, high=2.0)
+SWITCH_FAMILY = Param(
+    "switch_family", "infiniband", "family", "Backend switch family, for its price per port",
+    "SemiAnalysis's 4-tier design is InfiniBand (Quantum-2); its 3-tier alternatives are Ethernet "
+    "(Spectrum-X SN5600, Broadcom Tomahawk 5), priced per port from a different source.",
+    "sa_100k_2024", choices=("infiniband", "ethernet"))
+IB_SWITCH_USD_PER_PORT = Param(
+    "ib_switch_usd_per_port", 43_000 / 64, "USD per 400G port", "InfiniBand switch price per 400G port, optics excluded",
+    "Midpoint of $36,000 (FS.com's 64-port 400G InfiniBand switch) and about $50,000 (NVIDIA's own), Aug "
+    "2024 retail, as a public cost sheet quotes them (row quantum2_64x400g_price), over 64 ports.",
+    "h100_ib_cluster_sheet_2024", basis="derived", low=0.0, high=100_000)
+ETHERNET_SWITCH_USD_PER_PORT = Param(
+    "ethernet_switch_usd_per_port", 200_000 / 128, "USD per 400G port", "Ethernet (51.2 Tb/s) switch price per 400G port, optics excluded",
+    "Midpoint of an optics vendor's blog range, $150,000-250,000 for a 64 x 800G switch 'depending on "
+    "features and vendor' (row switch_64x800g), over 128 x 400G ports. Weakly sourced: the chapter shows "
+    "the price at which Ethernet would save what SemiAnalysis says it saves.",
+    "luxoptx_800g_cost", basis="derived", low=0.0, high=100_000)
+SWITCH_W_PER_PORT = Param(
+    "switch_w_per_port", 747 / 64, "W per 400G port", "Switch power per 400G port, optics excluded",
+    "A Quantum-2 spine draws 747 W with passive copper (B24; row quantum2_qm9700) for 64 ports. No "
+    "public figure for a 128-port Ethernet switch was found; it is assumed to draw the same per port.",
+    "sa_100k_2024", basis="derived", low=0.0, high=1_000)
+NODE_TRANSCEIVER_USD = Param(
+    "node_transceiver_usd", 700.0, "USD", "Price of one 400G node-side transceiver",
+    "Midpoint of a vendor blog's $600-800 for a 400G QSFP-DD (row qsfpdd_400g).", "luxoptx_800g_cost",
+    basis="derived", low=0.0, high=100_000)
+NODE_TRANSCEIVER_W = Param(
+    "node_transceiver_w", 8.0, "W", "Power of one 400G node-side multimode transceiver",
+    "NVIDIA MMA4Z00-NS400 SR4: 8 W typical, 9 W maximum (row osfp_400g_sr4).", "nvidia_mma4z00_ns400",
+    low=0.0, high=100)
+MULTIMODE_TRANSCEIVER_USD = Param(
+    "multimode_transceiver_usd", 500.0, "USD", "Price of one 800G twin-port multimode (2xSR4) switch transceiver",
+    "No public price found. Derived: the single-mode price below over SemiAnalysis's 'up to 2.5x' "
+    "single-mode to multimode ratio (B17), $1,250 / 2.5.", "sa_100k_2024", basis="derived", low=0.0, high=100_000)
+MULTIMODE_TRANSCEIVER_W = Param(
+    "multimode_transceiver_w", 15.0, "W", "Power of one 800G twin-port multimode switch transceiver",
+    "NVIDIA MMA4Z00-NS: 15 W in every configuration (row osfp_800g_2xsr4).", "nvidia_mma4z00_ns", low=0.0, high=100)
+SINGLE_MODE_TRANSCEIVER_USD = Param(
+    "single_mode_transceiver_usd", 1_250.0, "USD", "Price of one 800G twin-port single-mode (DR8) switch transceiver",
+    "Midpoint of a vendor blog's $1,100-1,400 for an 800G OSFP DR8 at volume (row osfp_800g_dr8).",
+    "luxoptx_800g_cost", basis="derived", low=0.0, high=100_000)
+SINGLE_MODE_TRANSCEIVER_W = Param(
+    "single_mode_transceiver_w", 16.0, "W", "Power of one 800G twin-port single-mode switch transceiver",
+    "NVIDIA MMS4X00-NS DR8: 16 W typical, 17 W maximum (row osfp_800g_2xdr4).", "nvidia_mms4x00_ns", low=0.0, high=100)
+DAC_USD = Param(
+    "dac_usd", 0.0, "USD", "Price of one twin-port 2x400G passive DAC splitter",
+    "No public price found, so copper is left unpriced (0): the middle-of-rack saving shown is an "
+    "upper bound. SemiAnalysis only calls DAC 'much cheaper' than optics. Set a quote.", None,
+    basis="assumption", low=0.0, high=100_000)
+DAC_W = Param(
+    "dac_w", 0.1, "W", "Power of one passive DAC cable",
+    "NVIDIA MCP4Y10 passive DAC: 0.1 W maximum, for its identification EEPROM (row dac_2x400g_osfp).",
+    "nvidia_mcp4y10_dac", low=0.0, high=100)
+NETWORK_PRICES = (SWITCH_FAMILY, IB_SWITCH_USD_PER_PORT, ETHERNET_SWITCH_USD_PER_PORT, SWITCH_W_PER_PORT, NODE_TRANSCEIVER_USD, NODE_TRANSCEIVER_W,
+                  MULTIMODE_TRANSCEIVER_USD, MULTIMODE_TRANSCEIVER_W, SINGLE_MODE_TRANSCEIVER_USD,
+                  SINGLE_MODE_TRANSCEIVER_W, DAC_USD, DAC_W)
 
 # --- capex (capex, opex and tco chapters) ------------------------------------------------------------
 H100_SERVER_USD = Param(

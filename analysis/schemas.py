@@ -526,6 +526,34 @@ def _atlas_benchmarks_schema(ids) -> pa.DataFrameSchema:
     )
 
 
+def _network_components_schema(ids) -> pa.DataFrameSchema:
+    """Prices and powers of network parts (``data/network_components.csv``): a blank price or
+    power means no public source gives it; ``*_high`` closes a range or an 'up to'."""
+    return pa.DataFrameSchema(
+        {
+            "component_id": _text(regex=ID, unique=True),
+            "kind": _text(isin={"switch", "transceiver", "cable", "nic"}),
+            "name": _text(),
+            "ports_400g": _int(1, 1_024),
+            "power_w": _num(0, 100_000, nullable=True),
+            "power_w_high": _num(0, 100_000, nullable=True),
+            "power_basis": _text(nullable=True, isin={"typical", "max", "with_copper", "delta"}),
+            "price_usd": _num(0, 10_000_000, nullable=True),
+            "price_usd_high": _num(0, 10_000_000, nullable=True),
+            "price_basis": _text(nullable=True, isin={"list", "volume", "delta"}),
+            "source_id": _source(ids("sources")),
+            "note": _text(),
+        },
+        checks=[pa.Check(lambda d: d["power_w"].notna() | d["power_w_high"].isna(),
+                         error="power_w_high needs power_w"),
+                pa.Check(lambda d: d["price_usd"].notna() | d["price_usd_high"].isna(),
+                         error="price_usd_high needs price_usd"),
+                pa.Check(lambda d: d["power_w"].isna() | d["power_basis"].notna(), error="a power needs power_basis"),
+                pa.Check(lambda d: d["price_usd"].isna() | d["price_basis"].notna(), error="a price needs price_basis")],
+        strict=True,
+    )
+
+
 SCHEMAS = {
     "sources": _sources_schema,
     "gpus": _gpus_schema,
@@ -546,6 +574,7 @@ SCHEMAS = {
     "measured": _measured_schema,
     "accelerators": _accelerators_schema,
     "atlas_benchmarks": _atlas_benchmarks_schema,
+    "network_components": _network_components_schema,
 }
 # Where a table lives under data/, when not at <name>.csv; and tables that may be absent (an
 # absent optional table reads as empty, with its columns).
@@ -561,9 +590,11 @@ DEPENDS = {"gpus": ("sources",), "models": ("sources",), "training_runs": ("sour
            "fact_checks": ("sources", "report_facts"),
            "llama3_interruptions": ("sources",), "reliability_facts": ("sources",), "job_failures": ("sources",),
            "distributions": ("sources",), "measured": ("sources", "gpus"),
-           "accelerators": ("sources", "gpus"), "atlas_benchmarks": ("sources", "models", "gpus")}
+           "accelerators": ("sources", "gpus"), "atlas_benchmarks": ("sources", "models", "gpus"),
+           "network_components": ("sources",)}
 KEYS = {"sources": "source_id", "gpus": "gpu_id", "models": "model_id",
         "training_runs": "run_id", "report_facts": "fact_id", "claims": "claim_id",
         "cloud_prices": "snapshot_id", "seed_numbers": "number_id", "published_runs": "run_id",
         "llama3_interruptions": "component", "reliability_facts": "item_id", "job_failures": "row_id",
-        "distributions": "param", "accelerators": "gpu_id", "atlas_benchmarks": "row_id"}
+        "distributions": "param", "accelerators": "gpu_id", "atlas_benchmarks": "row_id",
+        "network_components": "component_id"}

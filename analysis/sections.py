@@ -35,15 +35,31 @@ class Section:
 # The modelling chapters, in book order. The ledger and the introduction, below, read their results.
 CHAPTERS: tuple[Section, ...] = (
     Section(
+        name="network",
+        title="The network of a 100,000-H100 cluster",
+        question="How many switches, transceivers and copper links does a 100k-GPU backend fabric need under "
+                 "each topology, what do they cost and draw, and how many links can fail?",
+        params=(d.GPUS, d.H100_GPUS_PER_SERVER, d.SWITCH_RADIX, d.FABRIC_TIERS, d.ISLAND_GPUS,
+                d.ISLAND_OVERSUBSCRIPTION, d.RAIL_LAYOUT, d.NODE_PORTS_PER_TRANSCEIVER, d.BACKEND_NIC,
+                d.FRONTEND_STORAGE_FRAC, *d.NETWORK_PRICES, d.LINK_MTTF_YEARS, d.ALT_LINK_MTTF_YEARS,
+                d.CAPEX_USD_PER_GPU, d.H100_IT_W_PER_GPU, d.PUE, d.LOAD_FACTOR, d.TARIFF),
+        tables=("report_facts", "network_components"),
+        headline=("network_tiers_count", "network_switches_count", "network_transceivers_count",
+                  "backend_nic_links_count", "network_capex_musd", "network_capex_share_of_cluster_pct",
+                  "network_it_mw", "network_it_share_pct", "ethernet_vs_infiniband_capex_saving_musd",
+                  "middle_of_rack_copper_frac"),
+        figures=("fig-network-options-capex", "fig-network-options-failures"),
+    ),
+    Section(
         name="cluster",
         title="The 100,000-H100 cluster",
         question="What does a 100k-H100 cluster deliver in FLOP/s, draw in megawatts, cost in "
                  "electricity and capital, and lose to failures?",
         params=(d.GPUS, d.GPU, d.DTYPE, d.MFU_FP8, d.MFU_BF16, d.RUN_DAYS, d.H100_IT_W_PER_GPU,
                 d.GB200_IT_W_PER_GPU, d.PUE, d.LOAD_FACTOR, d.TARIFF, d.CAPEX_USD_PER_GPU,
-                d.LINK_MTTF_YEARS, d.LINKS_PER_GPU, d.ALT_LINK_MTTF_YEARS, d.ALT_LINKS_PER_GPU,
-                d.CHECKPOINT_INTERVAL_STEPS, d.STEP_TIME_SECONDS, d.BACKEND_GBPS),
+                d.LINK_MTTF_YEARS, d.ALT_LINK_MTTF_YEARS, d.CHECKPOINT_INTERVAL_STEPS, d.STEP_TIME_SECONDS, d.BACKEND_GBPS),
         tables=("gpus", "training_runs", "report_facts", "claims"),
+        needs=("network",),  # its link counts (backend_nic_links_count) set the first-failure arithmetic
         headline=("peak_fp8_eflops", "peak_bf16_eflops", "peak_fp8_vs_a100_cluster_ratio", "gpt4_implied_mfu",
                   "gpt4_retrain_days", "cluster_it_mw", "cluster_facility_mw", "cluster_annual_energy_twh",
                   "cluster_annual_electricity_usd", "capex_usd", "first_failure_minutes",

@@ -163,8 +163,8 @@ display(Markdown(comparison_table(R, [("capex_usd", "B02_capex_usd")])))
 # ## Failures: how often a big cluster breaks
 #
 # With *n* independent links whose lifetimes are exponential with mean MTTF, the first failure
-# comes after MTTF / *n* on average. A 100k-GPU rail-optimized cluster has one backend link per
-# GPU. Microsoft and OpenAI's "Cedar Fever-7" design halves the links
+# comes after MTTF / *n* on average. The {ref}`network chapter <chapter-network>` counts the links
+# from the fabric's design: {glue:text}`links_per_gpu:g` backend link per GPU here. Microsoft and OpenAI's "Cedar Fever-7" design halves the links
 # ({glue:text}`alt_links_per_gpu:g` per GPU, at a shorter {glue:text}`alt_link_mttf_years:g`-year
 # MTTF per 2x400G link). Each failure stops the synchronous job; restarting from a
 # persistent checkpoint redoes up to a whole checkpoint interval on every GPU, while rebuilding the

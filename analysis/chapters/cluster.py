@@ -37,17 +37,24 @@ def b14_buildup_w() -> dict[str, float]:
     return {"chip": chip, "server": server, "network_storage": (chip + server) * fact("B14_network_storage_frac")}
 
 
-def compute_by_size(P) -> pd.DataFrame:
+def links_per_gpu(P, upstream) -> tuple[float, float]:
+    """NIC-to-leaf links per GPU of the network chapter's fabric, and with Cedar Fever's twin-port
+    node optics (B27, B28): the link count comes from the topology, not a parameter."""
+    net = upstream["network"]
+    return net["backend_nic_links_count"] / P.gpus, net["cedar_backend_nic_links_count"] / P.gpus
+
+
+def compute_by_size(P, upstream) -> pd.DataFrame:
     """Peak and sustained EFLOP/s and mean minutes to the first link failure, by cluster size."""
+    links, alt_links = links_per_gpu(P, upstream)
     mfu = {"fp8": P.mfu_fp8, "bf16": P.mfu_bf16}
     out = {"gpus": SIZES.round()}
     for dtype in mfu:
         out[f"{dtype}_peak_eflops"] = cluster.cluster_peak_flops(SIZES, hardware.peak_tflops(P.gpu, dtype)) / 1e18
     for dtype in mfu:
         out[f"{dtype}_sustained_eflops"] = out[f"{dtype}_peak_eflops"] * mfu[dtype]
-    out["first_failure_minutes"] = cluster.first_failure_minutes(P.link_mttf_years, SIZES * P.links_per_gpu)
-    out["first_failure_alt_design_minutes"] = cluster.first_failure_minutes(
-        P.alt_link_mttf_years, SIZES * P.alt_links_per_gpu)
+    out["first_failure_minutes"] = cluster.first_failure_minutes(P.link_mttf_years, SIZES * links)
+    out["first_failure_alt_design_minutes"] = cluster.first_failure_minutes(P.alt_link_mttf_years, SIZES * alt_links)
     return pd.DataFrame(out)
 
 
@@ -141,11 +148,13 @@ def _compute_capital(P, res: ChapterResults) -> None:
     res.add("electricity_share_of_capex_pct", share * 100, "percent per year", "Yearly electricity bill / capex")
 
 
-def _compute_failures(P, res: ChapterResults) -> None:
-    res.add("first_failure_minutes", cluster.first_failure_minutes(P.link_mttf_years, P.gpus * P.links_per_gpu),
+def _compute_failures(P, res: ChapterResults, upstream) -> None:
+    links, alt_links = links_per_gpu(P, upstream)
+    res.add("links_per_gpu", links, "links per GPU", "NIC-to-leaf links per GPU (network chapter)")
+    res.add("first_failure_minutes", cluster.first_failure_minutes(P.link_mttf_years, P.gpus * links),
             "minutes", "Mean time to the first link failure")
     res.add("first_failure_alt_design_minutes",
-            cluster.first_failure_minutes(P.alt_link_mttf_years, P.gpus * P.alt_links_per_gpu),
+            cluster.first_failure_minutes(P.alt_link_mttf_years, P.gpus * alt_links),
             "minutes", "Mean time to the first link failure, 4-link-per-node design")
     res.add("checkpoint_restart_lost_gpu_days",
             cluster.gpu_days_lost_checkpoint(P.gpus, P.checkpoint_interval_steps, P.step_time_seconds),
@@ -155,10 +164,10 @@ def _compute_failures(P, res: ChapterResults) -> None:
     res.add("in_memory_recovery_lost_gpu_days", cluster.gpu_days_lost_in_memory(P.gpus, P.step_time_seconds, copy_s),
             "GPU-days", "Work lost per failure, in-memory recovery")
     res.add("checkpoint_interval_steps", P.checkpoint_interval_steps, "steps", "Steps between checkpoints (parameter)")
-    res.add("alt_links_per_gpu", P.alt_links_per_gpu, "links per GPU", "Links per GPU, 4-link-per-node design")
+    res.add("alt_links_per_gpu", alt_links, "links per GPU", "Links per GPU, 4-link-per-node design")
     res.add("alt_link_mttf_years", P.alt_link_mttf_years, "years", "Link MTTF, 4-link-per-node design")
     # a single GPU's links fail on average once per MTTF; at this many GPUs, once an hour
-    res.add("gpus_failing_hourly_count", cluster.first_failure_minutes(P.link_mttf_years, P.links_per_gpu) / 60,
+    res.add("gpus_failing_hourly_count", cluster.first_failure_minutes(P.link_mttf_years, links) / 60,
             "GPUs", "Cluster size whose first link failure comes after one hour on average")
 
 
@@ -169,8 +178,8 @@ def compute(P, upstream) -> ChapterResults:
     _compute_training_time(P, res)
     _compute_power(P, res)
     _compute_capital(P, res)
-    _compute_failures(P, res)
-    res.add_table("compute_by_cluster_size", compute_by_size(P))
+    _compute_failures(P, res, upstream)
+    res.add_table("compute_by_cluster_size", compute_by_size(P, upstream))
     b14 = b14_buildup_w()
     it_w = res["cluster_it_w_per_gpu"]
     res.add_table("power_build_up", pd.DataFrame({

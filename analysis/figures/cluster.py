@@ -62,9 +62,9 @@ def first_failure_by_size(C, P):
     fig, ax = new_figure("Mean time to the first link failure", "GPUs in the cluster (log scale)",
                          "Minutes (log scale)")
     ax.plot(table["gpus"], table["first_failure_minutes"], color=PALETTE["blue"],
-            label=f"{P.links_per_gpu:g} link/GPU, {P.link_mttf_years:g}-year MTTF")
+            label=f"{C['links_per_gpu']:g} link/GPU, {P.link_mttf_years:g}-year MTTF")
     ax.plot(table["gpus"], table["first_failure_alt_design_minutes"], color=PALETTE["orange"],
-            label=f"{P.alt_links_per_gpu:g} link/GPU, {P.alt_link_mttf_years:g}-year MTTF")
+            label=f"{C['alt_links_per_gpu']:g} link/GPU, {P.alt_link_mttf_years:g}-year MTTF")
     ax.axhline(60, color=PALETTE["black"], lw=0.8, ls=":")
     ax.annotate("one hour", (table["gpus"].iloc[-1], 60), xytext=(-40, 4), textcoords="offset points", fontsize=8)
     ax.axvline(P.gpus, color=PALETTE["vermillion"], lw=0.8, ls=":")

@@ -1,0 +1,81 @@
+"""Figures and reader tables of the network chapter, drawn from its ChapterResults
+(:mod:`analysis.chapters.network`)."""
+
+from __future__ import annotations
+
+from analysis.notebook import format_quantity
+from analysis.plots import PALETTE, add_source, new_figure
+from analysis.tables import markdown_table
+
+
+def options_capex(C, P):
+    """Stacked horizontal bars: network capex (USD millions) of each design option split into
+    switches, optics and the rest (NIC difference, copper, front-end and storage share), labelled
+    with its IT power and tiers."""
+    table = C.tables["options"].reset_index(drop=True)
+    parts = (("switches", table["switches_usd"], PALETTE["blue"]), ("optics", table["optics_usd"], PALETTE["orange"]),
+             ("NICs, copper, front end and storage", table["capex_usd"] - table["switches_usd"] - table["optics_usd"],
+              PALETTE["sky"]))
+    fig, ax = new_figure("Network capex and power of each design", "Network capex, million USD", "",
+                         figsize=(7.5, 0.9 + 0.45 * len(table)))
+    left = 0 * table["capex_usd"]
+    for name, values, colour in parts:
+        ax.barh(table.index, values / 1e6, left=left / 1e6, color=colour, label=name)
+        left = left + values
+    for i, r in table.iterrows():
+        ax.text(r["capex_usd"] / 1e6, i, f"  ${r['capex_usd'] / 1e6:,.0f}M, {r['it_mw']:.1f} MW, {r['tiers']:.0f} tiers",
+                va="center", fontsize=8)
+    ax.set_yticks(table.index, table["label"], fontsize=8)
+    ax.invert_yaxis()
+    ax.grid(axis="y", visible=False)
+    ax.set_xlim(0, table["capex_usd"].max() / 1e6 * 2.1)
+    ax.legend(fontsize=8, loc="upper right")
+    add_source(fig, f"book's fluid folded-Clos model at {P.gpus:,} GPUs; prices and powers from "
+                    "data/network_components.csv (vendor datasheets, a public cost sheet, one vendor blog, "
+                    "SemiAnalysis 2024).")
+    return fig
+
+
+def options_failures(C, P):
+    """Bars: mean minutes to the first failure of each option, NIC-to-leaf links only and every link."""
+    table = C.tables["options"]
+    fig, ax = new_figure("Mean time to the first link failure, by design", "Minutes", "",
+                         figsize=(7.5, 0.9 + 0.45 * len(table)))
+    y = range(len(table))
+    ax.barh([i - 0.2 for i in y], table["first_failure_minutes"], 0.4, color=PALETTE["blue"],
+            label="NIC-to-leaf links (SemiAnalysis's count)")
+    ax.barh([i + 0.2 for i in y], table["all_links_first_failure_minutes"], 0.4, color=PALETTE["orange"],
+            label="every backend link at the same MTTF")
+    ax.set_yticks(list(y), table["label"], fontsize=8)
+    ax.invert_yaxis()
+    ax.grid(axis="y", visible=False)
+    ax.set_xlim(0, table[["first_failure_minutes", "all_links_first_failure_minutes"]].max().max() * 1.7)
+    ax.legend(fontsize=8, loc="upper right")
+    add_source(fig, f"link MTTF {P.link_mttf_years:g} years (B27), {P.alt_link_mttf_years:g} years for twin-port "
+                    "links (B28); exponential lifetimes.")
+    return fig
+
+
+def options_table(C) -> str:
+    """Markdown: each option's counts, capex, power and first failure."""
+    rows = [(r.label, f"{r.tiers:.0f}", f"{r.switches:,.0f}", f"{r.transceivers:,.0f}", f"{r.copper_frac:.0%}",
+             format_quantity(r.capex_usd, "USD"), f"{r.cluster_capex_change_usd / 1e6:+,.0f}M",
+             f"{r.it_mw:.1f}", f"{r.facility_mw_change:+.1f}", f"{r.first_failure_minutes:.1f}")
+            for r in C.tables["options"].itertuples()]
+    return markdown_table(["Design", "Tiers", "Switches", "Transceivers", "Copper", "Capex", "Capex vs this design, USD",
+                           "IT MW", "Facility MW vs this design", "First failure, min"], rows, "lrrrrrrrrr")
+
+
+def components_table() -> str:
+    """Markdown: the sourced prices and powers (``data/network_components.csv``)."""
+    from analysis.data import load_table
+
+    components = load_table("network_components")
+    def num(v, fmt):
+        return "—" if v != v else fmt.format(v)
+    rows = [(r.name, f"{r.ports_400g:.0f}", num(r.power_w, "{:,g}") + ("" if r.power_w_high != r.power_w_high
+                                                                    else num(r.power_w_high, "-{:,g}")),
+             num(r.price_usd, "${:,.0f}") + ("" if r.price_usd_high != r.price_usd_high else num(r.price_usd_high, "-{:,.0f}")),
+             f"{{ref}}`{r.source_id} <src-{r.source_id}>`")
+            for r in components.itertuples()]
+    return markdown_table(["Part", "400G ports", "Power, W", "Price, USD", "Source"], rows, "lrrrl")
