@@ -17,7 +17,8 @@ FORBIDDEN = ("analysis.sections", "analysis.defaults", "analysis.chapters", "ana
 
 # Not domain modules:
 # - the parameter registry and its definitions (sections, defaults, params), the results files,
-#   the presentation helpers (notebook, plots, tables) and the command line (cli, __main__);
+#   the presentation helpers (notebook, plots, tables, names: reader-facing labels of parameters and
+#   GPUs) and the command line (cli, __main__);
 # - the chapter layer, its figures and the build pipeline (whole packages);
 # - scenarios.py is orchestration: a scenario file is a set of parameters for the whole book, so
 #   loading one validates it against every section's parameters (the registry) and evaluating one
@@ -25,6 +26,7 @@ FORBIDDEN = ("analysis.sections", "analysis.defaults", "analysis.chapters", "ana
 #   `compare` and the scenarios chapter need. (ledger.py, by contrast, takes the chapters' results
 #   as plain data and is checked as a domain module.)
 NOT_DOMAIN_FILES = {"sections.py", "defaults.py", "params.py", "notebook.py", "results.py", "plots.py", "tables.py",
+                    "names.py",
                     "cli.py", "__main__.py", "scenarios.py"}
 NOT_DOMAIN_PACKAGES = {"chapters", "figures", "pipeline"}
 
