@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from analysis import costs, energy, flops, reliability
-from analysis.units import HOURS_PER_DAY, SECONDS_PER_HOUR, SECONDS_PER_MINUTE
+from analysis.units import HOURS_PER_DAY, SECONDS_PER_HOUR
 
 # Result keys in output order: (unit, label).
 KEYS = {

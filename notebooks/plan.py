@@ -149,3 +149,6 @@ display(Markdown(figures.backtest_table(E)))
 # each GPU at its 700 W TDP on Meta's grids, so for Llama 3.1 405B the planner's carbon is
 # {glue:text}`plan_backtest_llama31_405b_co2_t_error_frac:+.0%` off. Give `--pue` and
 # `--grid-kg-co2-per-kwh` for your own site.
+
+# %% tags=["remove-cell"]
+R.save()

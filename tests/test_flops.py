@@ -108,8 +108,8 @@ GPT_1T = flops.dense_transformer(128, 25600, 2048, 51200, "GPT 1T (Narayanan Tab
 
 
 def _narayanan_eq3_per_token(m) -> float:
-    l, h, s, v = m["layers"], m["hidden_size"], m["seq_len"], m["vocab_size"]
-    return 96 * l * h**2 * (1 + s / (6 * h) + v / (16 * l * h))
+    layers, h, s, v = m["layers"], m["hidden_size"], m["seq_len"], m["vocab_size"]
+    return 96 * layers * h**2 * (1 + s / (6 * h) + v / (16 * layers * h))
 
 
 @pytest.mark.parametrize("m", [GPT3, GPT_1T])

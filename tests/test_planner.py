@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from analysis import planner, reliability
 from analysis import defaults as d
+from analysis import planner, reliability
 from analysis.cli import main
 
 KEYS = ["days", "days_with_failures", "gpu_hours", "cost_usd", "energy_mwh", "household_years", "co2_t",

@@ -99,10 +99,10 @@ def _walkthrough(res: ChapterResults) -> None:
     res.add(f"{p}_meter_w_per_gpu", s["meter_w_per_gpu"], "W per GPU", "Llama 3.1 405B: power per GPU at the meter")
     res.add(f"{p}_usd_per_gpu_hour", s["usd_per_gpu_hour"], "USD per GPU-hour", "Llama 3.1 405B: price (the book's H100 TCO)")
     for key, (unit, label) in planner.KEYS.items():
-        res.add(f"{p}_{key}", q[key]["value"], unit, f"Llama 3.1 405B: {label.lower()}")
+        res.add(f"{p}_{key}", q[key]["value"], unit, f"Llama 3.1 405B: {label[0].lower() + label[1:]}")
         if key in ("days_with_failures", "cost_usd", "energy_mwh"):
-            res.add(f"{p}_{key}_p10", q[key]["p10"], unit, f"Llama 3.1 405B: {label.lower()}, P10")
-            res.add(f"{p}_{key}_p90", q[key]["p90"], unit, f"Llama 3.1 405B: {label.lower()}, P90")
+            res.add(f"{p}_{key}_p10", q[key]["p10"], unit, f"Llama 3.1 405B: {label[0].lower() + label[1:]}, P10")
+            res.add(f"{p}_{key}_p90", q[key]["p90"], unit, f"Llama 3.1 405B: {label[0].lower() + label[1:]}, P90")
     res.add(f"{p}_published_gpu_hours", r["published_gpu_hours"], "GPU-hours", "Llama 3.1 405B: published GPU-hours")
 
 
