@@ -47,7 +47,7 @@ R.record(E)
 # %% [markdown]
 # ## Seven steps, on Llama 3.1 405B
 #
-# Meta trained Llama 3.1 405B on about {glue:text}`plan_llama31_405b_tokens:.2g` tokens on
+# Meta trained Llama 3.1 405B on about {glue:text}`plan_llama31_405b_train_trillion_tokens:.0f` trillion tokens on
 # {glue:text}`plan_llama31_405b_gpus:,.0f` H100s at {glue:text}`plan_llama31_405b_achieved_tflops:,.0f`
 # TFLOP/s per GPU, counted in model FLOPs. The planner takes those inputs and the book's defaults for
 # everything else.

@@ -89,6 +89,7 @@ def _walkthrough(res: ChapterResults) -> None:
     s, q = result.steps, result.results
     p = "plan_llama31_405b"
     res.add(f"{p}_tokens", r["tokens"], "tokens", "Llama 3.1 405B: tokens")
+    res.add(f"{p}_train_trillion_tokens", r["tokens"] / 1e12, "trillion tokens", "Llama 3.1 405B: tokens, trillions")
     res.add(f"{p}_gpus", r["gpus"], "GPUs", "Llama 3.1 405B: GPUs")
     res.add(f"{p}_achieved_tflops", r["achieved_tflops_per_gpu"], "TFLOP/s per GPU", "Llama 3.1 405B: published TFLOP/s per GPU")
     res.add(f"{p}_flops_per_token", s["flops_per_token"], "FLOP per token", "Llama 3.1 405B: model FLOPs per token")

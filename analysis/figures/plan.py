@@ -10,7 +10,7 @@ from analysis.tables import markdown_table, pct
 
 
 def _fmt(value: float) -> str:
-    return f"{value:,.3g}" if abs(value) < 1e4 else f"{value:,.0f}"
+    return f"{value:.3g}" if abs(value) < 100 else f"{value:,.0f}"
 
 
 def backtest_table(E) -> str:
