@@ -86,3 +86,92 @@ def implied_mfu(total_flop: float, gpus: float, peak_tflops: float, days: float)
 def flop_in_run(gpus: float, peak_tflops: float, mfu: float, days: float) -> float:
     """Model FLOPs a cluster delivers in ``days`` of training at a given MFU."""
     return sustained_flops(gpus, peak_tflops, mfu) * days * SECONDS_PER_DAY
+
+
+# --- FLOP conventions: model FLOPs and hardware FLOPs with activation recomputation -------------------
+#
+# A paper's "achieved TFLOP/s per GPU" may count model FLOPs (the work the model needs, as above) or
+# hardware FLOPs (the work the GPUs did, recomputation included). Per token, with n matmul parameters
+# (:func:`matmul_params`), of which V h form the output (logit) layer, L layers, hidden size h and
+# sequence length s:
+#
+# - ``"model"``: 6 n + 12 L h s (this module's convention);
+# - ``"hardware-selective"``: selective recomputation re-runs the attention-score part only:
+#   6 n + 24 L h s. Korthikanti et al. 2022 (arXiv 2205.05198, App. A, eq. 7-9): hardware FLOPs
+#   per iteration 72 B L s h^2 (1 + s/3h + v/12hL) against model FLOPs 72 B L s h^2 (1 + s/6h + v/12hL);
+# - ``"hardware-full"``: full recomputation re-runs every layer's forward pass (one more 2 n + 4 L h s
+#   on the layers) but not the logit layer: 8 (n - V h) + 6 V h + 16 L h s. Narayanan et al. 2021
+#   (arXiv 2104.04473, Sec. 5.1, eq. 3): 96 B s l h^2 (1 + s/6h + V/16lh) per iteration, which is
+#   about 8 P per token; hence their training time ~ 8 T P / (n X).
+
+FLOP_CONVENTIONS = ("model", "hardware-selective", "hardware-full")
+
+
+def hardware_flops_per_token(model, seq_len: int | None = None, recompute: str = "none") -> float:
+    """FLOPs the GPUs execute per trained token of ``model`` (a row of ``data/models.csv``, or a
+    mapping with the same fields) under activation recomputation ``recompute``: ``"none"`` (equal
+    to :func:`model_flops_per_token`), ``"selective"`` (Korthikanti et al. 2022) or ``"full"``
+    (Narayanan et al. 2021). See the block comment above for the formulas."""
+    layers, hidden = int(model["layers"]), int(model["hidden_size"])
+    s = int(seq_len if seq_len is not None else model["seq_len"])
+    n = matmul_params(float(model["active_params"]), int(model["vocab_size"]), hidden, bool(model["tied_embeddings"]))
+    attention = attention_flops_per_token(layers, hidden, s)
+    if recompute == "none":
+        return 6.0 * n + attention
+    if recompute == "selective":
+        return 6.0 * n + 2.0 * attention
+    if recompute == "full":
+        logits = float(model["vocab_size"]) * hidden
+        return 8.0 * (n - logits) + 6.0 * logits + attention * 4.0 / 3.0
+    raise ValueError(f"recompute must be 'none', 'selective' or 'full', not {recompute!r}")
+
+
+def flops_per_token_counted(model, flops_counted: str, seq_len: int | None = None) -> float:
+    """FLOPs per token under the convention ``flops_counted`` (one of :data:`FLOP_CONVENTIONS`)."""
+    recompute = {"model": "none", "hardware-selective": "selective", "hardware-full": "full"}
+    if flops_counted not in recompute:
+        raise ValueError(f"flops_counted must be one of {', '.join(FLOP_CONVENTIONS)}, not {flops_counted!r}")
+    return hardware_flops_per_token(model, seq_len, recompute[flops_counted])
+
+
+def model_tflops_from_achieved(achieved_tflops: float, flops_counted: str, model, seq_len: int | None = None) -> float:
+    """Model TFLOP/s per GPU behind an achieved figure that counts ``flops_counted`` FLOPs: the
+    GPUs' rate times the share of their FLOPs that the model needs (e.g. 140 hardware TFLOP/s with
+    full recomputation on GPT-3 175B are about 105 model TFLOP/s)."""
+    return achieved_tflops * model_flops_per_token(model, seq_len) / flops_per_token_counted(model, flops_counted, seq_len)
+
+
+def tokens_per_s_from_achieved(achieved_tflops: float, flops_counted: str, model, seq_len: int | None = None) -> float:
+    """Tokens/s/GPU at an achieved TFLOP/s that counts ``flops_counted`` FLOPs."""
+    return achieved_tflops * TERA / flops_per_token_counted(model, flops_counted, seq_len)
+
+
+def training_time_days_from(total_flop: float, gpus: float, *, mfu: float | None = None,
+                            peak_tflops: float | None = None, achieved_tflops: float | None = None,
+                            flops_counted: str = "model", model=None, seq_len: int | None = None) -> float:
+    """Days (no downtime) to deliver ``total_flop`` *model* FLOPs on ``gpus`` GPUs, given either
+    an MFU with the dense peak, or an achieved TFLOP/s per GPU with the convention it counts
+    (``flops_counted``; a hardware convention needs the ``model`` to convert). Giving both, or
+    neither, is an error."""
+    if (mfu is None) == (achieved_tflops is None):
+        raise ValueError("give exactly one of mfu (with peak_tflops) and achieved_tflops")
+    if mfu is not None:
+        if peak_tflops is None:
+            raise ValueError("mfu needs peak_tflops")
+        return training_time_days(total_flop, gpus, peak_tflops, mfu)
+    if flops_counted == "model":
+        model_tflops = achieved_tflops
+    elif model is None:
+        raise ValueError(f"achieved TFLOP/s counted as {flops_counted!r} needs the model to convert")
+    else:
+        model_tflops = model_tflops_from_achieved(achieved_tflops, flops_counted, model, seq_len)
+    return training_time_days(total_flop, gpus, model_tflops, 1.0)
+
+
+def dense_transformer(layers: int, hidden_size: int, seq_len: int, vocab_size: int, name: str = "") -> dict:
+    """A GPT-style dense model as a ``models.csv``-like mapping from its shape, with Narayanan et
+    al.'s parameter count P = 12 l h^2 (1 + 13/12h + (V + s)/12lh) (tied embeddings, learned
+    positions): the configurations of their Table 1, which print no parameter count to 0.1 %."""
+    params = 12.0 * layers * hidden_size**2 * (1 + 13 / (12 * hidden_size) + (vocab_size + seq_len) / (12 * layers * hidden_size))
+    return {"name": name, "active_params": params, "total_params": params, "layers": layers,
+            "hidden_size": hidden_size, "seq_len": seq_len, "vocab_size": vocab_size, "tied_embeddings": True}

@@ -554,6 +554,45 @@ def _network_components_schema(ids) -> pa.DataFrameSchema:
     )
 
 
+def _backtest_runs_schema(ids) -> pa.DataFrameSchema:
+    """Published training runs with the planner's inputs (shape, tokens, GPUs, throughput and the
+    FLOPs it counts) and their published outcomes, for the plan chapter's backtest."""
+    return pa.DataFrameSchema(
+        {
+            "run_id": _text(regex=ID, unique=True),
+            "name": _text(),
+            "kind": _text(isin={"run", "projection"}),
+            "params": _num(1e6, 1e14),
+            "layers": _int(1, 1_000),
+            "hidden_size": _int(64, 1_000_000),
+            "seq_len": _int(1, 10_000_000),
+            "vocab_size": _int(2, 10_000_000),
+            "tied_embeddings": _bool_text(),
+            "tokens": _num(1e6, 1e16),
+            "gpu_id": _text(isin=ids("gpus")),
+            "gpus": _int(1, 10_000_000),
+            "gpus_basis": _text(isin={"published", "assumed"}),
+            "precision": _text(isin={"bf16", "fp8"}),
+            "achieved_tflops_per_gpu": _num(0.1, 100_000, nullable=True),
+            "flops_counted": _text(nullable=True, isin={"model", "hardware-selective", "hardware-full"}),
+            "published_days": _num(0.01, 10_000, nullable=True),
+            "days_basis": _text(nullable=True, isin={"no failures", "wall clock"}),
+            "published_gpu_hours": _num(1, 1e10, nullable=True),
+            "published_energy_mwh": _num(0.001, 1e9, nullable=True),
+            "published_co2_t": _num(0, 1e9, nullable=True),
+            "published_cost_usd": _num(1, 1e12, nullable=True),
+            "published_usd_per_gpu_hour": _num(0.01, 1_000, nullable=True),
+            "source_id": _source(ids("sources")),
+            "note": _text(nullable=True),
+        },
+        checks=[pa.Check(lambda d: d["achieved_tflops_per_gpu"].isna() == d["flops_counted"].isna(),
+                         error="achieved_tflops_per_gpu and flops_counted go together"),
+                pa.Check(lambda d: d["published_days"].isna() == d["days_basis"].isna(),
+                         error="published_days needs days_basis")],
+        strict=True,
+    )
+
+
 SCHEMAS = {
     "sources": _sources_schema,
     "gpus": _gpus_schema,
@@ -575,6 +614,7 @@ SCHEMAS = {
     "accelerators": _accelerators_schema,
     "atlas_benchmarks": _atlas_benchmarks_schema,
     "network_components": _network_components_schema,
+    "backtest_runs": _backtest_runs_schema,
 }
 # Where a table lives under data/, when not at <name>.csv; and tables that may be absent (an
 # absent optional table reads as empty, with its columns).
@@ -591,10 +631,10 @@ DEPENDS = {"gpus": ("sources",), "models": ("sources",), "training_runs": ("sour
            "llama3_interruptions": ("sources",), "reliability_facts": ("sources",), "job_failures": ("sources",),
            "distributions": ("sources",), "measured": ("sources", "gpus"),
            "accelerators": ("sources", "gpus"), "atlas_benchmarks": ("sources", "models", "gpus"),
-           "network_components": ("sources",)}
+           "network_components": ("sources",), "backtest_runs": ("sources", "gpus")}
 KEYS = {"sources": "source_id", "gpus": "gpu_id", "models": "model_id",
         "training_runs": "run_id", "report_facts": "fact_id", "claims": "claim_id",
         "cloud_prices": "snapshot_id", "seed_numbers": "number_id", "published_runs": "run_id",
         "llama3_interruptions": "component", "reliability_facts": "item_id", "job_failures": "row_id",
         "distributions": "param", "accelerators": "gpu_id", "atlas_benchmarks": "row_id",
-        "network_components": "component_id"}
+        "network_components": "component_id", "backtest_runs": "run_id"}

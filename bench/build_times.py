@@ -11,6 +11,7 @@
 6. the uncertainty chapter's Monte Carlo: 100,000 draws of every headline output (best of five;
    target 1 s or less).
 7. `python -m analysis measure --quick` on the CPU (into a temporary folder).
+8. `python -m analysis plan` for one run (a fresh process: imports, data, MFU fit, bands; target ~1 s).
 
 Each step runs in a fresh copy of the repository under a temporary folder, so the developer's
 own `_build/` is untouched. Timings are wall-clock seconds on this machine.
@@ -98,6 +99,8 @@ def main() -> None:
         changed_build = _timed([*cli, "build", "--scenario", str(scenario)], pipeline)
         jb = _jupyter_book_executes(_copy(tmp / "jupyter-book"), pipeline)
         measure = _timed([*cli, "measure", "--quick", "--out", str(tmp / "measured")], pipeline)
+        plan = min(_timed([*cli, "plan", "--model", "llama31_70b", "--tokens", "15e12", "--gpu", "h100_sxm",
+                           "--gpus", "4096", "--json"], pipeline) for _ in range(3))
     from analysis import defaults as d
     from analysis.goodput import benchmark_seconds, llama3_simulation_inputs
 
@@ -114,6 +117,7 @@ def main() -> None:
         ("goodput simulation: 1,000 runs of a 16,384-GPU, 54-day job", simulation),
         ("uncertainty Monte Carlo: 100,000 draws of every headline output", monte_carlo),
         ("measure --quick on the CPU (matmul sweep, one training step)", measure),
+        ("plan one run (python -m analysis plan, best of 3, fresh process)", plan),
     ]
     print(f"Book build times on {platform.node() or 'this machine'} ({os.cpu_count()} CPUs, "
           f"Python {platform.python_version()}):\n")

@@ -95,3 +95,89 @@ def test_benchmarks_get_both_figures_and_say_which_was_derived():
     from analysis.data import fact
     implied = fact("A13_h100_usd_per_gpu_hour") / 3600 / (fact("A22_fp8_cost_per_1m_dec2024") / 1e6)
     assert sa["tokens_per_s_per_gpu"] == pytest.approx(implied, rel=0.01)
+
+
+# --- FLOP conventions: an achieved TFLOP/s and which FLOPs it counts --------------------------------
+# Narayanan et al. 2021 (arXiv 2104.04473), Table 1 shapes and Sec. 5.1 "Training time estimates":
+# "On n = 1024 A100 GPUs using batch size 1536, we achieve X = 140 teraFLOP/s per GPU. As a result,
+# the time required to train this model is 34 days." and, for 1T parameters on 450B tokens with
+# 3072 GPUs at 163 teraFLOP/s, "end-to-end training time of 84 days". X counts hardware FLOPs with
+# full activation recomputation (their eq. 3, 96 B s l h^2 (1 + s/6h + V/16lh) per iteration).
+GPT3 = flops.dense_transformer(96, 12288, 2048, 51200, "GPT-3 175B (Narayanan Table 1)")
+GPT_1T = flops.dense_transformer(128, 25600, 2048, 51200, "GPT 1T (Narayanan Table 1)")
+
+
+def _narayanan_eq3_per_token(m) -> float:
+    layers, h, s, v = m["layers"], m["hidden_size"], m["seq_len"], m["vocab_size"]
+    return 96 * layers * h**2 * (1 + s / (6 * h) + v / (16 * layers * h))
+
+
+@pytest.mark.parametrize("m", [GPT3, GPT_1T])
+def test_hardware_full_matches_narayanan_eq3_within_0_1pct(m):
+    # Our per-token count adds the 13 l h bias and position parameters that eq. 3 leaves out.
+    assert flops.hardware_flops_per_token(m, recompute="full") == pytest.approx(_narayanan_eq3_per_token(m), rel=1e-3)
+
+
+@pytest.mark.parametrize("m,tokens,gpus,x,paper_days", [(GPT3, 300e9, 1024, 140, 34), (GPT_1T, 450e9, 3072, 163, 84)])
+def test_hardware_full_throughput_gives_the_papers_days(m, tokens, gpus, x, paper_days):
+    """The paper's days come from its approximation 8 T P / (n X), which drops the s/6h and V/16lh
+    terms of its own eq. 3 (2.0-3.1 % for GPT-3, 1.4 % for 1T). Exact per-token hardware FLOPs land
+    within 3 % of the printed days; the approximation lands within the paper's rounding to a day."""
+    total_model_flop = tokens * flops.model_flops_per_token(m)
+    days = flops.training_time_days_from(total_model_flop, gpus, achieved_tflops=x, flops_counted="hardware-full", model=m)
+    assert days == pytest.approx(paper_days, rel=0.03)
+    approx_days = 8 * tokens * m["active_params"] / (gpus * x * 1e12) / 86400
+    assert abs(approx_days - paper_days) <= 1.0  # 33.9 vs 34; 83.5 vs 84 (P = 1.008T)
+
+
+def test_reading_a_hardware_figure_as_model_flops_is_a_quarter_short():
+    """The issue-14 error: taking 140 hardware TFLOP/s as model FLOPs gives ~26 days, not ~34."""
+    total = 300e9 * flops.model_flops_per_token(GPT3)
+    as_model = flops.training_time_days_from(total, 1024, achieved_tflops=140, flops_counted="model")
+    as_hardware = flops.training_time_days_from(total, 1024, achieved_tflops=140, flops_counted="hardware-full", model=GPT3)
+    assert as_model / as_hardware == pytest.approx(flops.model_flops_per_token(GPT3)
+                                                   / flops.hardware_flops_per_token(GPT3, recompute="full"))
+    assert 0.74 < as_model / as_hardware < 0.76
+
+
+# Korthikanti et al. 2022 (arXiv 2205.05198), Table 5, selective recomputation + sequence parallelism,
+# via a transcription (research note flop_convention_examples.csv): MFU and HFU per model; shapes from
+# Table 3 (s = 2048, v = 51200). HFU / MFU = hardware-selective / model FLOPs per token.
+KORTHIKANTI = [((48, 6144), 0.415, 0.437), ((96, 12288), 0.514, 0.528), ((105, 20480), 0.560, 0.570),
+               ((128, 25600), 0.563, 0.570)]
+
+
+@pytest.mark.parametrize("shape,mfu,hfu", KORTHIKANTI)
+def test_selective_recompute_ratio_matches_korthikanti_table5(shape, mfu, hfu):
+    m = flops.dense_transformer(*shape, 2048, 51200)
+    ratio = flops.hardware_flops_per_token(m, recompute="selective") / flops.model_flops_per_token(m)
+    # HFU and MFU are printed to 0.1 pp: the ratio is known to about +-0.002.
+    assert ratio == pytest.approx(hfu / mfu, abs=0.003)
+
+
+def test_model_tflops_from_achieved_inverts_each_convention():
+    for convention in flops.FLOP_CONVENTIONS:
+        hw = flops.flops_per_token_counted(GPT3, convention)
+        model_tflops = flops.model_tflops_from_achieved(150.0, convention, GPT3)
+        assert model_tflops * hw == pytest.approx(150.0 * flops.model_flops_per_token(GPT3))
+        assert flops.tokens_per_s_from_achieved(150.0, convention, GPT3) == pytest.approx(150e12 / hw)
+    assert flops.model_tflops_from_achieved(150.0, "model", GPT3) == 150.0
+
+
+def test_llama3_405b_model_convention_matches_its_mfu():
+    """Llama 3 (arXiv 2407.21783, Table 4): 400 TFLOP/s per GPU is 41 % BF16 MFU on H100 (PaLM's
+    model-FLOP convention). 400 / 989.4 = 40.4 %, within the rounding of both printed figures."""
+    peak = row("gpus", "h100_sxm")["bf16_dense_tflops"]
+    assert flops.model_tflops_from_achieved(400, "model", row("models", "llama31_405b")) / peak == pytest.approx(0.41, abs=0.01)
+
+
+def test_training_time_from_needs_exactly_one_throughput():
+    with pytest.raises(ValueError):
+        flops.training_time_days_from(1e24, 100, mfu=0.4, peak_tflops=989.4, achieved_tflops=300)
+    with pytest.raises(ValueError):
+        flops.training_time_days_from(1e24, 100)
+    with pytest.raises(ValueError):
+        flops.training_time_days_from(1e24, 100, achieved_tflops=300, flops_counted="hardware-full")
+    assert flops.training_time_days_from(1e24, 100, mfu=0.4, peak_tflops=989.4) == flops.training_time_days(1e24, 100, 989.4, 0.4)
+    with pytest.raises(ValueError):
+        flops.hardware_flops_per_token(GPT3, recompute="partial")

@@ -23,10 +23,11 @@ FORBIDDEN = ("analysis.sections", "analysis.defaults", "analysis.chapters", "ana
 # - scenarios.py is orchestration: a scenario file is a set of parameters for the whole book, so
 #   loading one validates it against every section's parameters (the registry) and evaluating one
 #   starts from every parameter's default (analysis.chapters.bands.model_values), as the CLI's
-#   `compare` and the scenarios chapter need. (ledger.py, by contrast, takes the chapters' results
+#   `compare` and the scenarios chapter need. planner.py is orchestration too: a plan starts from
+#   the book's parameter defaults (`python -m analysis plan` and the plan chapter). (ledger.py, by contrast, takes the chapters' results
 #   as plain data and is checked as a domain module.)
 NOT_DOMAIN_FILES = {"sections.py", "defaults.py", "params.py", "notebook.py", "results.py", "plots.py", "tables.py",
-                    "names.py",
+                    "names.py", "planner.py",
                     "cli.py", "__main__.py", "scenarios.py"}
 NOT_DOMAIN_PACKAGES = {"chapters", "figures", "pipeline"}
 
