@@ -221,6 +221,8 @@ def compute(P, upstream) -> ChapterResults:
     res.add_table("per_gpu_hour", per_gpu_hour_frame(res))
     _against_report(P, systems, res)
     res.add_table("a13_check", a13_check_frame(P, systems))
+    anchors = load_table("cost_anchors")
+    res.add_table("anchors", anchors[anchors["param"] == "cost_of_capital"].reset_index(drop=True))
     bench = res.add_table("usd_per_million_tokens_by_row", priced_benchmarks(res))
     _token_costs(bench, res)
     _report_basis_costs(bench, res)
