@@ -53,9 +53,11 @@ display(Markdown(comparison_table(R, [("h100_tco_usd_per_gpu_hour", "A13_h100_us
 # {glue:text}`h100_capex_share_of_tco_pct:.0f` % is capital; a GB200 GPU costs
 # \${glue:text}`gb200_tco_usd_per_gpu_hour:.2f`. The ratio, {glue:text}`gb200_breakeven_speedup:.2f`x,
 # is the speed-up per GPU that GB200 must deliver to match the H100's training work per TCO dollar;
-# the report puts it at about {glue:text}`fact_A12_tco_ratio:.1f`x, {glue:text}`gb200_breakeven_speedup_vs_report_pct:+.0f` %
-# from the book's. Both systems share every rate, so the ratio depends mostly on the capex ratio,
-# which is the report's own, and little on the rates themselves.
+# the report puts it at about {glue:text}`fact_A12_tco_ratio:.1f`x, and the book's lands
+# {glue:text}`gb200_breakeven_speedup_vs_report_pct:+.0f` % from it. Both systems share every rate, so
+# the ratio lies between the capex ratio, {glue:text}`gb200_to_h100_capex_ratio:.2f`x (the report's own
+# prices; maintenance follows it), and the ratio of their watts, {glue:text}`gb200_to_h100_it_w_ratio:.2f`x
+# (power and datacenter space): the rates set where between, not how far apart the two ends are.
 
 # %% [markdown]
 # ### The book's estimate against the report's H100 basis
@@ -71,7 +73,7 @@ display(Markdown(comparison_table(R, [("h100_tco_usd_per_gpu_hour", "A13_h100_us
 display(Markdown(opex_figures.anchors_table(E)))
 
 # %% [markdown]
-# On these inputs the H100 costs {glue:text}`h100_tco_vs_report_pct:+.0f` % against the report's
+# On these inputs the H100 lands {glue:text}`h100_tco_vs_report_pct:+.0f` % from the report's
 # \${glue:text}`fact_A13_h100_usd_per_gpu_hour:.2f` per GPU-hour (A13). The report's basis is a check
 # of the model here, not an input. The gap is in the opex: after this build's opex the report's
 # basis leaves \${glue:text}`a13_h100_capex_usd_per_gpu_hour:.3f` per hour for capital, while even

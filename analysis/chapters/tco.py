@@ -80,6 +80,10 @@ def _against_report(P, systems: dict, res: ChapterResults) -> None:
                                      P.useful_life_years, P.utilization)
     res.add("h100_tco_at_zero_cost_of_capital_usd_per_gpu_hour", floor, "USD per GPU-hour",
             "H100 TCO with free capital (straight-line depreciation plus opex)")
+    res.add("gb200_to_h100_capex_ratio", systems["gb200"]["capex_usd_per_gpu"] / h100["capex_usd_per_gpu"], "ratio",
+            "GB200 / H100 all-in capex per GPU")
+    res.add("gb200_to_h100_it_w_ratio", P.gb200_it_w_per_gpu / P.h100_it_w_per_gpu, "ratio",
+            "GB200 / H100 critical IT power per GPU")
     res.add("h100_opex_share_of_tco_pct", h100["opex_usd_per_gpu_hour"] / res["h100_tco_usd_per_gpu_hour"] * 100,
             "percent", "Opex's share of H100 TCO")
 

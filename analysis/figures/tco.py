@@ -95,9 +95,10 @@ def measured_markdown(E, usd_per_device_hour: float) -> str:
 def a13_check_table(E) -> str:
     """Markdown: the cost of capital that would make the H100's TCO the report's $1.42 (A13), with
     the book's opex and with the seed's $249, beside the book's own rate."""
+    basis = f"${fact('A13_h100_usd_per_gpu_hour'):.2f}"
     rows = [[r.opex, f"{r.useful_life_years:g}", f"{r.opex_usd_per_gpu_hour:.3f}",
-             "none: even at 0 % the TCO is above $1.42" if np.isnan(r.implied_cost_of_capital)
+             f"none: even at 0 % the TCO is above {basis}" if np.isnan(r.implied_cost_of_capital)
              else f"{r.implied_cost_of_capital * 100:.1f} %", f"{r.book_cost_of_capital * 100:.1f} %"]
             for r in E.tables["a13_check"].itertuples()]
-    return markdown_table(["Opex", "Life, years", "Opex, USD per GPU-hour", "Cost of capital that gives $1.42",
+    return markdown_table(["Opex", "Life, years", "Opex, USD per GPU-hour", f"Cost of capital that gives {basis}",
                            "The book's"], rows, "lrrrr")
