@@ -198,13 +198,16 @@ GB200_GPUS_PER_RACK = Param(
 USEFUL_LIFE_YEARS = Param(
     "useful_life_years", 4.0, "years", "Years over which capex is recovered",
     "Not stated by SemiAnalysis. Four years is an assumption: accounting lives are 5-6 years, but a "
-    "training GPU is a generation behind within about two. With it, the $1.42 basis implies a "
-    "cost of capital close to a hyperscaler's.", None, basis="assumption", low=1, high=10)
+    "training GPU is a generation behind within about two.", None, basis="assumption", low=1, high=10)
 COST_OF_CAPITAL = Param(
-    "cost_of_capital", 0.081, "per year", "Annual cost of capital (discount rate) for amortizing capex",
-    "Calibrated: with a 4-year life, full utilization and $249/GPU-month opex, 8.1 % makes the H100 "
-    "TCO SemiAnalysis's $1.42 per GPU-hour (A13). The capex chapter shows the solve.", "sa_gb200_2025",
-    basis="calibrated", low=0.0, high=0.5)
+    "cost_of_capital", 0.10, "per year", "Annual cost of capital (discount rate) for amortizing capex",
+    "No hyperscaler or neocloud publishes its WACC; the public anchors are debt yields "
+    "(data/cost_anchors.csv). Hyperscaler senior debt yields 4.3-5.4 % (Meta, 2024), a floor, since "
+    "equity costs more and hyperscalers are mostly equity-financed; Meta's Hyperion data-center bonds "
+    "6.58 % (2025); CoreWeave's debt 7-15 %, its unsecured 2030 notes 10 % (June 2025). The book takes "
+    "10 %, the rate at which the market lends unsecured to a business whose assets are GPU clusters. "
+    "Not solved to any report figure: the TCO chapter shows the rate SemiAnalysis's $1.42 would need.",
+    "coreweave_debt_note_2025", basis="assumption", low=0.0, high=0.5)
 UTILIZATION = Param(
     "utilization", 1.0, "fraction", "Share of hours a GPU is in paid or productive use",
     "SemiAnalysis's $1.42 is cost per GPU-hour owned with no rental margin, i.e. every hour counts (A13).",
@@ -223,17 +226,22 @@ GB200_IT_W_PER_GPU = Param(
     "included) / 72 GPUs, plus the same ~10 % for storage and network as the H100 build-up (B14).",
     "awesomeagents_gb200", basis="derived", low=100, high=5_000)
 DATACENTER_USD_PER_KW_MONTH = Param(
-    "datacenter_usd_per_kw_month", 46.0, "USD per kW-month", "Datacenter space and infrastructure per kW of critical IT, power excluded",
-    "Calibrated with maintenance_frac_per_year so that opex reproduces the seed's $249 (H100) and "
-    "$359 (GB200) per GPU-month, which no public SemiAnalysis text contains (S09). The opex chapter shows the solve.",
-    "seed_000", basis="calibrated", low=0, high=1_000)
+    "datacenter_usd_per_kw_month", 130.0, "USD per kW-month", "Datacenter space and infrastructure per kW of critical IT, power excluded",
+    "CBRE: wholesale-sized footprints in Northern Virginia, the largest market, rented at $120-140 per "
+    "kW-month in H2 2023, the space hyperscalers and AI operators lease; 130 is the midpoint. Wholesale "
+    "rents are quoted with electricity billed separately (modified gross), so power stays its own item. "
+    "Smaller 250-500 kW deployments asked $174-184 (2024); data/cost_anchors.csv lists every anchor.",
+    "cbre_nova_pr_2024", basis="derived", low=0, high=1_000)
 MAINTENANCE_FRAC_PER_YEAR = Param(
-    "maintenance_frac_per_year", 0.0297, "fraction of capex per year", "Maintenance and support contracts",
-    "Calibrated together with datacenter_usd_per_kw_month (see there).", "seed_000", basis="calibrated",
-    low=0, high=0.5)
+    "maintenance_frac_per_year", 0.10, "fraction of capex per year", "Maintenance and support contracts",
+    "No strong public source. Hardware support contracts run 10-30 % of the purchase price a year in "
+    "the generic sources and 20 % for a DGX H100 at list price (all weak: data/cost_anchors.csv); 10 % "
+    "is the low end they share. A hyperscaler that repairs its own fleet under warranty may pay less; "
+    "no public source says how much.", "supercluster_dgx_h100", basis="assumption", low=0, high=0.5)
 OTHER_USD_PER_GPU_MONTH = Param(
-    "other_usd_per_gpu_month", 5.0, "USD per GPU-month", "Other operating costs (insurance, software, monitoring)",
-    "An assumption, kept small so that the calibrated items carry the seed's totals.", None,
+    "other_usd_per_gpu_month", 0.0, "USD per GPU-month", "Other operating costs (insurance, software, monitoring, staff)",
+    "Not estimated: no public source prices these items per GPU, so the default leaves them out and "
+    "every dollar of the TCO has a source. Set it to add your own.", None,
     basis="assumption", low=0, high=1_000)
 # Everything a TCO per GPU-hour needs (tco.system_tco_per_gpu_hour_usd): every chapter that prices a
 # GPU-hour lists these, so a scenario that changes one moves all of them together.

@@ -1,10 +1,11 @@
 """Operating cost per GPU per month, item by item: power, datacenter space, maintenance, other.
 
 Power follows the cluster chapter's build-up (IT watts per GPU x PUE x tariff). The datacenter
-charge is a rate per kW of critical IT per month, as colocation is priced. Maintenance and support
-are a fraction of capex per year. SemiAnalysis does not publish its opex items; the seed's
-$249 and $359 per GPU-month are unverifiable, so the book calibrates the datacenter rate and the
-maintenance fraction to them (:func:`calibrate_datacenter_and_maintenance`) and says so.
+charge is a rate per kW of critical IT per month, as wholesale colocation is priced (electricity
+billed separately). Maintenance and support are a fraction of capex per year. SemiAnalysis does
+not publish its opex items; the book's rates come from independent public sources, and
+:func:`implied_datacenter_and_maintenance` shows what the seed's unverifiable $249 and $359 per
+GPU-month would require of them (a check, not an input).
 """
 
 from __future__ import annotations
@@ -49,11 +50,11 @@ def opex_usd_per_gpu_month(**items) -> float:
     return sum(opex_items_usd_per_gpu_month(**items).values())
 
 
-def calibrate_datacenter_and_maintenance(targets: tuple[float, float], it_w: tuple[float, float],
-                                         capex_per_gpu: tuple[float, float], pue: float,
-                                         tariff_usd_per_kwh: float, other_usd_per_gpu_month: float):
-    """Datacenter $/kW-month and maintenance fraction per year that make two systems' opex hit
-    ``targets`` ($/GPU-month), given everything else: two linear equations in two unknowns."""
+def implied_datacenter_and_maintenance(targets: tuple[float, float], it_w: tuple[float, float],
+                                       capex_per_gpu: tuple[float, float], pue: float,
+                                       tariff_usd_per_kwh: float, other_usd_per_gpu_month: float):
+    """Datacenter $/kW-month and maintenance fraction per year that would make two systems' opex
+    hit ``targets`` ($/GPU-month), given everything else: two linear equations in two unknowns."""
     a = np.array([[w / 1_000, c / 12] for w, c in zip(it_w, capex_per_gpu, strict=True)])
     b = np.array([t - power_usd_per_gpu_month(w, pue, tariff_usd_per_kwh) - other_usd_per_gpu_month
                   for t, w in zip(targets, it_w, strict=True)])

@@ -593,6 +593,26 @@ def _backtest_runs_schema(ids) -> pa.DataFrameSchema:
     )
 
 
+def _cost_anchors_schema(ids) -> pa.DataFrameSchema:
+    return pa.DataFrameSchema(
+        {
+            "anchor_id": _text(regex=ID, unique=True),
+            "param": _text(regex=ID),  # the parameter of analysis/defaults.py the anchor bears on
+            "value": _num(0, 1e6),
+            "value_high": _num(0, 1e6, nullable=True),
+            "unit": _text(),
+            "period": _text(),
+            "what": _text(),
+            "source_id": _source(ids("sources")),
+            "confidence": _text(isin={"high", "medium", "low"}),
+            "note": _text(nullable=True),
+        },
+        checks=[pa.Check(lambda d: d["value_high"].isna() | (d["value_high"] > d["value"]),
+                         error="value_high must be above value")],
+        strict=True,
+    )
+
+
 SCHEMAS = {
     "sources": _sources_schema,
     "gpus": _gpus_schema,
@@ -615,6 +635,7 @@ SCHEMAS = {
     "atlas_benchmarks": _atlas_benchmarks_schema,
     "network_components": _network_components_schema,
     "backtest_runs": _backtest_runs_schema,
+    "cost_anchors": _cost_anchors_schema,
 }
 # Where a table lives under data/, when not at <name>.csv; and tables that may be absent (an
 # absent optional table reads as empty, with its columns).
@@ -631,10 +652,10 @@ DEPENDS = {"gpus": ("sources",), "models": ("sources",), "training_runs": ("sour
            "llama3_interruptions": ("sources",), "reliability_facts": ("sources",), "job_failures": ("sources",),
            "distributions": ("sources",), "measured": ("sources", "gpus"),
            "accelerators": ("sources", "gpus"), "atlas_benchmarks": ("sources", "models", "gpus"),
-           "network_components": ("sources",), "backtest_runs": ("sources", "gpus")}
+           "network_components": ("sources",), "backtest_runs": ("sources", "gpus"), "cost_anchors": ("sources",)}
 KEYS = {"sources": "source_id", "gpus": "gpu_id", "models": "model_id",
         "training_runs": "run_id", "report_facts": "fact_id", "claims": "claim_id",
         "cloud_prices": "snapshot_id", "seed_numbers": "number_id", "published_runs": "run_id",
         "llama3_interruptions": "component", "reliability_facts": "item_id", "job_failures": "row_id",
         "distributions": "param", "accelerators": "gpu_id", "atlas_benchmarks": "row_id",
-        "network_components": "component_id", "backtest_runs": "run_id"}
+        "network_components": "component_id", "backtest_runs": "run_id", "cost_anchors": "anchor_id"}

@@ -3,7 +3,10 @@
 TCO per GPU-hour = capital charge (:mod:`analysis.capex`) + opex per hour (:mod:`analysis.opex`).
 SemiAnalysis prices every H100 token at $1.42 per GPU-hour, its TCO with no rental margin (A13),
 and puts GB200 NVL72's TCO per GPU at ~1.6x the H100's (A12): the speed-up GB200 must deliver per
-GPU to match the H100's performance per TCO dollar. Dollars per token are in :mod:`analysis.costs`.
+GPU to match the H100's performance per TCO dollar. Its opex items and cost of capital are not
+public, so the book builds its own TCO from independent sources and compares it with both figures;
+:func:`implied_cost_of_capital` gives the rate at which the book's TCO would equal $1.42 (a check,
+not an input). Dollars per token are in :mod:`analysis.costs`.
 """
 
 from __future__ import annotations
@@ -52,15 +55,18 @@ def system_tco_per_gpu_hour_usd(system: str, p) -> float:
     return system_costs(system, p)["tco_usd_per_gpu_hour"]
 
 
-def calibrate_cost_of_capital(target_tco_usd_per_gpu_hour: float, capex_usd_per_gpu: float,
-                              opex_usd_per_gpu_hour: float, useful_life_years: float,
-                              utilization: float = 1.0) -> float:
-    """The cost of capital per year at which a GPU's TCO per used hour equals
-    ``target_tco_usd_per_gpu_hour`` (the report's $1.42 per H100-hour, A13): what is left of the
-    target after opex must be the capital charge. Raises ``ValueError`` when that remainder is
-    below straight-line depreciation (no non-negative rate reaches it)."""
-    return solve_cost_of_capital(capex_usd_per_gpu, target_tco_usd_per_gpu_hour - opex_usd_per_gpu_hour,
-                                 useful_life_years, utilization)
+def implied_cost_of_capital(target_tco_usd_per_gpu_hour: float, capex_usd_per_gpu: float,
+                            opex_usd_per_gpu_hour: float, useful_life_years: float,
+                            utilization: float = 1.0) -> float:
+    """The cost of capital per year at which a GPU's TCO per used hour would equal
+    ``target_tco_usd_per_gpu_hour`` (e.g. the report's $1.42 per H100-hour, A13): what is left of
+    the target after opex must be the capital charge. NaN when that remainder is below
+    straight-line depreciation: then no non-negative rate reaches the target."""
+    try:
+        return solve_cost_of_capital(capex_usd_per_gpu, target_tco_usd_per_gpu_hour - opex_usd_per_gpu_hour,
+                                     useful_life_years, utilization)
+    except ValueError:
+        return float("nan")
 
 
 def breakeven_speedup(tco_new_per_gpu_hour: float, tco_old_per_gpu_hour: float) -> float:

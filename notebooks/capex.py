@@ -107,9 +107,10 @@ display(Markdown(seed_vs_source_table(["S03", "S05", "S06", "S07"])))
 # {glue:text}`useful_life_years:g`-year life, a {glue:text}`cost_of_capital_pct:.1f` % cost of
 # capital and {glue:text}`utilization_pct:.0f` % utilization, an H100 costs
 # \${glue:text}`h100_capex_usd_per_gpu_hour:.2f` per hour in capital and a GB200
-# \${glue:text}`gb200_capex_usd_per_gpu_hour:.2f`. Neither life nor rate is in the report; the
-# {ref}`TCO chapter <chapter-tco>` shows how the rate is calibrated to its
-# \${glue:text}`fact_A13_h100_usd_per_gpu_hour:.2f` per H100-hour.
+# \${glue:text}`gb200_capex_usd_per_gpu_hour:.2f`. Neither life nor rate is in the report. The rate is
+# the book's, from public debt yields (CoreWeave's unsecured notes); the {ref}`TCO chapter
+# <chapter-tco>` sets the result against the report's \${glue:text}`fact_A13_h100_usd_per_gpu_hour:.2f`
+# per H100-hour.
 
 # %% tags=["remove-input"]
 glue_figure("fig_capex_per_hour_vs_life", figures.charge_vs_life(E))

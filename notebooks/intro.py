@@ -57,6 +57,9 @@ glue_values(figures.prose_numbers(E))
 #   \${glue:text}`gb200_tco_usd_per_gpu_hour:.2f`, so GB200 must train
 #   {glue:text}`gb200_breakeven_speedup:.2f`x faster per GPU to pay off. At the H100's rate, a
 #   million Llama 3.1 405B tokens cost \${glue:text}`llama31_405b_bf16_usd_per_million_tokens:.2f`.
+#   These costs are the book's own estimate from public rents, debt yields and an assumed
+#   maintenance share, {glue:text}`h100_tco_vs_report_pct:+.0f` % from SemiAnalysis's H100 basis; the
+#   {ref}`TCO chapter <chapter-tco>` and the claims ledger show why.
 # - **GB200 NVL72.** NVIDIA's public benchmarks put it at
 #   {glue:text}`gb200_vs_h100_deepseek_v3_bf16_throughput_ratio:.2f`x (DeepSeek-V3) to
 #   {glue:text}`gb200_vs_h100_llama4_maverick_fp8_throughput_ratio:.2f`x (Llama 4 Maverick, FP8) an H100's

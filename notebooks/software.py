@@ -118,8 +118,9 @@ display(Markdown(comparison_table(R, figures.COMPARED["dollars"])))
 # - **The end cost.** \${glue:text}`seed_cost_k:.0f`k for {glue:text}`gpt3_tokens_b:.0f`B tokens is
 #   {glue:text}`seed_cost_cents:.1f` US cents per million tokens. On H100s at
 #   \${glue:text}`h100_tco_usd_per_gpu_hour:.2f` an hour that needs an FP8 MFU of {glue:text}`seed_cost_implied_fp8_mfu_pct:,.0f` %:
-#   more model FLOP/s than the chip's peak. The original's December figure is
-#   \${glue:text}`gpt3_175b_fp8_cost_300b_tokens_dec2024_usd_k:.0f`k (reproduced above).
+#   more model FLOP/s than the chip's peak. At the book's TCO the December run costs
+#   \${glue:text}`gpt3_175b_fp8_cost_300b_tokens_dec2024_usd_k:.0f`k; the original's figure, at its
+#   own H100 cost basis, is in the table above.
 # - **The years.** The original's measurements are from January and December 2024. The H100's
 #   first year of availability is {glue:text}`h100_launch_year:.0f` (it was announced that March), and
 #   SemiAnalysis dates January 2024 to about {glue:text}`fact_A17_jan2024_years_after:.0f` year

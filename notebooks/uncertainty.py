@@ -95,7 +95,7 @@ glue("top_breakeven_driver", chapter.top_driver(E, "tornado_breakeven"))
 # %% [markdown]
 # ```{glue:figure} fig_uncertainty_tornado_cost
 # :name: fig-uncertainty-tornado-cost
-# :alt: Tornado chart of the Llama 3.1 405B cost per million tokens, one horizontal bar pair per input, sorted by swing, useful life at the top.
+# :alt: Tornado chart of the Llama 3.1 405B cost per million tokens, one horizontal bar pair per input, sorted by swing, the largest at the top.
 #
 # Inputs ranked by how far the cost of a token swings between their low and high; in this build the
 # largest swing comes from this input: {glue:text}`top_cost_driver`.

@@ -54,12 +54,15 @@ def test_bands_are_ordered_and_bracket_the_median(values):
 
 
 def test_evaluate_at_the_defaults_reproduces_the_chapters(values):
-    """The point estimate goes through the chapters' functions: the TCO, the $/1M tokens (A34)."""
-    from analysis.data import fact
+    """The point estimate goes through the chapters' functions: the TCO chapter's independent H100
+    TCO ($1.87033, +32 % from SA's $1.42, A13) and the $/1M tokens at it, $1.87033 / (202.5
+    tokens/s x 3,600 s) x 1e6 = $2.5656 (SA's $1.95 at its own basis, A34)."""
+    from analysis import tco
 
     point = uncertainty.evaluate(values, uncertainty.reference_tokens_per_s(), reliability.llama3_rates())
-    assert point["h100_tco_usd_per_gpu_hour"] == pytest.approx(fact("A13_h100_usd_per_gpu_hour"), rel=0.01)
-    assert point["llama31_405b_bf16_usd_per_million_tokens"] == pytest.approx(fact("A34_405b_bf16_cost_per_1m"), rel=0.01)
+    assert point["h100_tco_usd_per_gpu_hour"] == pytest.approx(tco.system_tco_per_gpu_hour_usd("h100", values))
+    assert point["h100_tco_usd_per_gpu_hour"] == pytest.approx(1.87033, rel=1e-4)
+    assert point["llama31_405b_bf16_usd_per_million_tokens"] == pytest.approx(1.87033 / (202.5 * 3600) * 1e6, rel=1e-3)
 
 
 def test_tornado_ranks_by_swing_and_swings_cost_with_prices(values):

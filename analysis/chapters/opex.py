@@ -1,7 +1,8 @@
-"""Opex chapter: what an H100 and a GB200 NVL72 GPU cost to run per month, item by item, how the
-two unpublished rates are calibrated to the seed's totals, and how opex moves with tariff and PUE.
+"""Opex chapter: what an H100 and a GB200 NVL72 GPU cost to run per month, item by item, from
+independent public rates (data/cost_anchors.csv); what the seed's unverifiable totals would require
+of those rates (a check, not an input); and how opex moves with tariff and PUE.
 
-The item functions and the calibration are in :mod:`analysis.opex`.
+The item functions and the implied-rate solve are in :mod:`analysis.opex`.
 """
 
 from __future__ import annotations
@@ -11,12 +12,12 @@ import pandas as pd
 
 from analysis import capex, hardware, opex
 from analysis.chapters import ChapterResults
-from analysis.data import fact, row
+from analysis.data import fact, load_table, row
 
 # system: (label, chip id in gpus.csv, all-in price parameter, GPUs-per-system parameter, IT W parameter)
 SYSTEMS = {"h100": ("H100", "h100_sxm", "h100_allin_usd", "h100_gpus_per_server", "h100_it_w_per_gpu"),
            "gb200": ("GB200 NVL72", "gb200_nvl72", "gb200_allin_usd", "gb200_gpus_per_rack", "gb200_it_w_per_gpu")}
-# The seed's cluster opex per GPU-month (S09): the calibration's targets.
+# The seed's cluster opex per GPU-month (S09): unverifiable totals the chapter checks against.
 SEED_TARGETS = {"h100": "S09_h100_opex", "gb200": "S09_gb200_opex"}
 # Tariffs drawn in the opex-against-tariff figure, as multiples of this build's tariff.
 TARIFF_RANGE_MULTIPLE = 3.0
@@ -42,11 +43,11 @@ def items_frame(P) -> pd.DataFrame:
     return pd.DataFrame({name: opex_items(P, name) for name in SYSTEMS}).rename_axis("item")
 
 
-def calibrate(P) -> tuple[float, float]:
-    """The datacenter rate (USD per kW-month) and maintenance share (per year) that make this
+def seed_implied_rates(P) -> tuple[float, float]:
+    """The datacenter rate (USD per kW-month) and maintenance share (per year) that would make this
     build's opex equal the seed's $249 and $359 per GPU-month (S09), everything else as set."""
     targets = tuple(row("seed_numbers", SEED_TARGETS[name])["value"] for name in SYSTEMS)
-    return opex.calibrate_datacenter_and_maintenance(
+    return opex.implied_datacenter_and_maintenance(
         targets, tuple(getattr(P, SYSTEMS[name][4]) for name in SYSTEMS),
         tuple(capex_usd_per_gpu(P, name) for name in SYSTEMS), P.pue, P.tariff_usd_per_kwh,
         P.other_usd_per_gpu_month)
@@ -78,16 +79,46 @@ def compute(P, upstream) -> ChapterResults:
     res.add("gb200_to_h100_opex_ratio", res["gb200_opex_usd_per_gpu_month"] / res["h100_opex_usd_per_gpu_month"],
             "ratio", "GB200 / H100 opex per GPU")
 
-    rate, fraction = calibrate(P)
-    res.add("calibrated_datacenter_usd_per_kw_month", rate, "USD per kW-month",
-            "Datacenter rate that reproduces the seed's opex")
-    res.add("calibrated_maintenance_frac_per_year", fraction, "fraction per year",
-            "Maintenance share that reproduces the seed's opex")
-    res.add("calibrated_maintenance_pct_per_year", fraction * 100, "percent per year",
-            "Maintenance share that reproduces the seed's opex")
+    res.add("gb200_to_h100_power_ratio", res["gb200_power_usd_per_gpu_month"] / res["h100_power_usd_per_gpu_month"],
+            "ratio", "GB200 / H100 electricity per GPU")
+    res.add("gb200_to_h100_capex_ratio", capex_usd_per_gpu(P, "gb200") / capex_usd_per_gpu(P, "h100"), "ratio",
+            "GB200 / H100 all-in capex per GPU")
+    _rates(P, res)
+    _seed_check(P, res)
+    res.add_table("vs_tariff", vs_tariff_frame(P))
+    return res
+
+
+def anchors_frame() -> pd.DataFrame:
+    """The independent public figures behind the datacenter rate and the maintenance share."""
+    anchors = load_table("cost_anchors")
+    return anchors[anchors["param"].isin(["datacenter_usd_per_kw_month", "maintenance_frac_per_year"])].reset_index(drop=True)
+
+
+def _rates(P, res: ChapterResults) -> None:
+    """This build's two rates and the range of the public anchors around them."""
     res.add("maintenance_pct_per_year", P.maintenance_frac_per_year * 100, "percent per year",
             "Maintenance and support, share of capex (this build)")
     res.add("datacenter_usd_per_kw_month", P.datacenter_usd_per_kw_month, "USD per kW-month",
             "Datacenter rate (this build)")
-    res.add_table("vs_tariff", vs_tariff_frame(P))
-    return res
+    anchors = res.add_table("anchors", anchors_frame())
+    colo = anchors[anchors["param"] == "datacenter_usd_per_kw_month"]
+    res.add("colocation_anchor_low_usd_per_kw_month", colo["value"].min(), "USD per kW-month",
+            "Lowest public colocation rent found")
+    res.add("colocation_anchor_high_usd_per_kw_month", colo["value_high"].fillna(colo["value"]).max(),
+            "USD per kW-month", "Highest public colocation rent found")
+
+
+def _seed_check(P, res: ChapterResults) -> None:
+    """The seed's unverifiable totals (S09) against this build's, and the rates they would need."""
+    for name, (label, *_) in SYSTEMS.items():
+        seed = row("seed_numbers", SEED_TARGETS[name])["value"]
+        res.add(f"{name}_opex_vs_seed_pct", (res[f"{name}_opex_usd_per_gpu_month"] / seed - 1) * 100, "percent",
+                f"{label} opex, this build against the seed's unverifiable total")
+    res.add("seed_gb200_to_h100_opex_ratio", row("seed_numbers", SEED_TARGETS["gb200"])["value"]
+            / row("seed_numbers", SEED_TARGETS["h100"])["value"], "ratio", "GB200 / H100 opex per GPU in the seed")
+    rate, fraction = seed_implied_rates(P)
+    res.add("seed_implied_datacenter_usd_per_kw_month", rate, "USD per kW-month",
+            "Datacenter rate the seed's opex totals would need")
+    res.add("seed_implied_maintenance_pct_per_year", fraction * 100, "percent per year",
+            "Maintenance share the seed's opex totals would need")

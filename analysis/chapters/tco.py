@@ -1,6 +1,8 @@
-"""TCO chapter: dollars per GPU-hour of H100 and GB200 NVL72, the speed-up GB200 needs, how the
-report's $1.42 basis pins the cost of capital, dollars per million training tokens for every
-benchmark row, renting against owning, the P10-P90 bands, and the reader's own measured device.
+"""TCO chapter: dollars per GPU-hour of H100 and GB200 NVL72 from independent public inputs, the
+speed-up GB200 needs, how far that lands from the report's $1.42 basis and ~1.6x ratio (and what
+cost of capital would close the gap), dollars per million training tokens for every benchmark row
+(at the book's TCO, and at the report's $1.42 to check its arithmetic), renting against owning,
+the P10-P90 bands, and the reader's own measured device.
 
 Other chapters read ``h100_tco_usd_per_gpu_hour``, ``gb200_tco_usd_per_gpu_hour`` (USD per
 GPU-hour) and ``gb200_breakeven_speedup`` (ratio) from ``upstream["tco"]``. The cost model is
@@ -16,8 +18,9 @@ from analysis import costs, tco
 from analysis.benchmarks import load_benchmarks, pick
 from analysis.chapters import ChapterResults
 from analysis.chapters.bands import band_frame
-from analysis.data import fact, load_table
+from analysis.data import fact, load_table, row
 from analysis.measure import report
+from analysis.opex import HOURS_PER_MONTH
 from analysis.units import TERA
 
 LABELS = {"h100": "H100", "gb200": "GB200 NVL72"}
@@ -59,23 +62,67 @@ def per_gpu_hour_frame(res: ChapterResults) -> pd.DataFrame:
                         index=pd.Index(list(parts), name="usd_per_gpu_hour"))
 
 
-def _cost_of_capital(P, h100: dict, res: ChapterResults) -> None:
-    """The cost of capital the report's $1.42 per H100-hour implies, at this build's life and at one
-    year more (:func:`analysis.tco.calibrate_cost_of_capital`)."""
+def _against_report(P, systems: dict, res: ChapterResults) -> None:
+    """The book's independent TCO against the report's $1.42 per H100-hour (A13) and ~1.6x (A12),
+    and the capital charge and floor that tell whether any cost of capital could close the gap."""
+    h100 = systems["h100"]
     target = fact("A13_h100_usd_per_gpu_hour")
     res.add("useful_life_years", P.useful_life_years, "years", "Useful life over which capex is recovered")
     res.add("cost_of_capital_pct", P.cost_of_capital * 100, "percent per year", "Cost of capital")
+    res.add("h100_tco_vs_report_pct", (res["h100_tco_usd_per_gpu_hour"] / target - 1) * 100, "percent",
+            "The book's H100 TCO against the report's $1.42 basis (A13)")
+    res.add("gb200_breakeven_speedup_vs_report_pct",
+            (res["gb200_breakeven_speedup"] / fact("A12_tco_ratio") - 1) * 100, "percent",
+            "The book's GB200 / H100 TCO ratio against the report's ~1.6x (A12)")
     res.add("a13_h100_capex_usd_per_gpu_hour", target - h100["opex_usd_per_gpu_hour"], "USD per GPU-hour",
             "Capital charge the report's H100 basis leaves after this build's opex")
-    for key, life, label in (("calibrated_cost_of_capital", P.useful_life_years, ""),
-                             ("calibrated_cost_of_capital_life_plus_one_year", P.useful_life_years + 1,
-                              ", with a life one year longer")):
-        rate = tco.calibrate_cost_of_capital(target, h100["capex_usd_per_gpu"], h100["opex_usd_per_gpu_hour"],
-                                             life, P.utilization)
-        if key == "calibrated_cost_of_capital":
-            res.add(key, rate, "per year", "Cost of capital that makes H100 TCO the report's basis (A13)")
-        res.add(f"{key}_pct", rate * 100, "percent per year",
-                f"Cost of capital that makes H100 TCO the report's basis (A13){label}")
+    floor = tco.tco_per_gpu_hour_usd(h100["capex_usd_per_gpu"], h100["opex_usd_per_gpu_month"], 0.0,
+                                     P.useful_life_years, P.utilization)
+    res.add("h100_tco_at_zero_cost_of_capital_usd_per_gpu_hour", floor, "USD per GPU-hour",
+            "H100 TCO with free capital (straight-line depreciation plus opex)")
+    res.add("gb200_to_h100_capex_ratio", systems["gb200"]["capex_usd_per_gpu"] / h100["capex_usd_per_gpu"], "ratio",
+            "GB200 / H100 all-in capex per GPU")
+    res.add("gb200_to_h100_it_w_ratio", P.gb200_it_w_per_gpu / P.h100_it_w_per_gpu, "ratio",
+            "GB200 / H100 critical IT power per GPU")
+    res.add("h100_opex_share_of_tco_pct", h100["opex_usd_per_gpu_hour"] / res["h100_tco_usd_per_gpu_hour"] * 100,
+            "percent", "Opex's share of H100 TCO")
+
+
+def a13_check_frame(P, systems: dict) -> pd.DataFrame:
+    """What would make the H100's TCO the report's $1.42 (A13): the cost of capital implied with the
+    book's opex and with the seed's unverifiable $249 opex (S09), at this build's life and one year
+    more, beside the book's own rate. NaN where no non-negative rate reaches $1.42."""
+    h100 = systems["h100"]
+    target = fact("A13_h100_usd_per_gpu_hour")
+    hours = HOURS_PER_MONTH * P.utilization
+    opex_cases = {"the book's opex": h100["opex_usd_per_gpu_hour"],
+                  "the seed's $249 opex (S09)": row("seed_numbers", "S09_h100_opex")["value"] / hours}
+    rows = [{"opex": case, "useful_life_years": life, "opex_usd_per_gpu_hour": opex_hour,
+             "implied_cost_of_capital": tco.implied_cost_of_capital(target, h100["capex_usd_per_gpu"], opex_hour,
+                                                                    life, P.utilization),
+             "book_cost_of_capital": P.cost_of_capital}
+            for case, opex_hour in opex_cases.items() for life in (P.useful_life_years, P.useful_life_years + 1)]
+    return pd.DataFrame(rows)
+
+
+def _report_basis_costs(bench: pd.DataFrame, res: ChapterResults) -> None:
+    """The report's per-token and per-run figures at its own $1.42 basis (A13, quoted): these check
+    the throughput and FLOP arithmetic behind A22-A35, whatever the book's TCO."""
+    basis = fact("A13_h100_usd_per_gpu_hour")
+    jan = pick(bench, **GPT3_FP8, date="2024-01")
+    dec = pick(bench, **GPT3_FP8, date="2024-12")
+    l405 = pick(bench, **LLAMA31_405B_BF16_2304)
+    for key, r, label in (("gpt3_175b_fp8_usd_per_million_tokens_jan2024", jan, "GPT-3 175B FP8, Jan 2024 software"),
+                          ("gpt3_175b_fp8_usd_per_million_tokens", dec, "GPT-3 175B FP8, Dec 2024 software"),
+                          ("llama31_405b_bf16_usd_per_million_tokens", l405, "Llama 3.1 405B BF16")):
+        res.add(f"{key}_at_report_basis", costs.usd_per_million_tokens(basis, r["tokens_per_s_per_gpu"]),
+                "USD per million tokens", f"{label}, per 1M tokens at the report's $1.42 per GPU-hour")
+    res.add("gpt3_175b_fp8_cost_300b_tokens_usd_at_report_basis",
+            costs.run_cost_usd(fact("A23_train_tokens"), basis, dec["tokens_per_s_per_gpu"]), "USD",
+            "GPT-3 175B FP8 on its 300B tokens, Dec 2024 software, at the report's $1.42 per GPU-hour")
+    res.add("llama31_405b_bf16_cost_15t_tokens_usd_at_report_basis",
+            costs.run_cost_usd(fact("A35_train_tokens"), basis, l405["tokens_per_s_per_gpu"]), "USD",
+            "Llama 3.1 405B BF16 on 15T tokens, at the report's $1.42 per GPU-hour")
 
 
 def priced_benchmarks(res: ChapterResults) -> pd.DataFrame:
@@ -176,9 +223,13 @@ def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("tco")
     systems = _per_gpu_hour(P, res)
     res.add_table("per_gpu_hour", per_gpu_hour_frame(res))
-    _cost_of_capital(P, systems["h100"], res)
+    _against_report(P, systems, res)
+    res.add_table("a13_check", a13_check_frame(P, systems))
+    anchors = load_table("cost_anchors")
+    res.add_table("anchors", anchors[anchors["param"] == "cost_of_capital"].reset_index(drop=True))
     bench = res.add_table("usd_per_million_tokens_by_row", priced_benchmarks(res))
     _token_costs(bench, res)
+    _report_basis_costs(bench, res)
     res.add_table("breakeven", breakeven_frame(P, systems, res))
     _rental_margins(res.add_table("rental", rental_frame(res)), res)
     res.add_table("bands", band_frame(P, BAND_KEYS))

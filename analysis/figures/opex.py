@@ -36,8 +36,8 @@ def breakdown(E):
     for x, total in enumerate(bottom):
         ax.text(x, total, f"${total:,.0f}", ha="center", va="bottom", fontsize=9, fontweight="bold")
     ax.legend(loc="upper left", fontsize=8)
-    add_source(fig, "power from SemiAnalysis build-ups (C02) and the NVL72 rack; datacenter and maintenance "
-               "calibrated to the seed's totals (S09); other assumed.")
+    add_source(fig, "power: SemiAnalysis build-ups (C02) and the NVL72 rack; datacenter: CBRE wholesale rents; "
+               "maintenance: support-contract share (assumption); data/cost_anchors.csv.")
     return fig
 
 
@@ -56,3 +56,20 @@ def vs_tariff(E, tariff_usd_per_kwh: float):
     add_source(fig, "opex model of this chapter; PUE values from SemiAnalysis 2024 (C05: Google <1.10, "
                "industry 1.55) and this build.")
     return fig
+
+
+ANCHOR_ITEMS = {"datacenter_usd_per_kw_month": "datacenter, per kW-month",
+                "maintenance_frac_per_year": "maintenance, of capex a year", "cost_of_capital": "cost of debt, a year"}
+
+
+def anchors_table(E) -> str:
+    """Markdown: the public figures (data/cost_anchors.csv) in the chapter's ``anchors`` table."""
+    def value(r) -> str:
+        if r.param == "datacenter_usd_per_kw_month":
+            fmt = lambda v: f"${v:,.2f}".replace(".00", "")  # noqa: E731
+        else:
+            fmt = lambda v: f"{v * 100:.3g} %"  # noqa: E731
+        return fmt(r.value) if np.isnan(r.value_high) else f"{fmt(r.value)}-{fmt(r.value_high)}"
+    rows = [[ANCHOR_ITEMS[r.param], value(r), r.period, r.what, r.confidence, r.source_id]
+            for r in E.tables["anchors"].itertuples()]
+    return markdown_table(["Item", "Value", "Period", "What", "Confidence", "Source"], rows, "lrllll")

@@ -46,7 +46,8 @@ def breakeven(E):
                 xytext=(2, 4), textcoords="offset points", fontsize=8)
     ax.xaxis.set_major_formatter(lambda v, _: f"${v / 1000:,.0f}k")
     ax.legend(fontsize=8)
-    add_source(fig, "TCO model of this chapter (capex: SemiAnalysis 2025; opex calibrated); report ratio A12.")
+    add_source(fig, "TCO model of this chapter (capex: SemiAnalysis 2025; opex and cost of capital: public anchors, "
+               "data/cost_anchors.csv); report ratio A12.")
     return fig
 
 
@@ -89,3 +90,15 @@ def measured_markdown(E, usd_per_device_hour: float) -> str:
         f"({E['llama31_405b_bf16_2304_mfu_pct']:.0f} % MFU) costs \\${fmt(E['h100_llama31_405b_bf16_usd_per_exaflop'])} "
         f"per 10^18 model FLOPs at this chapter's TCO of \\${E['h100_tco_usd_per_gpu_hour']:.2f} per GPU-hour: the "
         f"measured device's model compute costs {fmt(E['measured_to_h100_usd_per_exaflop_ratio'])} times as much.")
+
+
+def a13_check_table(E) -> str:
+    """Markdown: the cost of capital that would make the H100's TCO the report's $1.42 (A13), with
+    the book's opex and with the seed's $249, beside the book's own rate."""
+    basis = f"${fact('A13_h100_usd_per_gpu_hour'):.2f}"
+    rows = [[r.opex, f"{r.useful_life_years:g}", f"{r.opex_usd_per_gpu_hour:.3f}",
+             f"none: even at 0 % the TCO is above {basis}" if np.isnan(r.implied_cost_of_capital)
+             else f"{r.implied_cost_of_capital * 100:.1f} %", f"{r.book_cost_of_capital * 100:.1f} %"]
+            for r in E.tables["a13_check"].itertuples()]
+    return markdown_table(["Opex", "Life, years", "Opex, USD per GPU-hour", f"Cost of capital that gives {basis}",
+                           "The book's"], rows, "lrrrr")

@@ -26,11 +26,11 @@ def test_prices_per_gpu_are_the_reports(E):
 
 
 def test_capital_charge_by_hand(E):
-    # CRF(8.1 %, 4 years) = 0.081 x 1.081^4 / (1.081^4 - 1) = 0.081 x 1.365534 / 0.365534 = 0.302593.
-    assert E["capital_recovery_factor_per_year"] == pytest.approx(0.302593, rel=1e-5)
-    # H100: 31,250 x 0.302593 / 8,760 h = $1.0795; GB200: 54,166.67 x 0.302593 / 8,760 = $1.8711.
-    assert E["h100_capex_usd_per_gpu_hour"] == pytest.approx(1.0795, rel=1e-4)
-    assert E["gb200_capex_usd_per_gpu_hour"] == pytest.approx(1.8711, rel=1e-4)
+    # CRF(10 %, 4 years) = 0.1 x 1.1^4 / (1.1^4 - 1) = 0.1 x 1.4641 / 0.4641 = 0.315471.
+    assert E["capital_recovery_factor_per_year"] == pytest.approx(0.315471, rel=1e-5)
+    # H100: 31,250 x 0.315471 / 8,760 h = $1.12540; GB200: 54,166.67 x 0.315471 / 8,760 = $1.95069.
+    assert E["h100_capex_usd_per_gpu_hour"] == pytest.approx(1.12540, rel=1e-4)
+    assert E["gb200_capex_usd_per_gpu_hour"] == pytest.approx(1.95069, rel=1e-4)
 
 
 def test_seed_prices_against_the_report(E):
