@@ -53,8 +53,11 @@ class ChapterResults:
     parameters: dict = field(default_factory=dict)
 
     def add(self, key: str, value: float, unit: str, label: str) -> float:
-        """Record ``value`` under ``key``; returns it as a float for further arithmetic."""
+        """Record ``value`` under ``key``; returns it as a float for further arithmetic (a whole
+        count, unit ``count``, as an int)."""
         value = float(value)
+        if unit == "count" and value.is_integer():
+            value = int(value)  # a count prints as 22, not 22.0 (results files, tables, glue)
         if not math.isfinite(value):
             raise ChapterError(f"{self.section}: result {key} is not finite ({value})")
         if key in self.quantities:
