@@ -58,6 +58,15 @@ def within(difference: float, tolerance: float) -> bool:
     return not pd.isna(difference) and not pd.isna(tolerance) and abs(difference) <= tolerance * (1 + 1e-12)
 
 
+CHECKED = (*AGREEING_STATUSES, "corrected")  # statuses with a tolerance (a claim's corrected: the book agrees)
+
+
+def _within(value: float, low: float, high: float, tolerance: float) -> bool:
+    """Whether ``value`` lies within ``tolerance`` of the source's figure or range (the chapter
+    tests' shorthand for :func:`within` of :func:`difference_rel`)."""
+    return within(difference_rel(value, low, high), tolerance)
+
+
 def parse_uses(uses) -> list[tuple[str, str]]:
     """``"energy:key_a;software:key_b"`` -> ``[("energy", "key_a"), ("software", "key_b")]``."""
     if not isinstance(uses, str) or not uses:

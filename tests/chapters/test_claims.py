@@ -13,6 +13,7 @@ from test_ledger import reported_results
 from analysis.chapters import ChapterResults, Quantity
 from analysis.chapters import claims as chapter
 from analysis.ledger import LedgerError
+from analysis.schemas import CLAIM_STATUSES, FACT_STATUSES
 from analysis.sections import CHAPTERS, get_section
 
 
@@ -29,22 +30,59 @@ def upstream(at_defaults: bool = True) -> dict[str, ChapterResults]:
 
 
 def test_counts_every_status_and_every_checked_figure():
-    """data/claims.csv: 22 claims, 11 reproduced, 6 corrected, 4 context, 1 unverifiable, 0 pending;
-    data/fact_checks.csv: 74 figures recomputed, 69 of them reproduced (5 are context)."""
+    """data/claims.csv: 22 claims, 6 reproduced independently, 1 by calibration, 3 inputs quoted,
+    7 corrected, 4 context, 1 unverifiable, 0 pending; data/fact_checks.csv: 69 figures, one row
+    each, shown in 79 places (10 of them in two chapters): 50 reproduced independently, 2 by
+    calibration (A12, A13), 10 inputs quoted, 4 corrected, 3 context. Every count is an int."""
     E = chapter.compute(SimpleNamespace(), upstream())
-    counts = {key: E[key] for key in E.quantities}
-    assert counts == {"claims_total_count": 22, "claims_reproduced_count": 11, "claims_corrected_count": 6,
-                      "claims_context_count": 4, "claims_unverifiable_count": 1, "claims_pending_count": 0,
-                      "facts_checked_count": 75, "facts_reproduced_count": 70}
-    assert {E.unit(key) for key in E.quantities} == {"count"}
-    assert len(E.tables["seed_claims"]) == 22 and len(E.tables["report_facts_checked"]) == 75
+    counts = {key: E[key] for key in E.quantities if E.unit(key) == "count"}
+    assert counts == {"claims_total_count": 22, "claims_reproduced_independently_count": 6,
+                      "claims_reproduced_by_calibration_count": 1, "claims_input_quoted_count": 3,
+                      "claims_corrected_count": 7, "claims_context_count": 4, "claims_unverifiable_count": 1,
+                      "claims_pending_count": 0, "facts_checked_count": 69, "facts_checked_places_count": 79,
+                      "facts_shown_in_several_chapters_count": 10, "facts_reproduced_independently_count": 50,
+                      "facts_reproduced_by_calibration_count": 2, "facts_input_quoted_count": 10,
+                      "facts_corrected_count": 4, "facts_context_count": 3}
+    assert all(type(n) is int for n in counts.values())
+    assert sum(counts[f"facts_{s}_count"] for s in FACT_STATUSES) == counts["facts_checked_count"]
+    assert sum(counts[f"claims_{s}_count"] for s in CLAIM_STATUSES) == counts["claims_total_count"]
+    assert E["tolerance_without_reason_frac"] == 0.03
+    assert len(E.tables["seed_claims"]) == 22 and len(E.tables["report_facts_checked"]) == 69
+
+
+def test_the_ledger_page_shows_differences_that_agree_with_the_status():
+    """A09's row shows +2.0 % (1.7333x against the top of SA's 1.6-1.7x), not +8.3 %; B14 is
+    corrected at -7.4 %; the intro's table has an integer per status."""
+    from analysis.figures import claims as figures
+    from analysis.figures import intro as intro_figures
+
+    E = chapter.compute(SimpleNamespace(), upstream_at_book_values())
+    facts = figures.facts_markdown(E)
+    a09 = next(line for line in facts.splitlines() if line.startswith("| A09_allin_capex_ratio"))
+    assert "+2.0 %" in a09 and "reproduced independently" in a09
+    b14 = next(line for line in facts.splitlines() if line.startswith("| B14_critical_it_mw"))
+    assert "-7.4 %" in b14 and "corrected" in b14
+    intro = ChapterResults("intro")
+    for key, q in E.quantities.items():
+        intro.add(key, q.value, q.unit, q.label)
+    table = intro_figures.status_markdown(intro)
+    assert "| reproduced by calibration | 1 | 2 |" in table and ".0" not in table
+
+
+def upstream_at_book_values() -> dict[str, ChapterResults]:
+    """The expected upstream, with the two book values the display test reads: A09's 1.7333x
+    (SA's prices, $3.9M / 72 over $250k / 8) and B14's 138.9 MW (100k x 1,389 W)."""
+    chapters = upstream()
+    chapters["capex"].quantities["gb200_to_h100_capex_ratio"] = Quantity(3.9e6 / 72 / (250e3 / 8), "ratio", "A09")
+    chapters["cluster"].quantities["cluster_it_mw"] = Quantity(138.9, "MW", "B14")
+    return chapters
 
 
 def test_a_drifted_value_fails_the_chapter_at_the_defaults_only():
     chapters = upstream()
     cluster = chapters["cluster"]
     cluster.quantities["peak_fp8_eflops"] = Quantity(cluster["peak_fp8_eflops"] * 1.5, "EFLOP/s", "drifted")
-    with pytest.raises(LedgerError, match="S19: book value"):
+    with pytest.raises(LedgerError, match="S19: status reproduced_independently but the book is"):
         chapter.compute(SimpleNamespace(), chapters)
     scenario = upstream(at_defaults=False)
     scenario["cluster"].quantities["peak_fp8_eflops"] = cluster.quantities["peak_fp8_eflops"]
