@@ -311,7 +311,7 @@ display(Markdown(bands_table(E.tables["bands"], P.mc_draws)))
 #
 # The summary this book started from says that SemiAnalysis compares training energy with US
 # household use, and that training GPT-175B uses the yearly electricity of several households. Both
-# are set against the original text and this chapter's results (the build fails if a "reproduced"
+# are set against the original text and this chapter's results (the build fails if a reproduced
 # claim drifts out of its tolerance).
 
 # %% tags=["remove-input"]
