@@ -17,6 +17,13 @@ from pathlib import Path
 
 from analysis.errors import ExecutionError
 
+
+def as_number(value, unit: str) -> float | int:
+    """A result's value as a plain number: a float, or an int for a whole count (unit ``count``),
+    so counts print and serialise as 22, not 22.0."""
+    value = float(value)
+    return int(value) if unit == "count" and value.is_integer() else value
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -41,7 +48,7 @@ class Results:
     def add(self, key: str, value: float, unit: str, label: str, glue: bool = True) -> None:
         """Record ``value`` under ``key`` (and glue it as ``key`` for ``{glue:text}``). Returns
         nothing, so a cell ending in ``R.add(...)`` prints nothing; read values from ``R[key]``."""
-        value = float(value)
+        value = as_number(value, unit)
         if not math.isfinite(value):
             raise ExecutionError(f"result {key} is not finite: {value}")
         if key in self.results:

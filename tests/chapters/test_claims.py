@@ -106,3 +106,18 @@ def test_ran_at_defaults_compares_every_parameter():
 
 def test_needs_every_modelling_chapter():
     assert set(get_section("claims").needs) == {s.name for s in CHAPTERS}
+
+
+def test_counts_stay_integers_in_results_files():
+    """A count is written to the results JSON as 22, not 22.0, and read back as an int; other
+    units stay floats."""
+    from analysis.results import as_number
+
+    E = chapter.compute(SimpleNamespace(), upstream())
+    doc = {"section": "claims", "results": {k: {"value": q.value, "unit": q.unit, "label": q.label}
+                                            for k, q in E.quantities.items()}}
+    back = ChapterResults.from_json(doc)
+    assert type(back["claims_total_count"]) is int and back["claims_total_count"] == 22
+    assert type(back["tolerance_without_reason_frac"]) is float
+    assert type(as_number(3.0, "count")) is int and type(as_number(3.5, "count")) is float
+    assert type(as_number(3.0, "W")) is float
