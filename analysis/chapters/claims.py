@@ -21,11 +21,19 @@ def ran_at_defaults(section: str, parameters: dict) -> bool:
 
 
 def ledger_inputs(upstream: dict[str, ChapterResults]) -> tuple[ledger.Results, dict[str, bool]]:
-    """The chapters' results as the ledger reads them, and whether each ran at its defaults."""
+    """The chapters' results as the ledger reads them, and whether each ran at its defaults: its
+    own parameters and those of every chapter it reads (``Section.needs``), so the benchmarks
+    chapter priced at a scenario's TCO is not held to the report's $1.95."""
     results = {name: {key: (q.value, q.unit) for key, q in chapter.quantities.items()}
                for name, chapter in upstream.items()}
-    at_defaults = {name: ran_at_defaults(name, chapter.parameters) for name, chapter in upstream.items()}
-    return results, at_defaults
+    from analysis.sections import get_section
+
+    own = {name: ran_at_defaults(name, chapter.parameters) for name, chapter in upstream.items()}
+
+    def with_needs(name: str) -> bool:  # a chapter reading a moved chapter's results has moved too
+        return own.get(name, False) and all(with_needs(need) for need in get_section(name).needs)
+
+    return results, {name: with_needs(name) for name in upstream}
 
 
 def compute(P, upstream) -> ChapterResults:

@@ -121,3 +121,19 @@ def test_counts_stay_integers_in_results_files():
     assert type(back["tolerance_without_reason_frac"]) is float
     assert type(as_number(3.0, "count")) is int and type(as_number(3.5, "count")) is float
     assert type(as_number(3.0, "W")) is float
+
+
+def test_a_chapter_reading_a_moved_chapter_is_not_at_the_defaults():
+    """A scenario that changes only the TCO chapter's tariff moves the benchmarks chapter's cost per
+    token (S01, A34) too: the ledger must not hold it to the report's $1.95."""
+    chapters = upstream()
+    tco = chapters["tco"]
+    tco.parameters = {**tco.parameters, "tariff_usd_per_kwh": 0.09}
+    bench = chapters["benchmarks"]
+    key = "llama31_405b_bf16_usd_per_million_tokens_2304"
+    bench.quantities[key] = Quantity(bench[key] * 1.5, "USD per million tokens", "moved with the TCO")
+    tco_key = "llama31_405b_bf16_usd_per_million_tokens"
+    tco.quantities[tco_key] = Quantity(tco[tco_key] * 1.5, "USD per million tokens", "moved")
+    _, at_defaults = chapter.ledger_inputs(chapters)
+    assert not at_defaults["tco"] and not at_defaults["benchmarks"] and at_defaults["cluster"]
+    assert chapter.compute(SimpleNamespace(), chapters)["claims_total_count"] == 22
