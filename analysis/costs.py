@@ -46,3 +46,9 @@ def perf_per_tco_ratio(throughput_ratio: float, tco_ratio: float) -> float:
     divided by B's TCO per GPU over A's. Above 1, B trains a token for less; the break-even
     throughput ratio equals the TCO ratio (SA-A: GB200 must be at least ~1.6x faster, A12)."""
     return throughput_ratio / tco_ratio
+
+
+def gpu_hours_cost_usd(gpu_hours: float, usd_per_gpu_hour: float) -> float:
+    """Cost in USD of ``gpu_hours`` GPU-hours at ``usd_per_gpu_hour`` (a published run's GPU-hours
+    priced at a rental or TCO rate)."""
+    return gpu_hours * usd_per_gpu_hour

@@ -420,3 +420,15 @@ LOCAL_POWER_W = Param(
     "platform, of the order of 5-10 W per core. Set what your meter shows, with any facility overhead you want "
     "counted; an H100 SXM board alone is rated at the TDP in data/gpus.csv.", None,
     basis="assumption", low=0.1, high=100_000)
+
+# --- DeepSeek-V3's published training cost (fact A36) -------------------------------------------------
+DEEPSEEK_V3_GPU_HOURS = Param(
+    "deepseek_v3_gpu_hours", 2.788e6, "GPU-hours", "H800 GPU-hours of DeepSeek-V3's full training",
+    "DeepSeek-V3 Technical Report, Table 1: 2,664K GPU-hours of pre-training, 119K of context extension and "
+    "5K of post-training, 2,788K in all, on H800s; the official run only, without prior research and ablations.",
+    "deepseek_v3_2024", low=1, high=1e9)
+DEEPSEEK_V3_USD_PER_GPU_HOUR = Param(
+    "deepseek_v3_usd_per_gpu_hour", 2.0, "USD per GPU-hour", "Rental price per H800 GPU-hour DeepSeek assumes",
+    "DeepSeek-V3 Technical Report, Table 1 and Sec. 1: 'Assuming the rental price of the H800 GPU is $2 per GPU "
+    "hour, our total training costs amount to only $5.576M'. An assumed rental price, not a measured cost.",
+    "deepseek_v3_2024", low=0.01, high=100)

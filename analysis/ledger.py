@@ -1,11 +1,20 @@
-"""The claims ledger: every seed claim (``data/claims.csv``) and every report fact the book checks
-(``data/fact_checks.csv``), joined with the chapters' results.
+"""The claims ledger: every seed claim (``data/claims.csv``) and every report fact the book
+checks (``data/fact_checks.csv``, one row per fact), joined with the chapters' results.
 
-:func:`check_ledger` is what makes the build fail when the book drifts: a reproduced (or
-corrected) value outside its tolerance, a claim without a status, or a results key that a
-chapter does not produce. Claims whose chapter is not written yet stay ``pending`` and are only
-listed. Tolerances apply where a chapter ran with its default parameters, the report's inputs; a
-scenario build shows the same rows but does not fail on values the scenario was meant to move.
+A status says what an agreement is worth (``data/README.md``): ``reproduced_independently`` (the
+book recomputes the figure from inputs that neither include it nor were tuned to it),
+``reproduced_by_calibration`` (an input was calibrated so that it comes out), ``input_quoted``
+(the figure, or a unit conversion of it, is the book's input, shown back), ``corrected`` (the
+book's value differs and the row says why), ``context`` (compared or cited, not expected to
+match), ``unverifiable``, ``pending``.
+
+:func:`check_ledger` is what makes the build fail when the book drifts. The difference a row
+shows (:func:`difference_rel`) is the one its status is judged by: an agreeing row must lie within
+its tolerance, a corrected fact outside it; a result key that a chapter does not produce, a claim
+without a status or a use that shows another value fails too. A fact shown in several chapters is
+one row: its primary ``section``/``results_key`` and its ``uses``, each checked. Tolerances apply
+where a chapter ran with its default parameters, the report's inputs; a scenario build shows the
+same rows but does not fail on values the scenario was meant to move.
 
 The functions here take the chapters' results as plain data (``{section: {key: (value, unit)}}``
 and ``{section: ran at its defaults}``); the claims chapter (``analysis.chapters.claims``) builds
@@ -14,30 +23,70 @@ them from the chapters it needs.
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 
 from analysis.data import CLAIM_STATUSES, load_table
 from analysis.errors import ExecutionError
-
-CHECKED = ("reproduced", "corrected")
+from analysis.schemas import AGREEING_STATUSES, FACT_STATUSES
 
 Results = dict[str, dict[str, tuple[float, str]]]  # section -> result key -> (value, unit)
+SAME = 1e-9  # relative: a use shows the same number as the fact's primary result
 
 
 class LedgerError(ExecutionError):
     """The ledger's checks failed; the message lists every failing row."""
 
 
+def difference_rel(value: float, low: float, high: float | None = None) -> float:
+    """How far ``value`` lies outside the source's figure ``low`` (or its range ``low``-``high``),
+    relative to the nearer end: 0 inside the range, ``value / high - 1`` above it, ``value / low - 1``
+    below it; NaN without a value. A09's 1.73x against SA's 1.6-1.7x is +2.0 %, not +8.3 %."""
+    if value is None or low is None or pd.isna(value) or pd.isna(low):
+        return math.nan
+    high = low if high is None or pd.isna(high) else high
+    if value > high:
+        return value / high - 1
+    if value < low:
+        return value / low - 1
+    return 0.0
+
+
+def within(difference: float, tolerance: float) -> bool:
+    """Whether a difference from :func:`difference_rel` lies within a relative tolerance."""
+    return not pd.isna(difference) and not pd.isna(tolerance) and abs(difference) <= tolerance * (1 + 1e-12)
+
+
+CHECKED = (*AGREEING_STATUSES, "corrected")  # statuses with a tolerance (a claim's corrected: the book agrees)
+
+
 def _within(value: float, low: float, high: float, tolerance: float) -> bool:
-    high = low if pd.isna(high) else high
-    return low * (1 - tolerance) <= value <= high * (1 + tolerance)
+    """Whether ``value`` lies within ``tolerance`` of the source's figure or range (the chapter
+    tests' shorthand for :func:`within` of :func:`difference_rel`)."""
+    return within(difference_rel(value, low, high), tolerance)
+
+
+def parse_uses(uses) -> list[tuple[str, str]]:
+    """``"energy:key_a;software:key_b"`` -> ``[("energy", "key_a"), ("software", "key_b")]``."""
+    if not isinstance(uses, str) or not uses:
+        return []
+    return [tuple(use.split(":", 1)) for use in uses.split(";")]
+
+
+def status_label(status: str) -> str:
+    """A status as readers see it: ``reproduced_independently`` -> ``reproduced independently``."""
+    return status.replace("_", " ")
 
 
 def claims_ledger(results: Results, at_defaults: dict[str, bool]) -> pd.DataFrame:
-    """One row per seed claim: seed value, original value and link, the book's value, status.
-    ``results`` holds the chapters that were built; a claim of any other chapter has no book value."""
+    """One row per seed claim: seed value, original value and link, the book's value, the
+    difference, status. ``results`` holds the chapters that were built; a claim of any other
+    chapter has no book value. ``fact_status`` is the status of the claim's fact in
+    ``fact_checks.csv``, if it has a row there."""
     claims = load_table("claims")
     facts = load_table("report_facts").set_index("fact_id")
+    fact_status = load_table("fact_checks").set_index("fact_id")["status"]
     urls = load_table("sources").set_index("source_id")["url"]
     rows = []
     for c in claims.itertuples():
@@ -45,34 +94,63 @@ def claims_ledger(results: Results, at_defaults: dict[str, bool]) -> pd.DataFram
         section_results = results.get(c.section)
         key = c.results_key if isinstance(c.results_key, str) else None
         book = section_results.get(key) if (section_results is not None and key) else None
+        original, high = (None, None) if fact is None else (fact["value"], fact["value_high"])
         rows.append({
             "claim_id": c.claim_id, "claim": c.claim, "seed_value": c.seed_value, "status": c.status,
             "fact_id": c.fact_id if fact is not None else None,
-            "original_value": None if fact is None else fact["value"],
-            "original_high": None if fact is None else fact["value_high"],
+            "fact_status": fact_status.get(c.fact_id) if fact is not None else None,
+            "original_value": original, "original_high": high,
             "original_unit": None if fact is None else fact["unit"],
             "url": urls.get(c.source_id), "source_id": c.source_id, "section": c.section,
             "results_key": key, "book_value": None if book is None else book[0],
             "book_unit": None if book is None else book[1],
-            "tolerance_rel": c.tolerance_rel, "chapter_built": section_results is not None,
+            "difference_rel": difference_rel(None if book is None else book[0], original, high),
+            "tolerance_rel": c.tolerance_rel, "tolerance_why": c.tolerance_why,
+            "chapter_built": section_results is not None,
             "at_defaults": at_defaults.get(c.section, False), "explanation": c.explanation,
         })
     return pd.DataFrame(rows)
 
 
-def facts_ledger(results: Results, at_defaults: dict[str, bool]) -> pd.DataFrame:
-    """One row per checked report fact: the report's value, the book's, the difference."""
+def fact_uses(results: Results, at_defaults: dict[str, bool]) -> pd.DataFrame:
+    """One row per place a checked fact is shown: its primary result (``primary`` True) and each
+    of its ``uses``, with the book's value there and its difference from the report's."""
     checks = load_table("fact_checks")
     facts = load_table("report_facts").set_index("fact_id")
     rows = []
     for f in checks.itertuples():
-        book = results.get(f.section, {}).get(f.results_key)
+        low, high = facts.loc[f.fact_id, "value"], facts.loc[f.fact_id, "value_high"]
+        places = [(f.section, f.results_key, False), *((s, k, False) for s, k in parse_uses(f.uses)),
+                  *((s, k, True) for s, k in parse_uses(f.context_uses))]
+        for i, (section, key, context) in enumerate(places):
+            book = results.get(section, {}).get(key)
+            value = None if book is None else book[0]
+            rows.append({"fact_id": f.fact_id, "primary": i == 0, "context": context, "section": section,
+                         "results_key": key,
+                         "book_value": value, "difference_rel": difference_rel(value, low, high),
+                         "chapter_built": section in results, "at_defaults": at_defaults.get(section, False)})
+    return pd.DataFrame(rows)
+
+
+def facts_ledger(results: Results, at_defaults: dict[str, bool]) -> pd.DataFrame:
+    """One row per checked report fact: the report's value, the book's (at the primary result),
+    the difference, the tolerance, the status and where else the book shows it (``also_in``)."""
+    checks = load_table("fact_checks")
+    facts = load_table("report_facts").set_index("fact_id")
+    places = fact_uses(results, at_defaults)
+    rows = []
+    for f in checks.itertuples():
+        mine = places[places["fact_id"] == f.fact_id]
+        primary = mine[mine["primary"]].iloc[0]
         rows.append({
             "fact_id": f.fact_id, "quantity": facts.loc[f.fact_id, "quantity"], "section": f.section,
-            "results_key": f.results_key, "report_value": facts.loc[f.fact_id, "value"],
-            "report_high": facts.loc[f.fact_id, "value_high"], "unit": facts.loc[f.fact_id, "unit"],
-            "book_value": None if book is None else book[0], "status": f.status, "tolerance_rel": f.tolerance_rel,
-            "chapter_built": f.section in results, "at_defaults": at_defaults.get(f.section, False), "note": f.note,
+            "results_key": f.results_key, "uses": f.uses if isinstance(f.uses, str) else None,
+            "also_in": [s for s, _ in parse_uses(f.uses)],
+            "report_value": facts.loc[f.fact_id, "value"], "report_high": facts.loc[f.fact_id, "value_high"],
+            "unit": facts.loc[f.fact_id, "unit"], "book_value": primary["book_value"],
+            "difference_rel": primary["difference_rel"], "status": f.status, "tolerance_rel": f.tolerance_rel,
+            "tolerance_why": f.tolerance_why, "chapter_built": bool(primary["chapter_built"]),
+            "at_defaults": bool(primary["at_defaults"]), "note": f.note,
         })
     return pd.DataFrame(rows)
 
@@ -82,13 +160,39 @@ def status_counts(claims: pd.DataFrame) -> dict[str, int]:
     return {status: int((claims["status"] == status).sum()) for status in CLAIM_STATUSES}
 
 
+def fact_status_counts(facts: pd.DataFrame) -> dict[str, int]:
+    """How many checked facts have each status (every status in :data:`FACT_STATUSES`)."""
+    return {status: int((facts["status"] == status).sum()) for status in FACT_STATUSES}
+
+
 def checked_facts(facts: pd.DataFrame) -> pd.DataFrame:
-    """The report facts whose chapter was built: the ones the book recomputes."""
+    """The report facts whose chapter was built: the ones the book recomputes, one row each."""
     return facts[facts["chapter_built"]].reset_index(drop=True)
 
 
-def ledger_failures(claims: pd.DataFrame, facts: pd.DataFrame) -> list[str]:
-    """Every violated rule, one message each (empty when the ledger holds)."""
+def _judge(row_id: str, status: str, difference: float, tolerance: float, outside_expected: bool) -> list[str]:
+    """The failure, if any, of a row whose difference disagrees with its status."""
+    if status in AGREEING_STATUSES and not within(difference, tolerance):
+        return [f"{row_id}: status {status} but the book is {difference:+.2%} from the original, "
+                f"outside its {tolerance:.1%} tolerance"]
+    if status == "corrected" and outside_expected and within(difference, tolerance):
+        return [f"{row_id}: status corrected but the book is within {tolerance:.1%} of the original "
+                f"({difference:+.2%}): nothing to correct"]
+    if status == "corrected" and not outside_expected and not within(difference, tolerance):
+        return [f"{row_id}: status corrected, so the book should agree with the original, but it is "
+                f"{difference:+.2%} from it, outside its {tolerance:.1%} tolerance"]
+    return []
+
+
+def ledger_failures(claims: pd.DataFrame, facts: pd.DataFrame, uses: pd.DataFrame | None = None) -> list[str]:
+    """Every violated rule, one message each (empty when the ledger holds). ``uses`` (from
+    :func:`fact_uses`) adds the checks of each fact's other places; without it only the primary
+    results are checked.
+
+    Claims: an agreeing status needs the book within tolerance of the original; ``corrected``
+    means the seed is wrong, so the book agrees with the original, unless the fact itself is
+    corrected in fact_checks.csv (then the book must differ from it). Facts: an agreeing status
+    needs the book within tolerance, ``corrected`` needs it outside."""
     failures = []
     for c in claims.itertuples():
         if c.status not in CLAIM_STATUSES:
@@ -99,22 +203,35 @@ def ledger_failures(claims: pd.DataFrame, facts: pd.DataFrame) -> list[str]:
             continue
         if isinstance(c.results_key, str) and pd.isna(c.book_value):
             failures.append(f"{c.claim_id}: results key '{c.results_key}' does not exist in chapter '{c.section}'")
-        elif c.status in CHECKED and c.at_defaults and not _within(c.book_value, c.original_value, c.original_high, c.tolerance_rel):
-            failures.append(f"{c.claim_id}: book value {c.book_value:.6g} is outside {c.tolerance_rel:.1%} of the "
-                            f"original {c.original_value:.6g} ({c.fact_id})")
+        elif c.at_defaults and isinstance(c.results_key, str):
+            failures += _judge(c.claim_id, c.status, c.difference_rel, c.tolerance_rel, c.fact_status == "corrected")
     for f in facts.itertuples():
+        if f.status not in FACT_STATUSES:
+            failures.append(f"{f.fact_id}: no valid status ({f.status!r})")
         if not f.chapter_built:
             continue
         if pd.isna(f.book_value):
             failures.append(f"{f.fact_id}: results key '{f.results_key}' does not exist in chapter '{f.section}'")
-        elif f.status == "reproduced" and f.at_defaults and not _within(f.book_value, f.report_value, f.report_high, f.tolerance_rel):
-            failures.append(f"{f.fact_id}: book value {f.book_value:.6g} is outside {f.tolerance_rel:.1%} of the "
-                            f"report's {f.report_value:.6g} ({f.section}.{f.results_key})")
+        elif f.at_defaults:
+            failures += _judge(f.fact_id, f.status, f.difference_rel, f.tolerance_rel, True)
+    if uses is not None:
+        primary = uses[uses["primary"]].set_index("fact_id")
+        for u in uses[~uses["primary"] & uses["chapter_built"]].itertuples():
+            where = f"{u.fact_id} (use {u.section}.{u.results_key})"
+            value, defaults = primary.loc[u.fact_id, "book_value"], primary.loc[u.fact_id, "at_defaults"]
+            if pd.isna(u.book_value):
+                failures.append(f"{where}: results key '{u.results_key}' does not exist in chapter '{u.section}'")
+            elif u.context:  # another basis, shown for comparison: it only has to exist
+                continue
+            elif u.at_defaults and defaults and not pd.isna(value) and not math.isclose(u.book_value, value,
+                                                                                          rel_tol=SAME):
+                failures.append(f"{where}: shows {u.book_value:.6g}, not the primary result's "
+                                f"{value:.6g}; a use is the same number shown elsewhere")
     return failures
 
 
-def check_ledger(claims: pd.DataFrame, facts: pd.DataFrame) -> None:
+def check_ledger(claims: pd.DataFrame, facts: pd.DataFrame, uses: pd.DataFrame | None = None) -> None:
     """Raise :class:`LedgerError` listing every failure (this fails the build)."""
-    failures = ledger_failures(claims, facts)
+    failures = ledger_failures(claims, facts, uses)
     if failures:
         raise LedgerError("the claims ledger does not hold:\n  " + "\n  ".join(failures))

@@ -93,20 +93,21 @@ def _md_row(*cells) -> str:
     return "| " + " | ".join(_cell(c) for c in cells) + " |"
 
 
-def _pct(book: float, other: float) -> str:
-    return f"{(book / other - 1) * 100:+.1f} %" if other else "—"
-
-
 def comparison_table(R, pairs) -> str:
     """Markdown table setting book results against the report's printed values.
     ``pairs`` is a list of ``(results key, fact id)``; report values come from report_facts.csv."""
     from analysis.data import row
+    from analysis.ledger import difference_rel
 
     lines = ["| Quantity | This book | Report | Difference | Fact |", "|---|---|---|---|---|"]
     for key, fact_id in pairs:
         res, f = R.results[key], row("report_facts", fact_id)
-        lines.append(_md_row(res["label"], format_quantity(res["value"], res["unit"]),
-                             format_quantity(f["value"], f["unit"]), _pct(res["value"], f["value"]),
+        report = format_quantity(f["value"], f["unit"])
+        if f["value_high"] == f["value_high"]:  # a range; the difference is from its nearer end, as in the ledger
+            report += f" to {format_quantity(f['value_high'], f['unit'])}"
+        difference = difference_rel(res["value"], f["value"], f["value_high"])
+        lines.append(_md_row(res["label"], format_quantity(res["value"], res["unit"]), report,
+                             f"{difference * 100:+.1f} %" if difference == difference else "—",
                              f"{fact_link(fact_id)} ({f['confidence']})"))
     return "\n".join(lines)
 
@@ -128,8 +129,8 @@ def claims_table(section_name: str, R) -> str:
             r = R.results[c.results_key]
             book = format_quantity(r["value"], r["unit"])
         seed = c.seed_value if isinstance(c.seed_value, str) else "—"
-        lines.append(_md_row(f"**{c.claim_id}** {humanize(c.claim)}", humanize(seed), original, book, c.status,
-                             humanize(c.explanation)))
+        lines.append(_md_row(f"**{c.claim_id}** {humanize(c.claim)}", humanize(seed), original, book,
+                             c.status.replace("_", " "), humanize(c.explanation)))
     return "\n".join(lines)
 
 

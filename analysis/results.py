@@ -17,6 +17,16 @@ from pathlib import Path
 
 from analysis.errors import ExecutionError
 
+
+def as_number(value, unit: str) -> float | int:
+    """A result's value as a plain number: a float, or an int for a whole count (unit ``count``),
+    so counts print and serialise as 22, not 22.0."""
+    from analysis.formatting import is_count_unit
+
+    value = float(value)
+    return int(value) if is_count_unit(unit) and value.is_integer() else value
+
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -41,7 +51,7 @@ class Results:
     def add(self, key: str, value: float, unit: str, label: str, glue: bool = True) -> None:
         """Record ``value`` under ``key`` (and glue it as ``key`` for ``{glue:text}``). Returns
         nothing, so a cell ending in ``R.add(...)`` prints nothing; read values from ``R[key]``."""
-        value = float(value)
+        value = as_number(value, unit)
         if not math.isfinite(value):
             raise ExecutionError(f"result {key} is not finite: {value}")
         if key in self.results:
@@ -50,10 +60,8 @@ class Results:
         if glue:
             from myst_nb import glue as myst_glue
 
-            from analysis.formatting import is_count_unit
-            # a whole count is glued as an integer, so the prose reads "11 reproduced", not "11.0"
-            shown = int(value) if is_count_unit(unit) and value.is_integer() else value
-            myst_glue(key, shown, display=False)
+            # a whole count is an int (as_number), so the prose reads "11 reproduced", not "11.0"
+            myst_glue(key, value, display=False)
 
     def __getitem__(self, key: str) -> float:
         return self.results[key]["value"]

@@ -176,7 +176,28 @@ def _report_facts_schema(ids) -> pa.DataFrameSchema:
     )
 
 
-CLAIM_STATUSES = ("reproduced", "corrected", "context", "unverifiable", "pending")
+# Statuses of the claims ledger (data/README.md). The first three say the book's value agrees with
+# the original within the row's tolerance, and how much that agreement is worth: recomputed from
+# inputs that neither include the figure nor were tuned to it; reproduced only because an input was
+# calibrated to it; or the figure itself (or a unit conversion of it) is the input, shown back.
+AGREEING_STATUSES = ("reproduced_independently", "reproduced_by_calibration", "input_quoted")
+FACT_STATUSES = (*AGREEING_STATUSES, "corrected", "context")
+CLAIM_STATUSES = (*FACT_STATUSES, "unverifiable", "pending")
+# Above this relative tolerance a row must say why (tolerance_why): the source's own rounding.
+TOLERANCE_WITHOUT_REASON = 0.03
+USES = r"^[a-z0-9_]+:[a-z0-9_]+(;[a-z0-9_]+:[a-z0-9_]+)*$"  # section:results_key;section:results_key
+
+
+def _tolerance_checks() -> list[pa.Check]:
+    """Rules shared by claims.csv and fact_checks.csv: a tolerance above 3 % says why; an agreeing
+    or corrected row has a tolerance to be judged by."""
+    return [
+        pa.Check(lambda d: d["tolerance_rel"].isna() | (d["tolerance_rel"] <= TOLERANCE_WITHOUT_REASON)
+                 | d["tolerance_why"].notna(),
+                 error=f"a tolerance_rel above {TOLERANCE_WITHOUT_REASON} needs tolerance_why (the source's rounding)"),
+        pa.Check(lambda d: ~d["status"].isin([*AGREEING_STATUSES, "corrected"]) | d["tolerance_rel"].notna(),
+                 error="a reproduced, input_quoted or corrected row needs tolerance_rel"),
+    ]
 
 
 def _claims_schema(ids) -> pa.DataFrameSchema:
@@ -193,10 +214,12 @@ def _claims_schema(ids) -> pa.DataFrameSchema:
             "tolerance_rel": _num(0, 1, nullable=True),
             "status": _text(isin=CLAIM_STATUSES),
             "explanation": _text(),
+            "tolerance_why": _text(nullable=True),
         },
-        checks=[pa.Check(lambda d: ~d["status"].isin(["reproduced", "corrected"])
+        checks=[pa.Check(lambda d: ~d["status"].isin([*AGREEING_STATUSES, "corrected"])
                          | (d["results_key"].notna() & d["tolerance_rel"].notna() & d["fact_id"].notna()),
-                         error="a reproduced or corrected claim needs fact_id, results_key and tolerance_rel")],
+                         error="a reproduced, input_quoted or corrected claim needs fact_id, results_key and tolerance_rel"),
+                *_tolerance_checks()],
         strict=True,
     )
 
@@ -277,13 +300,19 @@ def _fact_checks_schema(ids) -> pa.DataFrameSchema:
             "section": _text(regex=ID),
             "results_key": _text(regex=ID),
             "tolerance_rel": _num(0, 1, nullable=True),
-            "status": _text(isin={"reproduced", "context"}),
+            "status": _text(isin=FACT_STATUSES),
             "source_id": _source(ids("sources")),  # the fact's source, repeated so every row cites one
             "note": _text(nullable=True),
+            "uses": _text(nullable=True, regex=USES),  # other chapters that show the same fact
+            # places that show the fact beside a different number on another basis (a cost at the
+            # book's own TCO against the report's at its $1.42): shown, never counted as checks
+            "context_uses": _text(nullable=True, regex=USES),
+            "tolerance_why": _text(nullable=True),
         },
-        checks=[pa.Check(lambda d: (d["status"] != "reproduced") | d["tolerance_rel"].notna(),
-                         error="a reproduced fact needs tolerance_rel")],
-        unique=["fact_id", "section", "results_key"],
+        checks=[*_tolerance_checks(),
+                pa.Check(lambda d: d["status"].isin(AGREEING_STATUSES) | d["note"].notna(),
+                         error="a corrected or context fact needs a note that says why it differs")],
+        unique=["fact_id"],  # one check per fact; the other chapters that show it are its uses
         strict=True,
     )
 

@@ -110,7 +110,8 @@ CHAPTERS: tuple[Section, ...] = (
         title="Benchmarks: MFU, throughput and cost per token",
         question="What MFU and tokens/s/GPU do H100 clusters reach on GPT-3 175B and Llama 3.1 from 64 to "
                  "2,304 GPUs, what does a million tokens cost, and how far ahead is GB200 NVL72?",
-        params=(d.MFU_CHECK_TOLERANCE, d.LOCAL_GPU_HOUR_USD, d.LOCAL_POWER_W),
+        params=(d.MFU_CHECK_TOLERANCE, d.LOCAL_GPU_HOUR_USD, d.LOCAL_POWER_W, d.DEEPSEEK_V3_GPU_HOURS,
+                d.DEEPSEEK_V3_USD_PER_GPU_HOUR),
         tables=("benchmarks", "models", "gpus", "report_facts", "claims", "measured"),
         needs=("tco",),
         headline=("llama31_405b_bf16_tokens_per_s_per_gpu_2304", "llama31_405b_bf16_usd_per_million_tokens_2304",
@@ -260,8 +261,11 @@ SECTIONS: tuple[Section, ...] = CHAPTERS + (
                  "does the book reproduce?",
         tables=("claims", "report_facts", "sources", "fact_checks", "seed_numbers"),
         needs=tuple(s.name for s in CHAPTERS),  # picks up every chapter, present and future
-        headline=("claims_reproduced_count", "claims_corrected_count", "claims_context_count",
-                  "claims_unverifiable_count", "claims_pending_count", "facts_checked_count", "facts_reproduced_count"),
+        headline=("claims_reproduced_independently_count", "claims_reproduced_by_calibration_count",
+                  "claims_input_quoted_count", "claims_corrected_count", "claims_context_count",
+                  "claims_unverifiable_count", "claims_pending_count", "facts_checked_count",
+                  "facts_reproduced_independently_count", "facts_reproduced_by_calibration_count",
+                  "facts_input_quoted_count", "facts_corrected_count", "facts_context_count"),
     ),
     Section(
         name="intro",

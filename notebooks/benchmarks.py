@@ -191,6 +191,20 @@ display(Markdown(figures.headline_table(E)))
 display(Markdown(comparison_table(R, figures.COMPARED["cost"])))
 
 # %% [markdown]
+# SemiAnalysis sets the cost of a Llama 3.1 405B run beside DeepSeek-V3's (A36). DeepSeek's own
+# report ({ref}`DeepSeek-AI, 2024 <src-deepseek_v3_2024>`) prices its
+# {glue:text}`deepseek_v3_gpu_hours:,.0f` H800 GPU-hours at an assumed
+# \${glue:text}`deepseek_v3_usd_per_gpu_hour:.0f` each: \${glue:text}`deepseek_v3_run_million_usd:.2f`M, more than
+# SemiAnalysis's rounded figure, and for the final run only, without research and ablations. At
+# this build's H100 cost of a GPU-hour the same hours cost
+# \${glue:text}`deepseek_v3_run_at_h100_tco_million_usd:.2f`M, so on one cost basis the 405B run costs
+# {glue:text}`llama31_405b_vs_deepseek_v3_run_cost_same_basis_ratio:.1f` times DeepSeek-V3's
+# ({glue:text}`llama31_405b_vs_deepseek_v3_run_cost_ratio:.1f` times its published cost).
+
+# %% tags=["remove-input"]
+display(Markdown(comparison_table(R, [("deepseek_v3_run_usd", "A36_deepseek_run_usd")])))
+
+# %% [markdown]
 # Every row of `data/benchmarks.csv`, priced the same way (*basis* says which of MFU and
 # tokens/s the publisher printed; the other is derived with the FLOP count above):
 

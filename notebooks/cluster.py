@@ -196,7 +196,7 @@ glue_figure("fig_cluster_failures", figures.first_failure_by_size(C, P))
 # ## The seed's claims, checked
 #
 # The summary this book started from makes six claims about this report. Each is set against the
-# original text and this chapter's results (the build fails if a "reproduced" claim drifts out of
+# original text and this chapter's results (the build fails if a reproduced or quoted claim drifts out of
 # its tolerance).
 
 # %% tags=["remove-input"]

@@ -80,12 +80,12 @@ glue_facts("A26_household_kwh", "A26_household_w", "A28_gpt3_fp8_j_per_token", "
 # to be only {glue:text}`h100_it_at_colo_pue_w_per_gpu:,.0f` W per GPU. Only the product matters for joules per
 # token, so either parameter can be changed; the figure below shows where the watts go. One H100's
 # share at the meter draws about as much as {glue:text}`h100_meter_in_households_ratio:.1f` average US
-# households ({glue:text}`household_w:,.0f` W each, around the clock).
+# households ({glue:text}`household_w:,.0f` W each, around the clock); one household-year is
+# {glue:text}`household_j:,.0f` joules, the unit the household comparisons below divide by.
 
 # %% tags=["remove-input"]
 display(Markdown(comparison_table(R, [("h100_meter_w_per_gpu", "A31_allin_w_per_gpu"),
-                                      ("sa_implied_h100_meter_w_per_gpu", "A31_allin_w_per_gpu"),
-                                      ("household_w", "A26_household_w")])))
+                                      ("household_w", "A26_household_w"), ("household_j", "A26_household_j")])))
 glue_figure("fig_energy_power_build_up", figures.power_build_up(E))
 
 # %% [markdown]
@@ -246,6 +246,20 @@ display(Markdown(comparison_table(R, [("cluster_facility_mw", "B03_datacenter_mw
                                       ("cluster_annual_energy_twh", "B04_annual_twh")])))
 
 # %% [markdown]
+# SemiAnalysis's 2024 energy article works one smaller example through, the only place where it
+# states a utilization, a PUE and a tariff (C03, C04), and the same functions give its numbers:
+# {glue:text}`sa_example_gpus_count:,.0f` H100s at {glue:text}`h100_it_w_per_gpu:,.0f` W are
+# {glue:text}`sa_example_it_mw:.1f` MW of critical IT; at {glue:text}`sa_example_utilization_frac:.0%`
+# utilization and a PUE of {glue:text}`sa_example_pue:.2f` they draw {glue:text}`sa_example_grid_mw:.1f` MW
+# from the grid, {glue:text}`sa_example_annual_mwh:,.0f` MWh a year, which at
+# \${glue:text}`sa_example_tariff_usd_per_kwh:.3f` per kWh costs \${glue:text}`sa_example_annual_electricity_musd:.1f`M.
+
+# %% tags=["remove-input"]
+display(Markdown(comparison_table(R, [("sa_example_it_mw", "C03_critical_it_mw"), ("sa_example_grid_mw", "C04_grid_mw"),
+                                      ("sa_example_annual_mwh", "C04_annual_mwh"),
+                                      ("sa_example_annual_electricity_usd", "C04_annual_cost_usd")])))
+
+# %% [markdown]
 # ## Carbon
 #
 # Turning energy into emissions takes one more parameter, the carbon intensity of the grid,
@@ -297,7 +311,7 @@ display(Markdown(bands_table(E.tables["bands"], P.mc_draws)))
 #
 # The summary this book started from says that SemiAnalysis compares training energy with US
 # household use, and that training GPT-175B uses the yearly electricity of several households. Both
-# are set against the original text and this chapter's results (the build fails if a "reproduced"
+# are set against the original text and this chapter's results (the build fails if a reproduced
 # claim drifts out of its tolerance).
 
 # %% tags=["remove-input"]

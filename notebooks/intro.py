@@ -89,17 +89,21 @@ display(Markdown(chapters_table()))
 # %% [markdown]
 # ## Claims, checked
 #
-# Every claim of the two seed summaries has a row in `data/claims.csv` with a status:
-# *reproduced* (the model lands within a stated tolerance of the original source), *corrected*
-# (the summary disagrees with the original; the book shows both), *context* (cited, not
-# modelled), *unverifiable* (no public source), or *pending* (its chapter is not written yet).
+# Every claim of the two seed summaries has a row in `data/claims.csv`, and every report figure
+# the book checks a row in `data/fact_checks.csv`, with a status that says what an agreement is
+# worth: *reproduced independently* (recomputed from inputs that neither include the figure nor
+# were tuned to it, within a stated tolerance), *reproduced by calibration* (it comes out because an
+# input was calibrated to it), *input quoted* (the figure is itself an input, shown back),
+# *corrected* (the book's value differs and the row says why), *context* (cited or compared, not
+# expected to match), *unverifiable* (no public source), or *pending* (its chapter is not written yet).
 
 # %% tags=["remove-input"]
 display(Markdown(figures.status_markdown(E)))
 
 # %% [markdown]
 # The {ref}`claims ledger <chapter-claims>` lists every claim and every report figure the book
-# recomputes; the build fails if a reproduced one drifts out of its tolerance.
+# checks, {glue:text}`facts_checked_count:d` figures, each once; the build fails if a reproduced one
+# drifts out of its tolerance or a difference disagrees with its status.
 
 # %% [markdown]
 # ## Rerun it yourself

@@ -26,8 +26,8 @@ def _claim(claim_id):
 
 def test_claims_s01_s11_s12_s14_s15_are_settled():
     claims = load_table("claims").set_index("claim_id")
-    expected = {"S01": ("benchmarks", "reproduced"), "S11": ("software", "corrected"),
-                "S12": ("software", "corrected"), "S14": ("scaling", "reproduced"), "S15": ("software", "context")}
+    expected = {"S01": ("tco", "reproduced_independently"), "S11": ("software", "corrected"),
+                "S12": ("tco", "corrected"), "S14": ("scaling", "input_quoted"), "S15": ("software", "context")}
     for claim_id, (section, status) in expected.items():
         assert (claims.loc[claim_id, "section"], claims.loc[claim_id, "status"]) == (section, status), claim_id
 

@@ -83,3 +83,8 @@ def test_cited_defaults_equal_the_facts_they_cite(param, fact_id):
     """A parameter whose default is 'cited' from a report fact carries exactly that value."""
     assert param.basis == "cited"
     assert param.default == pytest.approx(fact(fact_id))
+
+
+def test_gpu_hours_cost():
+    # DeepSeek-V3, Table 1: 2,788K GPU-hours at $2 = $5.576M
+    assert costs.gpu_hours_cost_usd(2.788e6, 2.0) == pytest.approx(5.576e6)

@@ -103,7 +103,7 @@ def test_benchmark_row_needs_mfu_or_throughput(data_copy):
 
 def test_reproduced_claim_needs_key_and_tolerance(data_copy):
     claims = pd.read_csv(data_copy / "claims.csv", dtype=str, keep_default_na=False)
-    line = int(claims.index[claims["status"] == "reproduced"][0]) + 2
+    line = int(claims.index[claims["status"] == "reproduced_independently"][0]) + 2
     _edit(data_copy, "claims", line, "tolerance_rel", "")
     with pytest.raises(DataError, match="tolerance_rel"):
         load_table("claims")

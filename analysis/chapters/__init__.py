@@ -26,6 +26,8 @@ from types import SimpleNamespace
 
 import pandas as pd
 
+from analysis.results import as_number
+
 
 class ChapterError(ValueError):
     """A chapter's computation was given inputs it cannot use (names the parameters)."""
@@ -53,8 +55,9 @@ class ChapterResults:
     parameters: dict = field(default_factory=dict)
 
     def add(self, key: str, value: float, unit: str, label: str) -> float:
-        """Record ``value`` under ``key``; returns it as a float for further arithmetic."""
-        value = float(value)
+        """Record ``value`` under ``key``; returns it as a float for further arithmetic (a whole
+        count, unit ``count``, as an int)."""
+        value = as_number(value, unit)  # a whole count as an int: it prints as 22, not 22.0
         if not math.isfinite(value):
             raise ChapterError(f"{self.section}: result {key} is not finite ({value})")
         if key in self.quantities:
@@ -80,7 +83,7 @@ class ChapterResults:
         """Rebuild from a results JSON (``analysis.results``): quantities only, no tables."""
         out = cls(doc["section"], parameters=dict(doc.get("parameters", {})))
         for key, r in doc["results"].items():
-            out.quantities[key] = Quantity(float(r["value"]), r["unit"], r["label"])
+            out.quantities[key] = Quantity(as_number(r["value"], r["unit"]), r["unit"], r["label"])
         return out
 
 

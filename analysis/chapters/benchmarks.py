@@ -160,6 +160,24 @@ def _add_costs(res: ChapterResults, bench: pd.DataFrame, prices: dict, big405: p
     res.add("priced_rows_count", len(priced), "count", "Benchmark rows priced")
 
 
+def _add_deepseek_run(P, res: ChapterResults, h100_usd_per_gpu_hour: float, llama405_run_usd: float) -> None:
+    """DeepSeek-V3's published training cost (A36): its GPU-hours at its own assumed rental price,
+    and at this build's H100 cost of a GPU-hour, the basis of SemiAnalysis's Llama 3.1 405B figure."""
+    run = res.add("deepseek_v3_run_usd", costs.gpu_hours_cost_usd(P.deepseek_v3_gpu_hours, P.deepseek_v3_usd_per_gpu_hour),
+                  "USD", "DeepSeek-V3's training run: its H800 GPU-hours at its assumed rental price")
+    res.add("deepseek_v3_run_million_usd", run / 1e6, "million USD", "The same in millions")
+    res.add("deepseek_v3_gpu_hours", P.deepseek_v3_gpu_hours, "GPU-hours", "DeepSeek-V3's H800 GPU-hours (parameter)")
+    res.add("deepseek_v3_usd_per_gpu_hour", P.deepseek_v3_usd_per_gpu_hour, "USD per GPU-hour",
+            "DeepSeek's assumed H800 rental price (parameter)")
+    at_tco = res.add("deepseek_v3_run_at_h100_tco_usd", costs.gpu_hours_cost_usd(P.deepseek_v3_gpu_hours, h100_usd_per_gpu_hour),
+                     "USD", "DeepSeek-V3's GPU-hours at this build's H100 cost of a GPU-hour")
+    res.add("deepseek_v3_run_at_h100_tco_million_usd", at_tco / 1e6, "million USD", "The same in millions")
+    res.add("llama31_405b_vs_deepseek_v3_run_cost_ratio", llama405_run_usd / run, "ratio",
+            "Llama 3.1 405B on 15T tokens (TCO chapter) / DeepSeek-V3's published cost")
+    res.add("llama31_405b_vs_deepseek_v3_run_cost_same_basis_ratio", llama405_run_usd / at_tco, "ratio",
+            "The same, both at this build's H100 cost of a GPU-hour")
+
+
 def gb200_comparison(bench: pd.DataFrame, prices: dict, tco_ratio: float) -> pd.DataFrame:
     """GB200 NVL72 against H100 for each compared model and precision: each GPU type's best row
     (:func:`analysis.benchmarks.best_rate_row`), the throughput ratio, performance per TCO dollar
@@ -255,6 +273,7 @@ def compute(P, upstream) -> ChapterResults:
     _add_precision(res, bench, ref)
     _add_costs(res, bench, prices, big405)
     _add_gb200(res, bench, prices, tco_ratio)
+    _add_deepseek_run(P, res, prices["h100_sxm"], tco["llama31_405b_bf16_cost_15t_tokens_usd"])
     _add_conversion_check(res, bench, P.mfu_check_tolerance)
     res.add_table("measured", load_measured())
     for key, (value, unit, label) in measured_results(res.tables["measured"], P.local_gpu_hour_usd,

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import benchmarks, energy, hardware, uncertainty
+from analysis import benchmarks, cluster, energy, hardware, uncertainty
 from analysis.chapters import ChapterResults
 from analysis.chapters.bands import band_frame
 from analysis.data import fact, load_table, row
@@ -102,6 +102,28 @@ def _meter_power(P, res: ChapterResults, tokens_per_s: dict[str, float]) -> None
                         "Average draw of one household")
     res.add("h100_meter_in_households_ratio", h100 / household, "ratio",
             "Households whose average draw equals one H100's share at the meter")
+    res.add("household_j", energy.household_j_per_year(P.household_kwh_per_year), "J per household-year",
+            "One household-year of electricity in joules")
+
+
+def _sa_worked_example(P, res: ChapterResults) -> None:
+    """SemiAnalysis's 2024 worked example (C03, C04): 20,480 H100s at the book's IT power per H100,
+    with the example's own utilization, PUE and tariff, the only ones SA states."""
+    gpus, utilization, pue, tariff = fact("C03_gpus"), fact("C04_utilization"), fact("C04_pue"), fact("C04_tariff")
+    it_w = cluster.critical_it_w(gpus, P.h100_it_w_per_gpu)
+    facility_w = cluster.facility_w(it_w, pue)
+    mwh = cluster.annual_energy_mwh(facility_w, utilization)
+    res.add("sa_example_gpus_count", gpus, "count", "GPUs in SA's worked example (C03)")
+    res.add("sa_example_utilization_frac", utilization, "fraction", "Utilization in SA's worked example (C04)")
+    res.add("sa_example_pue", pue, "ratio", "PUE in SA's worked example (C04)")
+    res.add("sa_example_tariff_usd_per_kwh", tariff, "USD per kWh", "Tariff in SA's worked example (C04)")
+    res.add("sa_example_it_mw", it_w / 1e6, "MW", "Critical IT of SA's worked example")
+    res.add("sa_example_grid_mw", facility_w * utilization / 1e6, "MW",
+            "Average power from the grid in SA's worked example (IT x PUE x utilization)")
+    res.add("sa_example_annual_mwh", mwh, "MWh per year", "Energy per year of SA's worked example")
+    usd = res.add("sa_example_annual_electricity_usd", cluster.annual_electricity_usd(mwh, tariff), "USD per year",
+                  "Electricity bill per year of SA's worked example")
+    res.add("sa_example_annual_electricity_musd", usd / 1e6, "million USD per year", "The same in millions")
 
 
 def _joules_per_token(P, res: ChapterResults, bench: pd.DataFrame, tokens_per_s: dict[str, float],
@@ -274,6 +296,7 @@ def compute(P, upstream) -> ChapterResults:
     res.add("llama31_405b_train_trillion_tokens", llama_tokens / 1e12, "trillion tokens",
             "Llama 3 405B pre-training tokens SA uses (A35)")
     _meter_power(P, res, tokens_per_s)
+    _sa_worked_example(P, res)
     ratio_key = "gb200_vs_h100_llama31_405b_bf16_throughput_ratio"
     res.add_table("joules_per_token", _joules_per_token(P, res, bench, tokens_per_s, upstream["benchmarks"][ratio_key]))
 

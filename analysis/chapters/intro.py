@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from analysis.chapters import ChapterError, ChapterResults
 from analysis.data import load_table
+from analysis.schemas import CLAIM_STATUSES, FACT_STATUSES
 
 # (chapter, result key) the summary prints, in the order it prints them.
 READS: tuple[tuple[str, str], ...] = (
@@ -38,11 +39,9 @@ READS: tuple[tuple[str, str], ...] = (
     ("reliability", "llama3_effective_training_time_frac"),
     ("energy", "gpt3_175b_fp8_j_per_token"),
     ("energy", "llama31_405b_bf16_household_years_15t_tokens"),
-    ("claims", "claims_reproduced_count"),
-    ("claims", "claims_corrected_count"),
-    ("claims", "claims_context_count"),
-    ("claims", "claims_unverifiable_count"),
-    ("claims", "claims_pending_count"),
+    *(("claims", f"claims_{status}_count") for status in CLAIM_STATUSES),
+    *(("claims", f"facts_{status}_count") for status in FACT_STATUSES),
+    ("claims", "facts_checked_count"),
 )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from analysis.ledger import status_label
 from analysis.notebook import format_quantity
 from analysis.tables import markdown_table
 
@@ -24,28 +25,45 @@ def _chapter(section: str) -> str:
     return f"{{ref}}`{section} <chapter-{section}>`"
 
 
+def difference(value: float) -> str:
+    """A relative difference from the ledger (:func:`analysis.ledger.difference_rel`): +2.0 %."""
+    return "—" if pd.isna(value) else f"{value * 100:+.1f} %"
+
+
+def tolerance(row) -> str:
+    """The row's tolerance, with the reason when it is above the default limit."""
+    if pd.isna(row.tolerance_rel):
+        return "—"
+    text = f"±{row.tolerance_rel * 100:.1f} %"
+    return f"{text} ({row.tolerance_why})" if isinstance(row.tolerance_why, str) else text
+
+
 def claims_markdown(E) -> str:
-    """One row per seed claim: what the seed says, the original, the book's value, the status."""
+    """One row per seed claim: what the seed says, the original, the book's value, the
+    difference the status is judged by, the status."""
     rows = []
     for c in E.tables["seed_claims"].itertuples():
         book = format_quantity(c.book_value, c.book_unit) if pd.notna(c.book_value) else "—"
         chapter = _chapter(c.section) if c.chapter_built else c.section
         rows.append((f"**{c.claim_id}** {c.claim}", c.seed_value if isinstance(c.seed_value, str) else "—",
-                     original(c), book, f"**{c.status}**", chapter, c.explanation))
-    return markdown_table(["Claim", "Seed says", "Original source", "This book", "Status", "Chapter", "Why"], rows)
+                     original(c), book, difference(c.difference_rel), tolerance(c), f"**{status_label(c.status)}**",
+                     chapter, c.explanation))
+    return markdown_table(["Claim", "Seed says", "Original source", "This book", "Difference", "Tolerance", "Status",
+                           "Chapter", "Why"], rows)
 
 
 def facts_markdown(E) -> str:
-    """One row per report figure the book recomputes: the report's value, the book's, the
-    difference and the tolerance."""
+    """One row per report figure the book checks: the report's value, the book's, the difference
+    from the nearer end of the report's range, the tolerance, the status, the chapter that
+    computes it and the others that show it."""
     rows = []
     for f in E.tables["report_facts_checked"].itertuples():
         report = format_quantity(f.report_value, f.unit)
         if pd.notna(f.report_high):
             report += f" to {format_quantity(f.report_high, f.unit)}"
-        diff = f"{(f.book_value / f.report_value - 1) * 100:+.1f} %"
-        tolerance = f"±{f.tolerance_rel:.1%}" if pd.notna(f.tolerance_rel) else "—"
-        rows.append((f.fact_id, f.quantity, report, format_quantity(f.book_value, f.unit), diff, tolerance,
-                     f.status, _chapter(f.section), f.note if isinstance(f.note, str) else ""))
+        also = ", ".join(_chapter(s) for s in f.also_in) or "—"
+        rows.append((f.fact_id, f.quantity, report, format_quantity(f.book_value, f.unit), difference(f.difference_rel),
+                     tolerance(f), status_label(f.status), _chapter(f.section), also,
+                     f.note if isinstance(f.note, str) else ""))
     return markdown_table(["Fact", "Quantity", "Report", "This book", "Difference", "Tolerance", "Status",
-                           "Chapter", "Note"], rows)
+                           "Chapter", "Also in", "Note"], rows)

@@ -19,5 +19,8 @@ def prose_numbers(E) -> dict[str, float]:
 
 
 def status_markdown(E) -> str:
-    """How many seed claims have each status."""
-    return markdown_table(["Status", "Claims"], [(s, f"{E[f'claims_{s}_count']:.0f}") for s in CLAIM_STATUSES])
+    """How many seed claims and how many checked report figures have each status (a status that
+    does not apply to report figures shows a dash)."""
+    rows = [(s.replace("_", " "), str(int(E[f"claims_{s}_count"])),
+             str(int(E[f"facts_{s}_count"])) if f"facts_{s}_count" in E else "—") for s in CLAIM_STATUSES]
+    return markdown_table(["Status", "Seed claims", "Report figures"], rows)

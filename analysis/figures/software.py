@@ -19,7 +19,6 @@ FACTS = ("A13_h100_usd_per_gpu_hour", "A17_jan2024_years_after", "A14_a3mega_mfu
 COMPARED = {
     "gpt3": [("gpt3_175b_bf16_mfu_dec2024_nvidia", "A18_mfu_bf16_dec2024"),
              ("gpt3_175b_fp8_mfu_dec2024_nvidia", "A20_mfu_fp8_dec2024"),
-             ("gpt3_175b_bf16_throughput_gain_frac", "A19_bf16_throughput_gain"),
              ("gpt3_175b_bf16_throughput_gain_nvidia_frac", "A19_bf16_throughput_gain"),
              ("gpt3_175b_fp8_throughput_gain_frac", "A21_fp8_throughput_gain")],
     "dollars": [("gpt3_175b_fp8_usd_per_million_tokens_jan2024", "A22_fp8_cost_per_1m_jan2024"),

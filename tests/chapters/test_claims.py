@@ -13,6 +13,7 @@ from test_ledger import reported_results
 from analysis.chapters import ChapterResults, Quantity
 from analysis.chapters import claims as chapter
 from analysis.ledger import LedgerError
+from analysis.schemas import CLAIM_STATUSES, FACT_STATUSES
 from analysis.sections import CHAPTERS, get_section
 
 
@@ -29,24 +30,60 @@ def upstream(at_defaults: bool = True) -> dict[str, ChapterResults]:
 
 
 def test_counts_every_status_and_every_checked_figure():
-    """data/claims.csv: 22 claims, 11 reproduced, 6 corrected, 4 context, 1 unverifiable, 0 pending;
-    data/fact_checks.csv: 80 figures recomputed, 61 of them reproduced. The 19 context rows include
-    the report's H100 basis (A13) and its cost figures priced at the book's independent TCO, which
-    land off by that TCO's gap; the same cost figures at the report's quoted basis are reproduced."""
+    """data/claims.csv: 22 claims, 7 reproduced independently, none by calibration (the cost chain is
+    built from public sources), 3 inputs quoted, 7 corrected, 4 context, 1 unverifiable, 0 pending;
+    data/fact_checks.csv: 92 figures, one row each, checked in 97 places (5 of them in two chapters):
+    59 reproduced independently, none by calibration, 15 inputs quoted, 4 corrected, 14 context.
+    Every count is an int."""
     E = chapter.compute(SimpleNamespace(), upstream())
-    counts = {key: E[key] for key in E.quantities}
-    assert counts == {"claims_total_count": 22, "claims_reproduced_count": 11, "claims_corrected_count": 6,
-                      "claims_context_count": 4, "claims_unverifiable_count": 1, "claims_pending_count": 0,
-                      "facts_checked_count": 80, "facts_reproduced_count": 61}
-    assert {E.unit(key) for key in E.quantities} == {"count"}
-    assert len(E.tables["seed_claims"]) == 22 and len(E.tables["report_facts_checked"]) == 80
+    counts = {key: E[key] for key in E.quantities if E.unit(key) == "count"}
+    assert counts == {"claims_total_count": 22, "claims_reproduced_independently_count": 7,
+                      "claims_reproduced_by_calibration_count": 0, "claims_input_quoted_count": 3,
+                      "claims_corrected_count": 7, "claims_context_count": 4, "claims_unverifiable_count": 1,
+                      "claims_pending_count": 0, "facts_checked_count": 92, "facts_checked_places_count": 97,
+                      "facts_shown_in_several_chapters_count": 5, "facts_reproduced_independently_count": 59,
+                      "facts_reproduced_by_calibration_count": 0, "facts_input_quoted_count": 15,
+                      "facts_corrected_count": 4, "facts_context_count": 14}
+    assert all(type(n) is int for n in counts.values())
+    assert sum(counts[f"facts_{s}_count"] for s in FACT_STATUSES) == counts["facts_checked_count"]
+    assert sum(counts[f"claims_{s}_count"] for s in CLAIM_STATUSES) == counts["claims_total_count"]
+    assert E["tolerance_without_reason_frac"] == 0.03
+    assert len(E.tables["seed_claims"]) == 22 and len(E.tables["report_facts_checked"]) == 92
+
+
+def test_the_ledger_page_shows_differences_that_agree_with_the_status():
+    """A09's row shows +2.0 % (1.7333x against the top of SA's 1.6-1.7x), not +8.3 %; B14 is
+    corrected at -7.4 %; the intro's table has an integer per status."""
+    from analysis.figures import claims as figures
+    from analysis.figures import intro as intro_figures
+
+    E = chapter.compute(SimpleNamespace(), upstream_at_book_values())
+    facts = figures.facts_markdown(E)
+    a09 = next(line for line in facts.splitlines() if line.startswith("| A09_allin_capex_ratio"))
+    assert "+2.0 %" in a09 and "reproduced independently" in a09
+    b14 = next(line for line in facts.splitlines() if line.startswith("| B14_critical_it_mw"))
+    assert "-7.4 %" in b14 and "corrected" in b14
+    intro = ChapterResults("intro")
+    for key, q in E.quantities.items():
+        intro.add(key, q.value, q.unit, q.label)
+    table = intro_figures.status_markdown(intro)
+    assert "| reproduced by calibration | 0 | 0 |" in table and ".0" not in table
+
+
+def upstream_at_book_values() -> dict[str, ChapterResults]:
+    """The expected upstream, with the two book values the display test reads: A09's 1.7333x
+    (SA's prices, $3.9M / 72 over $250k / 8) and B14's 138.9 MW (100k x 1,389 W)."""
+    chapters = upstream()
+    chapters["capex"].quantities["gb200_to_h100_capex_ratio"] = Quantity(3.9e6 / 72 / (250e3 / 8), "ratio", "A09")
+    chapters["cluster"].quantities["cluster_it_mw"] = Quantity(138.9, "MW", "B14")
+    return chapters
 
 
 def test_a_drifted_value_fails_the_chapter_at_the_defaults_only():
     chapters = upstream()
     cluster = chapters["cluster"]
     cluster.quantities["peak_fp8_eflops"] = Quantity(cluster["peak_fp8_eflops"] * 1.5, "EFLOP/s", "drifted")
-    with pytest.raises(LedgerError, match="S19: book value"):
+    with pytest.raises(LedgerError, match="S19: status reproduced_independently but the book is"):
         chapter.compute(SimpleNamespace(), chapters)
     scenario = upstream(at_defaults=False)
     scenario["cluster"].quantities["peak_fp8_eflops"] = cluster.quantities["peak_fp8_eflops"]
@@ -70,3 +107,34 @@ def test_ran_at_defaults_compares_every_parameter():
 
 def test_needs_every_modelling_chapter():
     assert set(get_section("claims").needs) == {s.name for s in CHAPTERS}
+
+
+def test_counts_stay_integers_in_results_files():
+    """A count is written to the results JSON as 22, not 22.0, and read back as an int; other
+    units stay floats."""
+    from analysis.results import as_number
+
+    E = chapter.compute(SimpleNamespace(), upstream())
+    doc = {"section": "claims", "results": {k: {"value": q.value, "unit": q.unit, "label": q.label}
+                                            for k, q in E.quantities.items()}}
+    back = ChapterResults.from_json(doc)
+    assert type(back["claims_total_count"]) is int and back["claims_total_count"] == 22
+    assert type(back["tolerance_without_reason_frac"]) is float
+    assert type(as_number(3.0, "count")) is int and type(as_number(3.5, "count")) is float
+    assert type(as_number(3.0, "W")) is float
+
+
+def test_a_chapter_reading_a_moved_chapter_is_not_at_the_defaults():
+    """A scenario that changes only the TCO chapter's tariff moves the benchmarks chapter's cost per
+    token (S01, A34) too: the ledger must not hold it to the report's $1.95."""
+    chapters = upstream()
+    tco = chapters["tco"]
+    tco.parameters = {**tco.parameters, "tariff_usd_per_kwh": 0.09}
+    bench = chapters["benchmarks"]
+    key = "llama31_405b_bf16_usd_per_million_tokens_2304"
+    bench.quantities[key] = Quantity(bench[key] * 1.5, "USD per million tokens", "moved with the TCO")
+    tco_key = "llama31_405b_bf16_usd_per_million_tokens"
+    tco.quantities[tco_key] = Quantity(tco[tco_key] * 1.5, "USD per million tokens", "moved")
+    _, at_defaults = chapter.ledger_inputs(chapters)
+    assert not at_defaults["tco"] and not at_defaults["benchmarks"] and at_defaults["cluster"]
+    assert chapter.compute(SimpleNamespace(), chapters)["claims_total_count"] == 22

@@ -111,3 +111,17 @@ def test_pue_moves_joules_per_token_and_household_years(E):
         assert low[key] == pytest.approx(E[key] * 1.15 / 1.3), key
     assert low["sa_implied_pue_ratio"] == E["sa_implied_pue_ratio"]  # a property of SA's figures, not of ours
     assert low["j_per_token_vs_sa_pct"] < 0  # PUE 1.15 sits below SA's implied overhead
+
+
+def test_sa_worked_example_c03_c04_and_the_household_in_joules(E):
+    """SA's 2024 example by hand: 20,480 x 1,389 W = 28.45 MW of IT (C03: 28.4); x PUE 1.25 x 80 %
+    utilization = 28.45 MW from the grid (C04: 28-29); x 8,760 h = 249,193 MWh (C04: 249,185);
+    x $83 per MWh = $20.68M (C04: $20.7M). A household-year: 10,791 kWh x 3.6e6 J (A26)."""
+    assert E["sa_example_it_mw"] == pytest.approx(20_480 * 1_389 / 1e6)
+    assert E["sa_example_grid_mw"] == pytest.approx(20_480 * 1_389 * 1.25 * 0.8 / 1e6)
+    assert E["sa_example_annual_mwh"] == pytest.approx(20_480 * 1_389 * 1.25 * 0.8 * 8_760 / 1e6)
+    assert E["sa_example_annual_electricity_usd"] == pytest.approx(E["sa_example_annual_mwh"] * 83)
+    assert E["sa_example_annual_mwh"] == pytest.approx(249_185, rel=1e-4)
+    assert E["sa_example_annual_electricity_usd"] == pytest.approx(20.7e6, rel=0.001)
+    assert E["household_j"] == pytest.approx(38_847_600_000)
+    assert type(E["sa_example_gpus_count"]) is int
