@@ -6,7 +6,8 @@ from __future__ import annotations
 
 
 def _cell(value) -> str:
-    return str(value).replace("|", "\\|").replace("$", "\\$").replace("\n", " ")
+    # "<" as an entity: a cell is text, and text from a scenario file must never become HTML.
+    return str(value).replace("|", "\\|").replace("$", "\\$").replace("\n", " ").replace("<", "&lt;")
 
 
 def markdown_table(header: list[str], rows: list[list], align: str | None = None) -> str:

@@ -11,9 +11,11 @@ When no key and no book page changed, the previous HTML is kept and Sphinx does 
 from __future__ import annotations
 
 import contextlib
+from html import escape as html_escape
 import fcntl
 import hashlib
 import json
+import multiprocessing
 import os
 import shutil
 import signal
@@ -25,7 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from analysis.data import load_table, table_closure, table_file, table_path
-from analysis.errors import ExecutionError
+from analysis.errors import ExecutionError, InputError
+from analysis.pipeline import outputs
 from analysis.pipeline.pages import assumptions_page, data_page, sources_page
 from analysis.schemas import SCHEMAS
 from analysis.pipeline.runner import RunRecord, SectionFailed, timed_execute
@@ -35,6 +38,11 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 BOOK_FILES = ("_config.yml", "_toc.yml")
 CACHE_ENTRIES = 8
 PROJECT_FILES = ("analysis", "notebooks", "book", "data", "_config.yml", "_toc.yml", "requirements.txt")
+CHECKSUMS = ".sha256"  # in each cache entry: the sha256 of every other file in it
+
+# Set once the finished book has been swapped in, so an interrupt arriving later is not reported
+# as "nothing was swapped in".
+SWAPPED_IN = False
 
 
 @dataclass
@@ -93,7 +101,11 @@ def _run_level(jobs_to_run, jobs: int) -> tuple[list[RunRecord], list[str]]:
     if not jobs_to_run:
         return records, errors
     workers = max(1, min(jobs, len(jobs_to_run)))
-    pool = ProcessPoolExecutor(max_workers=workers)
+    # Spawned, not forked: a forked worker would inherit the build lock's descriptor and keep it
+    # after the build is killed. die_with_parent: no worker outlives a killed build.
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=outputs.die_with_parent)
+    finished = False
     try:
         futures = {pool.submit(timed_execute, args): args[0].name for args in jobs_to_run}
         for future, name in futures.items():
@@ -104,9 +116,34 @@ def _run_level(jobs_to_run, jobs: int) -> tuple[list[RunRecord], list[str]]:
             except SectionFailed as exc:
                 errors.append(str(exc))
                 _log(f"  {name:<12} FAILED")
-    finally:  # on Ctrl-C too: drop queued sections, let running ones end, then clean up
+        finished = True
+    finally:
+        if not finished:  # Ctrl-C, SIGTERM or SIGHUP: stop the running sections now
+            for process in list((pool._processes or {}).values()):  # no public API kills workers
+                with contextlib.suppress(OSError):
+                    process.kill()
         pool.shutdown(wait=True, cancel_futures=True)
     return records, errors
+
+
+def _entry_digests(folder: Path) -> dict[str, str]:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.iterdir()) if p.is_file() and p.name != CHECKSUMS}
+
+
+def seal_entry(folder: Path) -> None:
+    """Record the checksum of every file of a finished cache entry."""
+    (folder / CHECKSUMS).write_text(json.dumps(_entry_digests(folder), sort_keys=True), encoding="utf-8")
+
+
+def entry_is_intact(folder: Path, section: str) -> bool:
+    """Whether a cache entry has its results and notebook and every file matches its checksum."""
+    try:
+        recorded = json.loads((folder / CHECKSUMS).read_text(encoding="utf-8"))
+        return ({f"{section}.json", f"{section}.ipynb"} <= set(recorded)
+                and recorded == _entry_digests(folder))
+    except (OSError, ValueError):
+        return False
 
 
 def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root: Path,
@@ -120,7 +157,10 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
                 deps = {n: (results_out / f"{n}.json").read_bytes() for n in section.needs}
                 key = keys[section.name] = section_key(section, values[section.name], root, deps)
                 cached = cache_root / section.name / key
-                if (cached / f"{section.name}.json").is_file():
+                if cached.is_dir() and not entry_is_intact(cached, section.name):
+                    _log(f"  {section.name:<12} cached result is corrupt or incomplete ({cached}); recomputing")
+                    shutil.rmtree(cached, ignore_errors=True)
+                if cached.is_dir():
                     os.utime(cached)  # most recently used: kept longest by _prune
                     records.append(RunRecord(section.name, 0.0, cached=True))
                     _log(f"  {section.name:<12} unchanged (cached)")
@@ -143,6 +183,7 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
             final = cache_root / section.name / keys[section.name]
             for n in section.needs:
                 (work / f"{n}.json").unlink()
+            seal_entry(work)
             shutil.rmtree(final, ignore_errors=True)
             work.rename(final)
             _prune(cache_root / section.name)
@@ -168,12 +209,13 @@ def _prune(folder: Path) -> None:
 def _stage_sources(root: Path, src: Path, scenario: str | None = None) -> None:
     for name in BOOK_FILES:
         shutil.copy2(root / name, src / name)
-    if scenario:  # every page of a scenario build says which scenario it shows
+    if scenario:  # every page of a scenario build says which scenario it shows; the theme inserts
+        # the announcement as raw HTML, so the user's text is escaped here
         import yaml
 
         config = yaml.safe_load((src / "_config.yml").read_text(encoding="utf-8"))
         config.setdefault("html", {})["announcement"] = (
-            f"Scenario: {scenario}. The numbers on this page are not the report's defaults; "
+            f"Scenario: {html_escape(scenario)}. The numbers on this page are not the report's defaults; "
             "the Assumptions appendix lists what changed.")
         (src / "_config.yml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
     shutil.copytree(root / "book", src / "book", ignore=shutil.ignore_patterns("generated"))
@@ -183,6 +225,8 @@ def _sphinx(src: Path, out: Path) -> None:
     exe = Path(sys.executable).parent / "jupyter-book"
     cmd = [str(exe), "build", str(src), "--path-output", str(out), "-W", "-n", "--keep-going", "--quiet"]
     proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0 and "No space left on device" in proc.stdout + proc.stderr:
+        raise ExecutionError("jupyter-book build failed: no space left on device; the previous book is untouched")
     if proc.returncode != 0:
         tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-30:])
         raise ExecutionError(f"jupyter-book build failed; the previous book is untouched.\n{tail}")
@@ -190,14 +234,16 @@ def _sphinx(src: Path, out: Path) -> None:
 
 @contextlib.contextmanager
 def _interrupts_deferred():
-    """Ignore Ctrl-C during the swaps, so results, notebooks and HTML change together; by then the
-    build is complete, so an interrupt arriving there is reported, not acted on."""
+    """Ignore Ctrl-C, SIGTERM and SIGHUP during the swaps, so results, notebooks and HTML change
+    together; by then the build is complete, so an interrupt arriving there is reported, not acted on."""
     received = []
-    previous = signal.signal(signal.SIGINT, lambda *_: received.append(True))
+    signals = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+    previous = {sig: signal.signal(sig, lambda *_: received.append(True)) for sig in signals}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     if received:
         _log("Interrupt received while swapping in the finished book; the build completed.")
 
@@ -214,6 +260,7 @@ def _swap(new: Path, current: Path) -> None:
 @contextlib.contextmanager
 def _build_lock(build_dir: Path):
     """One build at a time per ``_build/``: a second one waits, and says why."""
+    # open() gives a close-on-exec descriptor, and workers are spawned: only this process holds it.
     with open(build_dir / ".build.lock", "a+") as lock:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -235,15 +282,32 @@ def build_book(overrides: dict | None = None, origin: dict | None = None, jobs: 
     root = Path(root).resolve()
     values = resolve_all(overrides or {}, origin)
     build_dir = root / "_build"
-    build_dir.mkdir(exist_ok=True)
-    with _build_lock(build_dir):
+    with contextlib.ExitStack() as stack:
+        try:
+            build_dir.mkdir(exist_ok=True)
+            stack.enter_context(_build_lock(build_dir))
+            probe = build_dir / f".write-probe-{os.getpid()}"
+            probe.mkdir()
+            probe.rmdir()
+        except PermissionError as exc:
+            raise InputError(f"{build_dir}: not writable ({exc.strerror}); the build writes its output there") from None
+        _clear_debris(build_dir)
         return _build_locked(values, jobs, root, build_dir, scenario)
 
 
+def _clear_debris(build_dir: Path) -> None:
+    """Remove what a killed build left behind. Called under the build lock, so nothing of these
+    belongs to a build still running."""
+    debris = [*build_dir.glob(".stage-*"), *build_dir.glob(".old-*"), *build_dir.glob("cache/*/.tmp-*")]
+    for path in debris:
+        shutil.rmtree(path, ignore_errors=True)
+    if debris:
+        _log(f"Removed {len(debris)} folder(s) left by an interrupted build.")
+
+
 def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario: str | None) -> BuildReport:
+    global SWAPPED_IN
     started = time.perf_counter()
-    for stale in build_dir.glob(".stage-*"):
-        shutil.rmtree(stale, ignore_errors=True)
     stage = build_dir / f".stage-{os.getpid()}"
     src, results = stage / "src", stage / "results"
     generated = src / "book" / "generated"
@@ -281,6 +345,7 @@ def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario
                 _swap(results, build_dir / "results")
                 _swap(generated, build_dir / "executed")
                 _swap(new_html, html)
+                SWAPPED_IN = True
             _log(f"Rendered in {report.sphinx_seconds:.1f} s: {html / 'index.html'}")
         report.seconds = time.perf_counter() - started
         return report

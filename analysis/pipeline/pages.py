@@ -3,9 +3,17 @@ value this build used) and Sources (``data/sources.csv``)."""
 
 from __future__ import annotations
 
+import re
+
 from analysis.data import load_table
 from analysis.notebook import format_value
 from analysis.sections import SECTIONS
+
+
+def markdown_literal(text: str) -> str:
+    """``text`` shown as typed: every ASCII punctuation character backslash-escaped, so a
+    user-supplied string can open no HTML tag, link, role or emphasis."""
+    return re.sub(r"([!-/:-@\[-`{-~])", r"\\\1", " ".join(str(text).split()))
 
 
 def _cell(text) -> str:
@@ -17,7 +25,8 @@ def assumptions_page(values_by_section: dict[str, dict], scenario: str | None = 
     unit, range, basis, source and the chapters that use it."""
     from analysis.sections import all_params
 
-    shown = f"This build shows the scenario **{scenario}**." if scenario else "This build shows the defaults."
+    shown = (f"This build shows the scenario **{markdown_literal(scenario)}**." if scenario
+             else "This build shows the defaults.")
     out = ["# Assumptions", "", shown, "",
            "Every parameter of the book, generated from its single definition in "
            "`analysis/defaults.py`. *Basis* says how the default follows from its source: "
