@@ -47,10 +47,12 @@ def capex_per_gpu_hour_usd(capex_per_gpu_usd: float, cost_of_capital: float, use
 def solve_cost_of_capital(capex_per_gpu_usd: float, target_usd_per_gpu_hour: float,
                           useful_life_years: float, utilization: float = 1.0) -> float:
     """The cost of capital at which the capital charge equals ``target_usd_per_gpu_hour``
-    (bisection; the charge rises monotonically with the rate)."""
+    (bisection; the charge rises monotonically with the rate), clamped to 0-500 % a year. A target
+    below straight-line depreciation (high opex, e.g. an expensive tariff, leaves less of the
+    $1.42 for capital) has no non-negative solution: the answer is then 0, the nearest rate."""
     low, high = 0.0, 5.0
-    if capex_per_gpu_hour_usd(capex_per_gpu_usd, low, useful_life_years, utilization) > target_usd_per_gpu_hour:
-        raise ValueError("target is below straight-line depreciation: no positive rate reaches it")
+    if capex_per_gpu_hour_usd(capex_per_gpu_usd, low, useful_life_years, utilization) >= target_usd_per_gpu_hour:
+        return 0.0
     for _ in range(200):
         mid = (low + high) / 2
         if capex_per_gpu_hour_usd(capex_per_gpu_usd, mid, useful_life_years, utilization) > target_usd_per_gpu_hour:

@@ -91,13 +91,16 @@ def cmd_run(args) -> int:
     from analysis.pipeline.build import resolve_all
     from analysis.pipeline.runner import run_sections
     from analysis.results import load_results
-    from analysis.sections import get_section
+    from analysis import constraints
+    from analysis.sections import get_section, run_order
 
     section = get_section(args.section)
     out = check_out_dir(args.out)
     overrides, origin = _overrides(args)
-    _check_params_belong(section, [name for name, _ in args.param or []])
     values = resolve_all(overrides, origin)  # everything is validated before anything is written
+    _check_params_belong(section, [name for name, _ in args.param or []])
+    involved = [s.name for level in run_order([section.name]) for s in level]
+    constraints.check({name: values[name] for name in involved}, origin)
     # A staging folder of this process's own: a concurrent run into the same --out cannot mix files
     # with this one, and the numbers printed are read from this run's own staging copy.
     with staged(out) as stage:

@@ -53,6 +53,9 @@ class Param:
         if self.choices_from == "gpus":
             from analysis.hardware import gpu_ids
             return tuple(gpu_ids())
+        if self.choices_from == "gpus_with_fp8":  # the chapters always compute an FP8 peak
+            from analysis.hardware import gpu_ids
+            return tuple(gpu_ids(with_dtype="fp8"))
         return self.choices
 
     def describe_range(self) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
+from analysis import constraints
 from analysis.params import ParameterError
 
 SCENARIO_DIR = Path(__file__).resolve().parent.parent / "data" / "scenarios"
@@ -40,8 +41,8 @@ def load(path) -> Scenario:
     path = Path(path)
     doc, origin = read(path)
     overrides = doc["parameters"]
-    for section in SECTIONS:  # names and values, as a build would check them
-        resolve_section(section, overrides, origin)
+    # names, values and the rules between them, as a build would check them
+    constraints.check({s.name: resolve_section(s, overrides, origin) for s in SECTIONS}, origin)
     name, description = doc.get("name", path.stem), doc.get("description", "")
     if not isinstance(name, str) or not isinstance(description, str):
         raise ParameterError(f"scenario {path}: 'name' and 'description' must be text")

@@ -555,7 +555,7 @@ for n in (llama_gpus, P.gpus):
     sim = simulate_goodput(n, gpu_mtbf, llama_hours, rel.daly_interval(write_h, m), write_h, detect_h, restart_h,
                            trials=P.goodput_trials, seed=P.goodput_seed, planned_per_hour=planned_per_h) * 100
     lo, mid, hi = np.percentile(sim, 5), sim.mean(), np.percentile(sim, 95)
-    left.errorbar([n], [mid], yerr=[[mid - lo], [hi - mid]], fmt="o", color=PALETTE["black"], ms=4, capsize=3)
+    left.errorbar([n], [mid], yerr=[[max(mid - lo, 0.0)], [max(hi - mid, 0.0)]], fmt="o", color=PALETTE["black"], ms=4, capsize=3)
 left.set_title(f"Checkpoint interval (recovery {P.failure_detection_min + P.restart_min:g} min)", loc="left",
                fontsize=10)
 recoveries = {"instant restart (detection only)": (0.0, PALETTE["sky"]),

@@ -26,6 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from analysis import constraints
 from analysis.data import load_table, table_closure, table_file, table_path
 from analysis.errors import ExecutionError, InputError
 from analysis.pipeline import outputs
@@ -281,6 +282,7 @@ def build_book(overrides: dict | None = None, origin: dict | None = None, jobs: 
     """Build the book into ``root/_build/html``; see the module docstring."""
     root = Path(root).resolve()
     values = resolve_all(overrides or {}, origin)
+    constraints.check(values, origin)
     build_dir = root / "_build"
     with contextlib.ExitStack() as stack:
         try:
