@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from conftest import run_cli
 
 
@@ -120,3 +122,24 @@ def test_user_text_is_escaped_in_every_page(book, tmp_path):
             assert "&lt;script&gt;alert(1)" in text, f"{page} lacks the escaped scenario name"
     scenarios_page = (root / "_build" / "html" / "book" / "generated" / "scenarios.html").read_text(encoding="utf-8")
     assert "shipped" in scenarios_page and "Described with" in scenarios_page
+
+
+def test_two_runs_into_one_folder_do_not_mix(tmp_path):
+    """Each run stages into a folder of its own and prints its own numbers; the folder ends with
+    one run's notebook and results, never a mixture."""
+    from conftest import REPO
+
+    out = tmp_path / "out"
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    runs = {gpus: subprocess.Popen([sys.executable, "-m", "analysis", "run", "cluster", "--out", str(out),
+                                    "-p", "gpus", str(gpus)], cwd=REPO, env=env, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True) for gpus in (1000, 2000)}
+    for gpus, proc in runs.items():
+        stdout, stderr = proc.communicate(timeout=600)
+        assert proc.returncode == 0, stderr
+        peak = next(line for line in stdout.splitlines() if "(peak_fp8_eflops)" in line).split()
+        assert float(peak[-3]) == pytest.approx(gpus * 1978.9e12 / 1e18, rel=1e-3), stdout
+    result = json.loads((out / "cluster.json").read_text())
+    notebook = (out / "cluster.ipynb").read_text()
+    assert f"gpus = {result['parameters']['gpus']}" in notebook
+    assert not list(tmp_path.glob(".out.partial-*"))

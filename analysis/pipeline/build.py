@@ -105,10 +105,17 @@ def _run_level(jobs_to_run, jobs: int) -> tuple[list[RunRecord], list[str]]:
     # Spawned, not forked: a forked worker would inherit the build lock's descriptor and keep it
     # after the build is killed. die_with_parent: no worker outlives a killed build.
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=outputs.die_with_parent)
+                               initializer=outputs.die_with_parent, initargs=(os.getpid(),))
     finished = False
     try:
-        futures = {pool.submit(timed_execute, args): args[0].name for args in jobs_to_run}
+        # Workers start inside submit(). A signal landing while one is being spawned would leave it
+        # half-started (a traceback from a child that lost its parent), so signals wait until all
+        # are launched; a pending one then acts at once, below.
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, outputs.STOP_SIGNALS)
+        try:
+            futures = {pool.submit(timed_execute, args): args[0].name for args in jobs_to_run}
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         for future, name in futures.items():
             try:
                 record = future.result()

@@ -85,6 +85,9 @@ def folder_lock(path: Path):
         os.close(fd)
 
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
 class Terminated(KeyboardInterrupt):
     """SIGTERM or SIGHUP, handled like Ctrl-C."""
 
@@ -102,18 +105,21 @@ def install_signal_handlers() -> None:
         signal.signal(sig, _terminate)
 
 
-def die_with_parent() -> None:
-    """Pool worker initializer: get SIGKILL when the parent dies (Linux), and leave SIGINT, SIGTERM
+def die_with_parent(parent: int) -> None:
+    """Pool worker initializer (``parent``: the pid that spawned it): get SIGKILL when the parent
+    dies (Linux), and leave SIGINT, SIGTERM
     and SIGHUP to the parent, which stops the workers itself (no worker traceback on Ctrl-C). A
     Python handler, not SIG_IGN: the kernels a worker starts must not inherit ignored signals."""
-    parent = os.getppid()
     with contextlib.suppress(OSError, AttributeError):
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    if os.getppid() != parent:  # the parent died before prctl took effect
+    if os.getppid() != parent:  # ``parent`` died while this worker was still starting
         os._exit(1)
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    for sig in STOP_SIGNALS:
         signal.signal(sig, _ignore)
+    # The parent spawned this worker with these signals blocked; the kernels it starts must get
+    # them (an interrupt on a cell timeout, a shutdown), so unblock them here.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
 
 
 def _ignore(_signum, _frame):
