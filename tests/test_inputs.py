@@ -204,3 +204,14 @@ def test_a_fact_check_for_an_unknown_chapter_is_caught_at_load_with_its_line(dat
     frame.to_csv(path, index=False)
     with pytest.raises(data.DataError, match=r"fact_checks.csv:3: row 2, column 'section'"):
         data.load_table("fact_checks")
+
+
+def test_staging_clears_what_a_killed_run_left(tmp_path):
+    from analysis.pipeline.outputs import staged
+
+    out = tmp_path / "run"
+    stale = tmp_path / ".run.partial-999999999"  # no such process
+    stale.mkdir()
+    with staged(out) as stage:
+        (stage / "x.json").write_text("{}")
+    assert (out / "x.json").is_file() and not stale.exists() and not list(tmp_path.glob(".run.partial-*"))

@@ -57,6 +57,9 @@ def staged(out: Path, flag: str = "--out"):
     """Yield an empty staging folder beside ``out``, unique to this process; on success move
     every file in it into ``out`` while holding ``out``'s lock. On failure nothing reaches ``out``."""
     make_dir(out.parent, flag)
+    for stale in out.parent.glob(f".{out.name}.partial-*"):  # left by a killed run
+        if not _pid_alive(stale.name.rsplit("-", 1)[-1]):
+            shutil.rmtree(stale, ignore_errors=True)
     stage = out.parent / f".{out.name}.partial-{os.getpid()}"
     shutil.rmtree(stage, ignore_errors=True)
     stage.mkdir()
@@ -71,6 +74,16 @@ def staged(out: Path, flag: str = "--out"):
                 os.replace(item, target)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
+
+
+def _pid_alive(text: str) -> bool:
+    try:
+        os.kill(int(text), 0)
+    except (ValueError, ProcessLookupError):
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
 
 
 @contextlib.contextmanager
