@@ -97,23 +97,29 @@ def _log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
-def _run_level(jobs_to_run, jobs: int) -> tuple[list[RunRecord], list[str]]:
-    records, errors = [], []
-    if not jobs_to_run:
-        return records, errors
-    workers = max(1, min(jobs, len(jobs_to_run)))
-    # Spawned, not forked: a forked worker would inherit the build lock's descriptor and keep it
-    # after the build is killed. die_with_parent: no worker outlives a killed build.
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=outputs.die_with_parent, initargs=(os.getpid(),))
-    finished = False
-    try:
+class _Workers:
+    """One process pool for the whole build, started when the first section must run: spawned
+    workers import the package once each, so levels share them."""
+
+    def __init__(self, jobs: int):
+        self.jobs, self.pool = jobs, None
+
+    def run(self, jobs_to_run) -> tuple[list[RunRecord], list[str]]:
+        records, errors = [], []
+        if not jobs_to_run:
+            return records, errors
         # Workers start inside submit(). A signal landing while one is being spawned would leave it
         # half-started (a traceback from a child that lost its parent), so signals wait until all
-        # are launched; a pending one then acts at once, below.
+        # are launched; a pending one then acts at once.
         blocked = signal.pthread_sigmask(signal.SIG_BLOCK, outputs.STOP_SIGNALS)
         try:
-            futures = {pool.submit(timed_execute, args): args[0].name for args in jobs_to_run}
+            if self.pool is None:
+                # Spawned, not forked: a forked worker would inherit the build lock's descriptor and
+                # keep it after the build is killed. die_with_parent: no worker outlives the build.
+                self.pool = ProcessPoolExecutor(
+                    max_workers=max(1, self.jobs), mp_context=multiprocessing.get_context("spawn"),
+                    initializer=outputs.die_with_parent, initargs=(os.getpid(),))
+            futures = {self.pool.submit(timed_execute, args): args[0].name for args in jobs_to_run}
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         for future, name in futures.items():
@@ -124,14 +130,17 @@ def _run_level(jobs_to_run, jobs: int) -> tuple[list[RunRecord], list[str]]:
             except SectionFailed as exc:
                 errors.append(str(exc))
                 _log(f"  {name:<12} FAILED")
-        finished = True
-    finally:
-        if not finished:  # Ctrl-C, SIGTERM or SIGHUP: stop the running sections now
-            for process in list((pool._processes or {}).values()):  # no public API kills workers
+        return records, errors
+
+    def close(self, abort: bool) -> None:
+        """Shut the pool down; ``abort`` (Ctrl-C, SIGTERM, SIGHUP, a failure) kills running sections."""
+        if self.pool is None:
+            return
+        if abort:
+            for process in list((self.pool._processes or {}).values()):  # no public API kills workers
                 with contextlib.suppress(OSError):
                     process.kill()
-        pool.shutdown(wait=True, cancel_futures=True)
-    return records, errors
+        self.pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _entry_digests(folder: Path) -> dict[str, str]:
@@ -158,6 +167,17 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
                      results_out: Path, notebooks_out: Path) -> tuple[list[RunRecord], dict[str, str]]:
     """Run or fetch from cache every section; copy outputs to ``results_out``/``notebooks_out``."""
     keys, records = {}, []
+    workers, completed = _Workers(jobs), False
+    try:
+        _execute_levels(values, root, workers, cache_root, results_out, notebooks_out, keys, records)
+        completed = True
+    finally:
+        workers.close(abort=not completed)
+    return records, keys
+
+
+def _execute_levels(values, root, workers, cache_root, results_out, notebooks_out, keys, records) -> None:
+    """Level by level: fetch each section from the cache or run it; fills ``keys`` and ``records``."""
     for level in run_order([s.name for s in SECTIONS]):
         todo = []
         try:  # on any failure or Ctrl-C, no half-written cache entry survives
@@ -179,7 +199,7 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
                 work.mkdir(parents=True)
                 for n in section.needs:
                     shutil.copy2(results_out / f"{n}.json", work / f"{n}.json")
-            ran, errors = _run_level(todo, jobs)
+            ran, errors = workers.run(todo)
             if errors:
                 raise ExecutionError("build failed; the previous book is untouched.\n  " + "\n  ".join(errors))
         except BaseException:
@@ -202,7 +222,6 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
             for table in cached.glob(f"{section.name}__*.csv"):  # chapter data offered as downloads
                 (notebooks_out / "data").mkdir(exist_ok=True)
                 shutil.copy2(table, notebooks_out / "data" / table.name)
-    return records, keys
 
 
 def _prune(folder: Path) -> None:
