@@ -44,6 +44,7 @@ CHECKSUMS = ".sha256"  # in each cache entry: the sha256 of every other file in 
 # Set once the finished book has been swapped in, so an interrupt arriving later is not reported
 # as "nothing was swapped in".
 SWAPPED_IN = False
+_LOCK_FD: dict[str, int] = {}  # the build lock's descriptor, which pool workers close at start
 
 
 @dataclass
@@ -98,8 +99,8 @@ def _log(msg: str) -> None:
 
 
 class _Workers:
-    """One process pool for the whole build, started when the first section must run: spawned
-    workers import the package once each, so levels share them."""
+    """One process pool for the whole build, started when the first section must run and shared
+    by every level."""
 
     def __init__(self, jobs: int):
         self.jobs, self.pool = jobs, None
@@ -108,17 +109,17 @@ class _Workers:
         records, errors = [], []
         if not jobs_to_run:
             return records, errors
-        # Workers start inside submit(). A signal landing while one is being spawned would leave it
-        # half-started (a traceback from a child that lost its parent), so signals wait until all
-        # are launched; a pending one then acts at once.
+        # Workers start inside submit(). Signals wait until all are launched, so none is left
+        # half-started and unregistered (and so not killed); a pending one then acts at once.
         blocked = signal.pthread_sigmask(signal.SIG_BLOCK, outputs.STOP_SIGNALS)
         try:
             if self.pool is None:
-                # Spawned, not forked: a forked worker would inherit the build lock's descriptor and
-                # keep it after the build is killed. die_with_parent: no worker outlives the build.
+                # Forked (fast, and no half-started child reading its setup from a dead parent).
+                # die_with_parent closes the build lock's inherited descriptor, so only this
+                # process holds the lock, and makes every worker die with this process.
                 self.pool = ProcessPoolExecutor(
-                    max_workers=max(1, self.jobs), mp_context=multiprocessing.get_context("spawn"),
-                    initializer=outputs.die_with_parent, initargs=(os.getpid(),))
+                    max_workers=max(1, self.jobs), mp_context=multiprocessing.get_context("fork"),
+                    initializer=outputs.die_with_parent, initargs=(os.getpid(), _LOCK_FD.get("fd")))
             futures = {self.pool.submit(timed_execute, args): args[0].name for args in jobs_to_run}
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
@@ -287,7 +288,7 @@ def _swap(new: Path, current: Path) -> None:
 @contextlib.contextmanager
 def _build_lock(build_dir: Path):
     """One build at a time per ``_build/``: a second one waits, and says why."""
-    # open() gives a close-on-exec descriptor, and workers are spawned: only this process holds it.
+    # open() gives a close-on-exec descriptor (kernels never get it); forked workers close theirs.
     with open(build_dir / ".build.lock", "a+") as lock:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -300,7 +301,11 @@ def _build_lock(build_dir: Path):
         lock.truncate()
         lock.write(str(os.getpid()))
         lock.flush()
-        yield
+        _LOCK_FD["fd"] = lock.fileno()
+        try:
+            yield
+        finally:
+            _LOCK_FD.pop("fd", None)
 
 
 def build_book(overrides: dict | None = None, origin: dict | None = None, jobs: int = 2,

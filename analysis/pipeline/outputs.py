@@ -7,8 +7,9 @@
 * SIGTERM and SIGHUP end the process the way Ctrl-C does (the same cleanup, exit 130), and SIGINT
   is handled even when the process was started with it ignored (a background job of a
   non-interactive shell inherits SIGINT ignored, and Python then installs no handler).
-* Pool workers die with their parent (``PR_SET_PDEATHSIG``), so a killed build leaves no worker
-  running, holding a lock or writing into the cache.
+* Pool workers close their copy of the build lock and die with their parent
+  (``PR_SET_PDEATHSIG``), so a killed build leaves no worker running, holding the lock or writing
+  into the cache.
 """
 
 from __future__ import annotations
@@ -88,8 +89,8 @@ def _pid_alive(text: str) -> bool:
 
 @contextlib.contextmanager
 def folder_lock(path: Path):
-    """An exclusive ``flock`` on ``path``, released on exit. The descriptor is close-on-exec and
-    pool workers are spawned, not forked, so no child keeps the lock after this process ends."""
+    """An exclusive ``flock`` on ``path``, released on exit. The descriptor is close-on-exec, so
+    no kernel inherits it, and ``run`` and ``compare`` fork no workers that could keep it."""
     fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
@@ -118,9 +119,9 @@ def install_signal_handlers() -> None:
         signal.signal(sig, _terminate)
 
 
-def die_with_parent(parent: int) -> None:
-    """Pool worker initializer (``parent``: the pid that spawned it): get SIGKILL when the parent
-    dies (Linux), and leave SIGINT, SIGTERM
+def die_with_parent(parent: int, lock_fd: int | None = None) -> None:
+    """Pool worker initializer (``parent``: the pid that started it; ``lock_fd``: the build lock's
+    descriptor, inherited by fork): close the lock, get SIGKILL when the parent dies (Linux), and leave SIGINT, SIGTERM
     and SIGHUP to the parent, which stops the workers itself (no worker traceback on Ctrl-C). A
     Python handler, not SIG_IGN: the kernels a worker starts must not inherit ignored signals."""
     with contextlib.suppress(OSError, AttributeError):
@@ -128,9 +129,12 @@ def die_with_parent(parent: int) -> None:
         libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     if os.getppid() != parent:  # ``parent`` died while this worker was still starting
         os._exit(1)
+    if lock_fd is not None:  # a forked copy of the build lock would keep it locked after a kill
+        with contextlib.suppress(OSError):
+            os.close(lock_fd)
     for sig in STOP_SIGNALS:
         signal.signal(sig, _ignore)
-    # The parent spawned this worker with these signals blocked; the kernels it starts must get
+    # The parent started this worker with these signals blocked; the kernels it starts must get
     # them (an interrupt on a cell timeout, a shutdown), so unblock them here.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
 
