@@ -93,7 +93,7 @@ def load_atlas(tolerance: float) -> pd.DataFrame:
     prints = out["printed_flops_per_token"].notna()
     out["label_holds"] = np.where(
         out["flop_convention"].isin(CONVENTIONS), out["reproduced_by"] == out["flop_convention"],
-        np.where(prints, out["reproduced_by"] == "", out["flop_convention"] == "none"))
+        np.where(prints, out["reproduced_by"] == "", out["flop_convention"] == "throughput_only"))
     return out
 
 

@@ -7,12 +7,13 @@ Exit codes: 0 success; 2 bad input (parameter, scenario or data file; nothing wr
 from __future__ import annotations
 
 import argparse
+import errno
 import math
-import shutil
 import sys
 from pathlib import Path
 
 from analysis.errors import ExecutionError, InputError
+from analysis.pipeline.outputs import check_out_dir, clip, install_signal_handlers, staged
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,12 +30,31 @@ def _overrides(args) -> tuple[dict, dict]:
     from analysis.params import load_scenario
 
     overrides, origin = {}, {}
-    if getattr(args, "scenario", None):
+    if getattr(args, "scenario", None) is not None:  # `--scenario ''` is an error, not "no scenario"
         overrides, origin = load_scenario(args.scenario)
     for name, value in args.param or []:
         overrides[name] = value
         origin[name] = f"-p {name}: "
     return overrides, origin
+
+
+def _check_params_belong(section, names) -> None:
+    """``run SECTION -p NAME`` with a parameter that neither the section nor a section it needs
+    (which ``run`` executes first) reads would change nothing: say so."""
+    from analysis.sections import all_params, run_order
+
+    involved = [s for level in run_order([section.name]) for s in level]
+    for name in names:
+        if name in all_params() and not any(name in s.param_map for s in involved):
+            users = ", ".join(s.name for s in _users(name))
+            raise InputError(f"-p {name}: chapter '{section.name}' does not use this parameter "
+                             f"(it belongs to: {users}); `python -m analysis params {section.name}` lists its own")
+
+
+def _users(name: str):
+    from analysis.sections import SECTIONS
+
+    return [s for s in SECTIONS if name in s.param_map]
 
 
 def cmd_sections(args) -> int:
@@ -69,27 +89,24 @@ def _headline_table(section, results: dict) -> str:
 
 
 def cmd_run(args) -> int:
+    from analysis import constraints
     from analysis.pipeline.build import resolve_all
     from analysis.pipeline.runner import run_sections
     from analysis.results import load_results
-    from analysis.sections import get_section
+    from analysis.sections import get_section, run_order
 
     section = get_section(args.section)
+    out = check_out_dir(args.out)
     overrides, origin = _overrides(args)
     values = resolve_all(overrides, origin)  # everything is validated before anything is written
-    out = Path(args.out).resolve()
-    if out.exists() and not out.is_dir():
-        raise InputError(f"--out {args.out}: exists and is not a folder")
-    staging = out.with_name(f".{out.name}.partial")
-    shutil.rmtree(staging, ignore_errors=True)
-    try:
-        run_sections(section.name, values, staging, REPO_ROOT)
-        out.mkdir(parents=True, exist_ok=True)
-        for f in staging.iterdir():
-            f.replace(out / f.name)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    results = load_results(section.name, out)["results"]
+    _check_params_belong(section, [name for name, _ in args.param or []])
+    involved = [s.name for level in run_order([section.name]) for s in level]
+    constraints.check({name: values[name] for name in involved}, origin)
+    # A staging folder of this process's own: a concurrent run into the same --out cannot mix files
+    # with this one, and the numbers printed are read from this run's own staging copy.
+    with staged(out) as stage:
+        run_sections(section.name, values, stage, REPO_ROOT)
+        results = load_results(section.name, stage)["results"]
     print(f"{section.title} -> {out / (section.name + '.ipynb')}, {out / (section.name + '.json')}")
     print(_headline_table(section, results))
     return 0
@@ -100,12 +117,12 @@ def cmd_build(args) -> int:
 
     overrides, origin = _overrides(args)
     label = None
-    if args.scenario:
+    if args.scenario is not None:
         from analysis.scenarios import load
 
         label = load(args.scenario).label
     if args.param:
-        changed = ", ".join(f"{name} = {value}" for name, value in args.param)
+        changed = ", ".join(f"{name} = {clip(value)[1:-1]}" for name, value in args.param)
         label = f"{label}, with {changed}" if label else f"custom parameters ({changed})"
     report = build_book(overrides, origin, jobs=args.jobs, root=REPO_ROOT, scenario=label)
     ran = sum(not r.cached for r in report.records)
@@ -119,19 +136,19 @@ def cmd_compare(args) -> int:
     from analysis.notebook import format_quantity
     from analysis.plots import compare_figure
 
+    out = check_out_dir(args.out)
     loaded = [scenarios.load(path) for path in args.files]  # every file is checked before anything runs
     table = scenarios.compare(loaded)
-    names = [s.name for s in loaded]
-    for s in loaded:
-        print(f"{s.name}: {s.description}")
+    names = scenarios.column_names(loaded)  # one column per file given, same names told apart
+    for name, s in zip(names, loaded, strict=True):
+        print(f"{name}: {s.description}")
     width = max(len(label) for label in table["label"])
     print("\n" + " " * width + "  " + "  ".join(f"{n[:22]:>22}" for n in names))
     for _, row in table.iterrows():
         print(f"{row['label']:<{width}}  " + "  ".join(f"{format_quantity(row[n], row['unit'])[:22]:>22}" for n in names))
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    table.to_csv(out / "compare.csv")
-    compare_figure(table, names).savefig(out / "compare.png", bbox_inches="tight", metadata={"Software": None})
+    with staged(out) as stage:
+        table.to_csv(stage / "compare.csv")
+        compare_figure(table, names).savefig(stage / "compare.png", bbox_inches="tight", metadata={"Software": None})
     print(f"\nWrote {out / 'compare.csv'} and {out / 'compare.png'}")
     return 0
 
@@ -140,7 +157,7 @@ def cmd_measure(args) -> int:
     from analysis.data import data_dir
     from analysis.measure import harness, rows
 
-    out = Path(args.out) if args.out else data_dir() / "measured"
+    out = check_out_dir(args.out) if args.out is not None else data_dir() / "measured"
     rows.check_out_dir(out)
     path, new = harness.run(args.device, args.quick, args.seed, out)
     print(harness.summary(path, new))
@@ -308,7 +325,17 @@ def make_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _interrupted(exc: KeyboardInterrupt) -> str:
+    from analysis.pipeline import build
+
+    what = f"{exc.args[0]} received" if exc.args else "interrupted"
+    if build.SWAPPED_IN:
+        return f"{what} after the new book was swapped in; _build/html holds the finished book"
+    return f"{what}: nothing was swapped in; the previous book and results are untouched"
+
+
 def main(argv=None) -> int:
+    install_signal_handlers()
     try:
         args = make_parser().parse_args(argv)
         return args.func(args)
@@ -318,6 +345,13 @@ def main(argv=None) -> int:
     except ExecutionError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("interrupted: nothing was swapped in; the previous book and results are untouched", file=sys.stderr)
+    except KeyboardInterrupt as exc:
+        print(_interrupted(exc), file=sys.stderr)
         return 130
+    except OSError as exc:  # the machine, not the input: a full disk, a folder gone read-only
+        if exc.errno == errno.ENOSPC:
+            print(f"error: no space left on device while writing {exc.filename or 'the output'}; "
+                  "nothing was swapped in", file=sys.stderr)
+        else:
+            print(f"error: {exc.strerror or exc}: {exc.filename or ''}", file=sys.stderr)
+        return 1

@@ -12,6 +12,7 @@ section's cache key (which hashes exactly the declared files) can never miss a d
 
 from __future__ import annotations
 
+import csv
 import functools
 import io
 import os
@@ -20,13 +21,24 @@ from pathlib import Path
 import pandas as pd
 import pandera.pandas as pa
 
-from analysis.errors import InputError
+from analysis.errors import InputError, clip
 from analysis.schemas import CLAIM_STATUSES, DEPENDS, FILES, KEYS, OPTIONAL, SCHEMAS, UNITS  # noqa: F401 (re-exported)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DATA_DIR = REPO_ROOT / "data"
 
 MAX_ERRORS_SHOWN = 12
+# A column of these names holds another table's keys: a bad value is named as missing from there.
+FOREIGN_KEYS = {"source_id": "sources", "gpu_id": "gpus", "model_id": "models", "fact_id": "report_facts"}
+# Words a reader understands, for pandera's internal check names.
+CHECK_WORDS = {"column_in_schema": "is not a column of this table", "column_in_dataframe": "is missing",
+               "coerce_dtype": "type", "greater_than_or_equal_to": ">=", "less_than_or_equal_to": "<=",
+               "field_uniqueness": "must be unique", "multiple_fields_uniqueness": "must be unique together",
+               "str_matches": "must match", "not_nullable": "must not be empty"}
+NOT_A_NUMBER = {"nan", "+nan", "-nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity", "na", "n/a",
+                "null", "none"}
+
+
 class DataError(InputError):
     """A data file is missing or a row breaks its table's schema."""
 
@@ -73,8 +85,27 @@ def _ids(name: str, column: str | None = None) -> list[str]:
     return _validated(name, str(data_dir()))[column or KEYS[name]].tolist()
 
 
-def _format_failures(path: Path, failures: pd.DataFrame) -> str:
-    lines, seen_columns, seen_rows = [], set(), set()
+def _check_words(check: str) -> str:
+    for internal, words in CHECK_WORDS.items():
+        check = check.replace(internal, words)
+    return check
+
+
+def _line(lines: list[int] | None, row: int) -> int:
+    """The file line where data row ``row`` starts (row 0 follows the header), counting blank
+    lines and newlines inside quoted cells, which pandas skips or joins."""
+    return lines[row + 1] if lines and row + 1 < len(lines) else row + 2
+
+
+def _column_name(column) -> str:
+    text = str(column)
+    if text.startswith("Unnamed: "):  # pandas's name for a header cell left empty
+        return f"(column {int(text.split()[1]) + 1}, whose header is empty)"
+    return f"'{text[:60]}'"
+
+
+def _format_failures(path: Path, failures: pd.DataFrame, lines: list[int] | None = None) -> str:
+    out, seen_columns, seen_rows = [], set(), set()
     # Column checks first; a check across columns fails once per column of the row: report it once.
     rows = sorted(failures.to_dict("records"), key=lambda r: r.get("schema_context") == "DataFrameSchema")
     # A value that cannot be coerced makes every later check on its column fail as a whole;
@@ -83,7 +114,10 @@ def _format_failures(path: Path, failures: pd.DataFrame) -> str:
     for r in rows:
         column = r["column"] if isinstance(r["column"], str) else None
         has_row = r["index"] is not None and not pd.isna(r["index"])
-        check = str(r["check"]).replace("coerce_dtype", "type").replace("greater_than_or_equal_to", ">=")
+        check = _check_words(str(r["check"]))
+        table = FOREIGN_KEYS.get(column or "")
+        if table and check.startswith("isin(") and f"{table}.csv" != path.name:
+            check = f"is not a {column} in {path.parent / (table + '.csv')}"
         if has_row:
             if str(r["check"]).startswith("dtype(") and column in row_level:
                 continue
@@ -91,33 +125,69 @@ def _format_failures(path: Path, failures: pd.DataFrame) -> str:
             if r.get("schema_context") == "DataFrameSchema":
                 if (row, check) not in seen_rows:
                     seen_rows.add((row, check))
-                    lines.append(f"{path}:{row + 2}: row {row + 1}: fails {check}")
+                    out.append(f"{path}:{_line(lines, row)}: row {row + 1}: fails {check}")
                 continue
-            where = f"{path}:{row + 2}: row {row + 1}" + (f", column '{column}'" if column else "")
-            lines.append(f"{where}: value {r['failure_case']!r} fails {check}")
+            where = f"{path}:{_line(lines, row)}: row {row + 1}" + (f", column '{column}'" if column else "")
+            verb = "" if check.startswith("is not") else "fails "
+            out.append(f"{where}: value {clip(r['failure_case'])} {verb}{check}")
         elif column not in row_level and column not in seen_columns:
             seen_columns.add(column)
-            lines.append(f"{path}: column '{column or r['failure_case']}': {check} ({r['failure_case']})")
-    shown = lines[:MAX_ERRORS_SHOWN]
-    more = f"\n  ... and {len(lines) - len(shown)} more" if len(lines) > len(shown) else ""
+            name = _column_name(column or r["failure_case"])
+            if "is not a column" in check or "is missing" in check:
+                out.append(f"{path}: column {name} {check}")
+            else:
+                out.append(f"{path}: column {name}: {check} ({clip(r['failure_case'])})")
+    shown = out[:MAX_ERRORS_SHOWN]
+    more = f"\n  ... and {len(out) - len(shown)} more" if len(out) > len(shown) else ""
     return "invalid data:\n  " + "\n  ".join(shown) + more
 
 
+def record_lines(path: Path) -> list[int]:
+    """The line on which each non-blank CSV record starts (the header first)."""
+    starts, previous = [], 0
+    with open(path, newline="", encoding="utf-8", errors="replace") as f:
+        reader = csv.reader(f)
+        for record in reader:
+            if any(cell.strip() for cell in record) or len(record) > 1:
+                starts.append(previous + 1)
+            previous = reader.line_num
+    return starts
+
+
 def read_raw(path: Path) -> pd.DataFrame:
-    """A CSV file as text cells (empty cells are missing), or a DataError naming the file."""
+    """A CSV file as text cells (empty cells are missing), or a DataError naming the file. The
+    line each row starts on is kept in ``attrs["lines"]`` for messages."""
     try:
-        return pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""], skipinitialspace=False)
-    except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
-        raise DataError(f"{path}: cannot parse CSV: {exc}") from exc
+        raw = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""], skipinitialspace=False)
+        if isinstance(path, (str, os.PathLike)):  # callers also pass text buffers
+            raw.attrs["lines"] = record_lines(Path(path))
+        return raw
+    except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError, csv.Error) as exc:
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise DataError(f"{path}: cannot parse CSV: {reason}") from None
 
 
 def validate_frame(name: str, raw: pd.DataFrame, path: Path) -> pd.DataFrame:
     """Validate text cells ``raw`` against table ``name``'s schema; errors name ``path``, line and
     column as if ``raw`` were that file (row 0 is line 2). Writers call this before writing."""
+    lines = raw.attrs.get("lines")
+    _refuse_literal_not_a_number(raw, path, lines)
     try:
         return SCHEMAS[name](_ids).validate(raw, lazy=True)
     except pa.errors.SchemaErrors as exc:
-        raise DataError(_format_failures(path, exc.failure_cases)) from None
+        raise DataError(_format_failures(path, exc.failure_cases, lines)) from None
+
+
+def _refuse_literal_not_a_number(raw: pd.DataFrame, path: Path, lines: list[int] | None) -> None:
+    """Only an empty cell means "missing": a literal NaN (or inf) would be read as a number and
+    slip past every nullable column's checks."""
+    for column in raw.columns:
+        cells = raw[column].dropna().astype(str).str.strip().str.lower()
+        bad = cells[cells.isin(NOT_A_NUMBER)]
+        if len(bad):
+            row = int(bad.index[0])
+            raise DataError(f"{path}:{_line(lines, row)}: row {row + 1}, column {_column_name(column)}: "
+                            f"{raw[column][row]!r} is not a value; leave the cell empty for missing")
 
 
 def schema_columns(name: str) -> list[str]:
@@ -134,6 +204,8 @@ def _validated(name: str, folder: str) -> pd.DataFrame:
         raise DataError(f"{path}: data file not found")
     else:
         raw = read_raw(path)
+        if raw.empty and name not in OPTIONAL:
+            raise DataError(f"{path}: has a header but no rows")
     table = validate_frame(name, raw, path)
     for column in table.columns:
         if column in ("tied_embeddings",):

@@ -13,7 +13,7 @@ GPUS = Param(
     "The cluster size SemiAnalysis analyses (B02-B06).", "sa_100k_2024", low=1, high=2_000_000)
 GPU = Param(
     "gpu", "h100_sxm", "GPU id", "GPU type, from data/gpus.csv",
-    "The report's cluster is built from H100 SXM.", "sa_100k_2024", choices_from="gpus")
+    "The report's cluster is built from H100 SXM.", "sa_100k_2024", choices_from="gpus_with_fp8")
 DTYPE = Param(
     "dtype", "fp8", "data type", "Tensor data type used for sustained throughput and retraining time",
     "The report's ~4-day GPT-4 retraining figure is for FP8 (B12).", "sa_100k_2024", choices=("fp8", "bf16"))

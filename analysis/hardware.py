@@ -14,9 +14,13 @@ from analysis.data import DataError, load_table, row
 DTYPES = ("bf16", "fp8", "fp4", "tf32")
 
 
-def gpu_ids() -> list[str]:
-    """Ids of the GPUs in the registry, in file order."""
-    return load_table("gpus")["gpu_id"].tolist()
+def gpu_ids(with_dtype: str | None = None) -> list[str]:
+    """Ids of the GPUs in the registry, in file order; only those with a dense peak for
+    ``with_dtype`` when given."""
+    table = load_table("gpus")
+    if with_dtype is not None:
+        table = table[table[f"{with_dtype}_dense_tflops"].notna()]
+    return table["gpu_id"].tolist()
 
 
 def gpu(gpu_id: str):

@@ -13,9 +13,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
-from analysis.errors import InputError
+from analysis.errors import InputError, clip
 
 
 class ParameterError(InputError):
@@ -55,6 +53,9 @@ class Param:
         if self.choices_from == "gpus":
             from analysis.hardware import gpu_ids
             return tuple(gpu_ids())
+        if self.choices_from == "gpus_with_fp8":  # the chapters always compute an FP8 peak
+            from analysis.hardware import gpu_ids
+            return tuple(gpu_ids(with_dtype="fp8"))
         return self.choices
 
     def describe_range(self) -> str:
@@ -65,27 +66,27 @@ class Param:
 
     def parse(self, raw) -> float | int | str:
         """Convert ``raw`` (a CLI string or a YAML scalar) and check it; raise ParameterError."""
-        where = f"parameter '{self.name}'"
+        where, shown = f"parameter '{self.name}'", clip(raw)
         expected = f"expected {self.describe_range()} ({self.unit})"
         if self.kind is str:
             value = raw if isinstance(raw, str) else str(raw)
             if value not in (self.allowed() or ()):
-                raise ParameterError(f"{where}: {expected}; got {raw!r}")
+                raise ParameterError(f"{where}: {expected}; got {shown}")
             return value
         if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
-            raise ParameterError(f"{where}: {expected}; got {raw!r}")
+            raise ParameterError(f"{where}: {expected}; got {shown}")
         try:
             number = float(raw.replace("_", "")) if isinstance(raw, str) else float(raw)
         except ValueError:
-            raise ParameterError(f"{where}: {expected}; got {raw!r}, which is not a number") from None
+            raise ParameterError(f"{where}: {expected}; got {shown}, which is not a number") from None
         if not math.isfinite(number):
-            raise ParameterError(f"{where}: {expected}; got {raw!r}, which is not finite")
+            raise ParameterError(f"{where}: {expected}; got {shown}, which is not finite")
         if self.kind is int:
             if number != int(number):
-                raise ParameterError(f"{where}: {expected}; got {raw!r}, which is not a whole number")
+                raise ParameterError(f"{where}: {expected}; got {shown}, which is not a whole number")
             number = int(number)
         if not (self.low <= number <= self.high):
-            raise ParameterError(f"{where}: {expected}; got {raw!r}, which is out of range")
+            raise ParameterError(f"{where}: {expected}; got {shown}, which is out of range")
         return number
 
     def __post_init__(self):
@@ -110,36 +111,19 @@ def check_names(known: dict[str, Param], overrides: dict[str, object], origin: d
     import difflib
     for name in overrides:
         if name not in known:
-            near = difflib.get_close_matches(name, known, n=3)
+            near = difflib.get_close_matches(name, known, n=3) if isinstance(name, str) and len(name) < 200 else []
             hint = f"; did you mean {', '.join(near)}?" if near else ""
             where = (origin or {}).get(name, "")
-            raise ParameterError(f"{where}unknown parameter '{name}'{hint} "
+            shown = name if isinstance(name, str) and len(name) <= 80 else clip(name)[1:-1]
+            raise ParameterError(f"{where}unknown parameter '{shown}'{hint} "
                                  "(`python -m analysis params SECTION` lists them)")
 
 
 def load_scenario(path: str | Path) -> tuple[dict[str, object], dict[str, str]]:
-    """Read a scenario file: a YAML mapping with an optional ``description`` and a ``parameters``
-    mapping of name -> value. Returns the overrides and, per name, ``"FILE:LINE: "`` for messages."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ParameterError(f"scenario {path}: cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise ParameterError(f"scenario {path}: not UTF-8 text (byte {exc.start})") from None
-    try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        doc = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ParameterError(f"scenario {path}: not valid YAML: {exc}") from None
-    if not isinstance(doc, dict) or not isinstance(doc.get("parameters"), dict):
-        raise ParameterError(f"scenario {path}: expected a mapping with a 'parameters' mapping")
-    extra = set(doc) - {"parameters", "description", "name"}
-    if extra:
-        raise ParameterError(f"scenario {path}: unknown top-level key(s) {', '.join(sorted(extra))}")
-    origin = {}
-    for key_node, value_node in node.value:
-        if key_node.value == "parameters":
-            for k, _ in value_node.value:
-                origin[k.value] = f"{path}:{k.start_mark.line + 1}: "
+    """Read a scenario file: a YAML mapping with an optional ``name`` and ``description`` and a
+    ``parameters`` mapping of name -> value (see :mod:`analysis.scenario_file` for the limits).
+    Returns the overrides and, per name, ``"FILE:LINE: "`` for messages."""
+    from analysis.scenario_file import read
+
+    doc, origin = read(path)
     return doc["parameters"], origin

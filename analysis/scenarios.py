@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
-import yaml
 
-from analysis.params import ParameterError, load_scenario
+from analysis import constraints
+from analysis.params import ParameterError
 
 SCENARIO_DIR = Path(__file__).resolve().parent.parent / "data" / "scenarios"
 
@@ -35,13 +35,14 @@ class Scenario:
 
 def load(path) -> Scenario:
     """Read and check a scenario file: YAML, known parameter names, valid values (exit code 2)."""
+    from analysis.scenario_file import read
     from analysis.sections import SECTIONS, resolve_section
 
     path = Path(path)
-    overrides, origin = load_scenario(path)
-    for section in SECTIONS:  # names and values, as a build would check them
-        resolve_section(section, overrides, origin)
-    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    doc, origin = read(path)
+    overrides = doc["parameters"]
+    # names, values and the rules between them, as a build would check them
+    constraints.check({s.name: resolve_section(s, overrides, origin) for s in SECTIONS}, origin)
     name, description = doc.get("name", path.stem), doc.get("description", "")
     if not isinstance(name, str) or not isinstance(description, str):
         raise ParameterError(f"scenario {path}: 'name' and 'description' must be text")
@@ -63,11 +64,29 @@ def key_results(scenario: Scenario) -> dict:
         values, uncertainty.reference_tokens_per_s(), reliability.llama3_rates()).items()}
 
 
+def column_names(scenarios: list[Scenario]) -> list[str]:
+    """One distinct column name per scenario, in order: its name, with its file added where two
+    scenarios share a name, and a number where one file is given twice."""
+    counts = {}
+    for s in scenarios:
+        counts[s.name] = counts.get(s.name, 0) + 1
+    names, seen = [], set()
+    for s in scenarios:
+        name = s.name if counts[s.name] == 1 else s.label
+        candidate, n = name, 1
+        while candidate in seen:
+            n += 1
+            candidate = f"{name} #{n}"
+        seen.add(candidate)
+        names.append(candidate)
+    return names
+
+
 def compare(scenarios: list[Scenario]) -> pd.DataFrame:
     """One row per headline output, one column per scenario, plus label and unit."""
     from analysis.uncertainty import OUTPUTS
 
-    table = pd.DataFrame({s.name: key_results(s) for s in scenarios})
+    table = pd.DataFrame({name: key_results(s) for name, s in zip(column_names(scenarios), scenarios, strict=True)})
     table.insert(0, "unit", [OUTPUTS[k][1] for k in table.index])
     table.insert(0, "label", [OUTPUTS[k][0] for k in table.index])
     return table

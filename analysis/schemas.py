@@ -293,11 +293,17 @@ def _published_runs_schema(ids) -> pa.DataFrameSchema:
     )
 
 
+def _section_names() -> list[str]:
+    from analysis.sections import section_names  # imported late: sections imports the parameters
+
+    return section_names()
+
+
 def _fact_checks_schema(ids) -> pa.DataFrameSchema:
     return pa.DataFrameSchema(
         {
             "fact_id": _text(isin=ids("report_facts", "fact_id")),
-            "section": _text(regex=ID),
+            "section": _text(isin=_section_names()),  # caught at load with its line, not at execution
             "results_key": _text(regex=ID),
             "tolerance_rel": _num(0, 1, nullable=True),
             "status": _text(isin=FACT_STATUSES),
@@ -504,7 +510,7 @@ FLOP_CONVENTIONS = {
     "6n_6lhs",  # 6 N + 6 L h s: causal attention counted as half (Megatron-Bridge, MaxText since PR #1988)
     "publisher_moe",  # the publisher's own MoE count (MLA attention, routing): reproduced by neither
     "unreproduced",  # a dense row whose printed figure neither count reproduces (note says by how much)
-    "none",  # the publisher prints only throughput (MLPerf)
+    "throughput_only",  # the publisher prints only throughput (MLPerf)
 }
 
 

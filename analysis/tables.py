@@ -11,8 +11,18 @@ import itertools
 from analysis import formatting
 
 
+def _no_html(text: str) -> str:
+    """``<`` as an entity outside backtick spans: a cell is text, and text from a scenario file
+    must never become HTML. Inside backticks (code, and roles such as {ref}`a <target>`) MyST
+    never reads HTML, and the ``<`` is the role's own syntax."""
+    parts = text.split("`")
+    if len(parts) % 2 == 0:  # an unpaired backtick opens no code span: nothing is protected
+        return text.replace("<", "&lt;")
+    return "`".join(part if i % 2 else part.replace("<", "&lt;") for i, part in enumerate(parts))
+
+
 def _cell(value) -> str:
-    return str(value).replace("|", "\\|").replace("$", "\\$").replace("\n", " ")
+    return _no_html(str(value).replace("|", "\\|").replace("$", "\\$").replace("\n", " "))
 
 
 def markdown_table(header: list[str], rows: list[list], align: str | None = None) -> str:

@@ -34,3 +34,13 @@ def book(tmp_path_factory) -> Path:
     proc = run_cli("build", cwd=root)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return root
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Say loudly when the browser tests did not run: a green run without them never looked at
+    the HTML in a browser (`.ci/run` installs Chromium so that CI always runs them)."""
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if "test_browser.py" in r.nodeid]
+    if skipped:
+        terminalreporter.write_sep("!", f"{len(skipped)} BROWSER TESTS SKIPPED: Chromium is missing, the HTML "
+                                   "was not checked in a browser (run .ci/run, or apt-get install chromium)",
+                                   red=True, bold=True)

@@ -46,7 +46,7 @@ def test_every_printed_figure_follows_under_its_recorded_convention(rows):
     # unreproduced row under neither; a 'none' row prints nothing.
     bad = rows[~rows["label_holds"]]
     assert bad.empty, bad[["row_id", "flop_convention", "reproduced_by", "printed_vs_book_ratio"]].to_string()
-    assert set(rows["flop_convention"]) == {"6n_12lhs", "6n_6lhs", "publisher_moe", "unreproduced", "none"}
+    assert set(rows["flop_convention"]) == {"6n_12lhs", "6n_6lhs", "publisher_moe", "unreproduced", "throughput_only"}
 
 
 def test_causal_half_is_what_nvidia_and_ironwood_print():

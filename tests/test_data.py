@@ -72,8 +72,8 @@ def _edit(folder, table, line, column, value):
 
 
 @pytest.mark.parametrize("column,value,expect", [
-    ("source_id", "", "not_nullable"),
-    ("source_id", "no_such_source", "isin"),
+    ("source_id", "", "must not be empty"),
+    ("source_id", "no_such_source", "is not a source_id in"),
     ("tdp_w", "seven hundred", "type"),
     ("tdp_w", "-700", "in_range"),
 ])

@@ -154,7 +154,7 @@ def test_runs_are_appended_and_nothing_is_left_behind(tmp_path):
 
 
 @pytest.mark.parametrize("column,value,expect", [
-    ("mfu_vs_measured_peak", "1.5", "less_than_or_equal_to"),
+    ("mfu_vs_measured_peak", "1.5", "<="),
     ("tflops_median", "7", "tflops_median must equal"),
     ("device_kind", "tpu", "isin"),
     ("parameters", "not json", "JSON object"),

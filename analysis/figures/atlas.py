@@ -14,7 +14,7 @@ VENDOR_COLOUR = {"NVIDIA": PALETTE["green"], "AMD": PALETTE["vermillion"], "Goog
 MODELS = {"llama31_8b": "Llama 3.1 8B", "llama31_70b": "Llama 3.1 70B", "llama31_405b": "Llama 3.1 405B",
           "mixtral_8x7b": "Mixtral 8x7B", "deepseek_v3": "DeepSeek-V3"}
 CONVENTION = {"6n_12lhs": "6N+12Lhs", "6n_6lhs": "6N+6Lhs (causal half)", "publisher_moe": "publisher's MoE count",
-              "unreproduced": "not reproduced", "none": "prints none"}
+              "unreproduced": "not reproduced", "throughput_only": "prints none"}
 
 
 def glue_prose(E) -> None:

@@ -214,7 +214,7 @@ def goodput_by_size(E):
             ax.plot(t["gpus"], t[column] * 100, color=colour, lw=2, ls=style, label=label)
     for r in E.tables["goodput_simulated"].itertuples():
         mid = r.mean * 100
-        left.errorbar([r.gpus], [mid], yerr=[[mid - r.p5 * 100], [r.p95 * 100 - mid]], fmt="o",
+        left.errorbar([r.gpus], [mid], yerr=[[max(mid - r.p5 * 100, 0.0)], [max(r.p95 * 100 - mid, 0.0)]], fmt="o",
                       color=PALETTE["black"], ms=4, capsize=3)
     left.set_title(f"Checkpoint interval (recovery {E['recovery_minutes']:g} min)", loc="left", fontsize=10)
     right.set_title(f"Restart time (Daly interval, detection {E['failure_detection_minutes']:g} min)", loc="left",

@@ -14,6 +14,7 @@ import contextlib
 import fcntl
 import hashlib
 import json
+import multiprocessing
 import os
 import shutil
 import signal
@@ -22,10 +23,13 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from html import escape as html_escape
 from pathlib import Path
 
+from analysis import constraints
 from analysis.data import load_table, table_closure, table_file, table_path
-from analysis.errors import ExecutionError
+from analysis.errors import ExecutionError, InputError
+from analysis.pipeline import outputs
 from analysis.pipeline.pages import assumptions_page, data_page, facts_page, sources_page, stage_front_matter
 from analysis.pipeline.runner import RunRecord, SectionFailed, timed_execute
 from analysis.schemas import SCHEMAS
@@ -35,6 +39,12 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 BOOK_FILES = ("_config.yml", "_toc.yml")
 CACHE_ENTRIES = 8
 PROJECT_FILES = ("analysis", "notebooks", "book", "data", "_config.yml", "_toc.yml", "requirements.txt")
+CHECKSUMS = ".sha256"  # in each cache entry: the sha256 of every other file in it
+
+# Set once the finished book has been swapped in, so an interrupt arriving later is not reported
+# as "nothing was swapped in".
+SWAPPED_IN = False
+_LOCK_FD: dict[str, int] = {}  # the build lock's descriptor, which pool workers close at start
 
 
 @dataclass
@@ -88,14 +98,31 @@ def _log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
-def _run_level(jobs_to_run, jobs: int) -> tuple[list[RunRecord], list[str]]:
-    records, errors = [], []
-    if not jobs_to_run:
-        return records, errors
-    workers = max(1, min(jobs, len(jobs_to_run)))
-    pool = ProcessPoolExecutor(max_workers=workers)
-    try:
-        futures = {pool.submit(timed_execute, args): args[0].name for args in jobs_to_run}
+class _Workers:
+    """One process pool for the whole build, started when the first section must run and shared
+    by every level."""
+
+    def __init__(self, jobs: int):
+        self.jobs, self.pool = jobs, None
+
+    def run(self, jobs_to_run) -> tuple[list[RunRecord], list[str]]:
+        records, errors = [], []
+        if not jobs_to_run:
+            return records, errors
+        # Workers start inside submit(). Signals wait until all are launched, so none is left
+        # half-started and unregistered (and so not killed); a pending one then acts at once.
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, outputs.STOP_SIGNALS)
+        try:
+            if self.pool is None:
+                # Forked (fast, and no half-started child reading its setup from a dead parent).
+                # die_with_parent closes the build lock's inherited descriptor, so only this
+                # process holds the lock, and makes every worker die with this process.
+                self.pool = ProcessPoolExecutor(
+                    max_workers=max(1, self.jobs), mp_context=multiprocessing.get_context("fork"),
+                    initializer=outputs.die_with_parent, initargs=(os.getpid(), _LOCK_FD.get("fd")))
+            futures = {self.pool.submit(timed_execute, args): args[0].name for args in jobs_to_run}
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         for future, name in futures.items():
             try:
                 record = future.result()
@@ -104,15 +131,54 @@ def _run_level(jobs_to_run, jobs: int) -> tuple[list[RunRecord], list[str]]:
             except SectionFailed as exc:
                 errors.append(str(exc))
                 _log(f"  {name:<12} FAILED")
-    finally:  # on Ctrl-C too: drop queued sections, let running ones end, then clean up
-        pool.shutdown(wait=True, cancel_futures=True)
-    return records, errors
+        return records, errors
+
+    def close(self, abort: bool) -> None:
+        """Shut the pool down; ``abort`` (Ctrl-C, SIGTERM, SIGHUP, a failure) kills running sections."""
+        if self.pool is None:
+            return
+        if abort:
+            for process in list((self.pool._processes or {}).values()):  # no public API kills workers
+                with contextlib.suppress(OSError):
+                    process.kill()
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _entry_digests(folder: Path) -> dict[str, str]:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.iterdir()) if p.is_file() and p.name != CHECKSUMS}
+
+
+def seal_entry(folder: Path) -> None:
+    """Record the checksum of every file of a finished cache entry."""
+    (folder / CHECKSUMS).write_text(json.dumps(_entry_digests(folder), sort_keys=True), encoding="utf-8")
+
+
+def entry_is_intact(folder: Path, section: str) -> bool:
+    """Whether a cache entry has its results and notebook and every file matches its checksum."""
+    try:
+        recorded = json.loads((folder / CHECKSUMS).read_text(encoding="utf-8"))
+        return ({f"{section}.json", f"{section}.ipynb"} <= set(recorded)
+                and recorded == _entry_digests(folder))
+    except (OSError, ValueError):
+        return False
 
 
 def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root: Path,
                      results_out: Path, notebooks_out: Path) -> tuple[list[RunRecord], dict[str, str]]:
     """Run or fetch from cache every section; copy outputs to ``results_out``/``notebooks_out``."""
     keys, records = {}, []
+    workers, completed = _Workers(jobs), False
+    try:
+        _execute_levels(values, root, workers, cache_root, results_out, notebooks_out, keys, records)
+        completed = True
+    finally:
+        workers.close(abort=not completed)
+    return records, keys
+
+
+def _execute_levels(values, root, workers, cache_root, results_out, notebooks_out, keys, records) -> None:
+    """Level by level: fetch each section from the cache or run it; fills ``keys`` and ``records``."""
     for level in run_order([s.name for s in SECTIONS]):
         todo = []
         try:  # on any failure or Ctrl-C, no half-written cache entry survives
@@ -120,7 +186,10 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
                 deps = {n: (results_out / f"{n}.json").read_bytes() for n in section.needs}
                 key = keys[section.name] = section_key(section, values[section.name], root, deps)
                 cached = cache_root / section.name / key
-                if (cached / f"{section.name}.json").is_file():
+                if cached.is_dir() and not entry_is_intact(cached, section.name):
+                    _log(f"  {section.name:<12} cached result is corrupt or incomplete ({cached}); recomputing")
+                    shutil.rmtree(cached, ignore_errors=True)
+                if cached.is_dir():
                     os.utime(cached)  # most recently used: kept longest by _prune
                     records.append(RunRecord(section.name, 0.0, cached=True))
                     _log(f"  {section.name:<12} unchanged (cached)")
@@ -131,7 +200,7 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
                 work.mkdir(parents=True)
                 for n in section.needs:
                     shutil.copy2(results_out / f"{n}.json", work / f"{n}.json")
-            ran, errors = _run_level(todo, jobs)
+            ran, errors = workers.run(todo)
             if errors:
                 raise ExecutionError("build failed; the previous book is untouched.\n  " + "\n  ".join(errors))
         except BaseException:
@@ -143,6 +212,7 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
             final = cache_root / section.name / keys[section.name]
             for n in section.needs:
                 (work / f"{n}.json").unlink()
+            seal_entry(work)
             shutil.rmtree(final, ignore_errors=True)
             work.rename(final)
             _prune(cache_root / section.name)
@@ -153,7 +223,6 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
             for table in cached.glob(f"{section.name}__*.csv"):  # chapter data offered as downloads
                 (notebooks_out / "data").mkdir(exist_ok=True)
                 shutil.copy2(table, notebooks_out / "data" / table.name)
-    return records, keys
 
 
 def _prune(folder: Path) -> None:
@@ -168,12 +237,13 @@ def _prune(folder: Path) -> None:
 def _stage_sources(root: Path, src: Path, scenario: str | None = None) -> None:
     for name in BOOK_FILES:
         shutil.copy2(root / name, src / name)
-    if scenario:  # every page of a scenario build says which scenario it shows
+    if scenario:  # every page of a scenario build says which scenario it shows; the theme inserts
+        # the announcement as raw HTML, so the user's text is escaped here
         import yaml
 
         config = yaml.safe_load((src / "_config.yml").read_text(encoding="utf-8"))
         config.setdefault("html", {})["announcement"] = (
-            f"Scenario: {scenario}. The numbers on this page are not the report's defaults; "
+            f"Scenario: {html_escape(scenario)}. The numbers on this page are not the report's defaults; "
             "the Assumptions appendix lists what changed.")
         (src / "_config.yml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
     shutil.copytree(root / "book", src / "book", ignore=shutil.ignore_patterns("generated"))
@@ -183,6 +253,8 @@ def _sphinx(src: Path, out: Path) -> None:
     exe = Path(sys.executable).parent / "jupyter-book"
     cmd = [str(exe), "build", str(src), "--path-output", str(out), "-W", "-n", "--keep-going", "--quiet"]
     proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0 and "No space left on device" in proc.stdout + proc.stderr:
+        raise ExecutionError("jupyter-book build failed: no space left on device; the previous book is untouched")
     if proc.returncode != 0:
         tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-30:])
         raise ExecutionError(f"jupyter-book build failed; the previous book is untouched.\n{tail}")
@@ -190,14 +262,16 @@ def _sphinx(src: Path, out: Path) -> None:
 
 @contextlib.contextmanager
 def _interrupts_deferred():
-    """Ignore Ctrl-C during the swaps, so results, notebooks and HTML change together; by then the
-    build is complete, so an interrupt arriving there is reported, not acted on."""
+    """Ignore Ctrl-C, SIGTERM and SIGHUP during the swaps, so results, notebooks and HTML change
+    together; by then the build is complete, so an interrupt arriving there is reported, not acted on."""
     received = []
-    previous = signal.signal(signal.SIGINT, lambda *_: received.append(True))
+    signals = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+    previous = {sig: signal.signal(sig, lambda *_: received.append(True)) for sig in signals}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     if received:
         _log("Interrupt received while swapping in the finished book; the build completed.")
 
@@ -214,6 +288,7 @@ def _swap(new: Path, current: Path) -> None:
 @contextlib.contextmanager
 def _build_lock(build_dir: Path):
     """One build at a time per ``_build/``: a second one waits, and says why."""
+    # open() gives a close-on-exec descriptor (kernels never get it); forked workers close theirs.
     with open(build_dir / ".build.lock", "a+") as lock:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -226,7 +301,11 @@ def _build_lock(build_dir: Path):
         lock.truncate()
         lock.write(str(os.getpid()))
         lock.flush()
-        yield
+        _LOCK_FD["fd"] = lock.fileno()
+        try:
+            yield
+        finally:
+            _LOCK_FD.pop("fd", None)
 
 
 def build_book(overrides: dict | None = None, origin: dict | None = None, jobs: int = 2,
@@ -234,16 +313,34 @@ def build_book(overrides: dict | None = None, origin: dict | None = None, jobs: 
     """Build the book into ``root/_build/html``; see the module docstring."""
     root = Path(root).resolve()
     values = resolve_all(overrides or {}, origin)
+    constraints.check(values, origin)
     build_dir = root / "_build"
-    build_dir.mkdir(exist_ok=True)
-    with _build_lock(build_dir):
+    with contextlib.ExitStack() as stack:
+        try:
+            build_dir.mkdir(exist_ok=True)
+            stack.enter_context(_build_lock(build_dir))
+            probe = build_dir / f".write-probe-{os.getpid()}"
+            probe.mkdir()
+            probe.rmdir()
+        except PermissionError as exc:
+            raise InputError(f"{build_dir}: not writable ({exc.strerror}); the build writes its output there") from None
+        _clear_debris(build_dir)
         return _build_locked(values, jobs, root, build_dir, scenario)
 
 
+def _clear_debris(build_dir: Path) -> None:
+    """Remove what a killed build left behind. Called under the build lock, so nothing of these
+    belongs to a build still running."""
+    debris = [*build_dir.glob(".stage-*"), *build_dir.glob(".old-*"), *build_dir.glob("cache/*/.tmp-*")]
+    for path in debris:
+        shutil.rmtree(path, ignore_errors=True)
+    if debris:
+        _log(f"Removed {len(debris)} folder(s) left by an interrupted build.")
+
+
 def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario: str | None) -> BuildReport:
+    global SWAPPED_IN
     started = time.perf_counter()
-    for stale in build_dir.glob(".stage-*"):
-        shutil.rmtree(stale, ignore_errors=True)
     stage = build_dir / f".stage-{os.getpid()}"
     src, results = stage / "src", stage / "results"
     generated = src / "book" / "generated"
@@ -283,6 +380,7 @@ def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario
                 _swap(results, build_dir / "results")
                 _swap(generated, build_dir / "executed")
                 _swap(new_html, html)
+                SWAPPED_IN = True
             _log(f"Rendered in {report.sphinx_seconds:.1f} s: {html / 'index.html'}")
         report.seconds = time.perf_counter() - started
         return report

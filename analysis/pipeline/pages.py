@@ -19,6 +19,12 @@ MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augus
           "October", "November", "December")
 
 
+def markdown_literal(text: str) -> str:
+    """``text`` shown as typed: every ASCII punctuation character backslash-escaped, so a
+    user-supplied string can open no HTML tag, link, role or emphasis."""
+    return re.sub(r"([!-/:-@\[-`{-~])", r"\\\1", " ".join(str(text).split()))
+
+
 def _cell(text) -> str:
     return str(text).replace("|", "\\|").replace("$", "\\$").replace("\n", " ")
 
@@ -50,7 +56,8 @@ def assumptions_page(values_by_section: dict[str, dict], scenario: str | None = 
     unit, range, basis, source and the chapters that use it."""
     from analysis.sections import all_params
 
-    shown = f"This build shows the scenario **{scenario}**." if scenario else "This build shows the defaults."
+    shown = (f"This build shows the scenario **{markdown_literal(scenario)}**." if scenario
+             else "This build shows the defaults.")
     out = ["# Assumptions", "", shown, "",
            "Every parameter of the book, generated from its single definition in "
            "`analysis/defaults.py`. *Basis* says how the default follows from its source: "

@@ -25,6 +25,9 @@ from analysis.errors import ExecutionError
 from analysis.sections import Section
 
 HIDDEN_TAGS = ("parameters", "injected-parameters")
+# No cell of the book takes more than seconds; a cell still running after this long is hung (a
+# deadlock, an endless loop from extreme inputs) and fails with its cell named.
+CELL_TIMEOUT_S = int(os.environ.get("ANALYSIS_CELL_TIMEOUT_S", "600"))
 
 
 class _DropUnknownParameterWarnings(logging.Filter):
@@ -76,6 +79,21 @@ def _describe_failure(section: str, nb_path: Path, exc) -> str:
             f"{ename}: {evalue}")
 
 
+def _describe_crash(section: str, nb_path: Path, exc) -> str:
+    """A failure that is not a cell's exception, in one line."""
+    from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
+    if isinstance(exc, CellTimeoutError):
+        preview = str(exc).split("preview of the cell contents:")[-1].strip().splitlines()
+        first = next((ln.strip() for ln in preview if ln.strip() and not ln.strip().startswith("#")), "")
+        cause = f"a cell ran longer than {CELL_TIMEOUT_S} s (ANALYSIS_CELL_TIMEOUT_S) (starts: {first[:80]!r})"
+    elif isinstance(exc, DeadKernelError):
+        cause = "the kernel died while running a cell (out of memory, or killed)"
+    else:
+        cause = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+    return f"section '{section}' failed in {nb_path}: {cause}"
+
+
 def execute_section(section: Section, params: dict, out_dir: Path, root: Path,
                     results_dir: Path | None = None) -> Path:
     """Run ``section`` with ``params``; write ``out_dir/<name>.ipynb`` and
@@ -103,18 +121,19 @@ def execute_section(section: Section, params: dict, out_dir: Path, root: Path,
         try:
             executed = papermill.execute_notebook(
                 nb, None, parameters=params, kernel_name="python3", cwd=str(root),
-                progress_bar=False, log_output=False, report_mode=False)
+                progress_bar=False, log_output=False, report_mode=False,
+                execution_timeout=CELL_TIMEOUT_S)
         except RuntimeError as exc:  # a kernel that dies while starting (seen on an overloaded machine)
             if "Kernel died" not in str(exc) and "kernel_info" not in str(exc):
                 raise
             executed = papermill.execute_notebook(
                 nb, None, parameters=params, kernel_name="python3", cwd=str(root),
-                progress_bar=False, log_output=False, report_mode=False)
+                progress_bar=False, log_output=False, report_mode=False,
+                execution_timeout=CELL_TIMEOUT_S)
     except PapermillExecutionError as exc:
         raise SectionFailed(_describe_failure(section.name, source, exc)) from None
-    except Exception as exc:  # kernel death, bad notebook JSON, ...
-        raise SectionFailed(f"section '{section.name}' could not run ({source}): "
-                            f"{type(exc).__name__}: {exc}") from None
+    except Exception as exc:  # kernel death, a cell timeout, bad notebook JSON, ...
+        raise SectionFailed(_describe_crash(section.name, source, exc)) from None
     finally:
         for k, v in saved.items():
             if v is None:

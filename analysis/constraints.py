@@ -1,0 +1,79 @@
+"""Rules between parameters that each range alone cannot express. A value inside its own range
+can still contradict another parameter (an all-in price below the server price it includes); such
+a pair is an input error (exit code 2) naming both, found before any chapter runs."""
+
+from __future__ import annotations
+
+from analysis.params import ParameterError
+
+# (smaller, larger, why): within a section that has both, ``smaller`` must not exceed ``larger``.
+NOT_ABOVE = (
+    ("h100_server_usd", "h100_allin_usd", "the all-in price includes the server"),
+    ("gb200_rack_usd", "gb200_allin_usd", "the all-in price includes the rack"),
+)
+
+# Not all of these may be zero together in the opex chapter: opex would be zero, and its ratio of
+# GB200 to H100 opex undefined. (Chapters that add capex to opex have a non-zero total anyway.)
+OPEX_ITEMS = ("tariff_usd_per_kwh", "datacenter_usd_per_kw_month", "maintenance_frac_per_year",
+              "other_usd_per_gpu_month")
+OPEX_RATIO_SECTIONS = ("opex",)
+STRONG_SCALING_RELEASE = "nv_dgxc_v25_02"  # the sweep the scaling chapter starts from
+
+
+def strong_reference_gpus(model: str, precision: str) -> int | None:
+    """The smallest measured cluster of the scaling chapter's sweep for ``model`` and ``precision``:
+    its strong-scaling curve starts there, so ``strong_max_gpus`` must exceed it."""
+    from analysis import benchmarks
+    from analysis.data import load_table
+
+    rows = benchmarks.sweep(load_table("benchmarks"), model, precision, STRONG_SCALING_RELEASE)
+    return int(rows["gpus"].min()) if len(rows) else None
+
+NO_PROGRESS_SECTIONS = ("downtime", "uncertainty")  # the sections that list job_gpus
+MIN_GOODPUT = 1e-6  # below this a job's goodput is zero in all but floating-point noise
+
+
+def _no_progress(values: dict) -> bool:
+    """Whether the reliability model's job (``job_gpus`` at Llama 3's failure rates) would make
+    essentially no progress on H100 or GB200: its break-even ratio is then 0/0."""
+    from analysis import reliability
+
+    rates = reliability.llama3_rates()
+    recovery = (values["checkpoint_write_seconds"] / 3_600, values["failure_detection_minutes"] / 60,
+                values["restart_minutes"] / 60, rates["planned_per_hour"])
+    nvlink = reliability.per_gpu_rate_from_rack_month(values["gb200_nvlink_faults_per_rack_month"],
+                                                      values.get("gb200_gpus_per_rack", 72))
+    worst = max(rates["job"], rates["job"] * values["gb200_gpu_fault_ratio"] + nvlink)
+    good = reliability.useful_share(values["job_gpus"], worst, 0.0, 1, 0.0, *recovery)[0]
+    return not good >= MIN_GOODPUT
+
+
+def check(values_by_section: dict[str, dict], origin: dict[str, str] | None = None) -> None:
+    """Raise a ParameterError naming both parameters of the first rule that is broken."""
+    origin = origin or {}
+    for section, values in values_by_section.items():
+        for small, large, why in NOT_ABOVE:
+            if small in values and large in values and values[small] > values[large]:
+                where = origin.get(small) or origin.get(large) or ""
+                raise ParameterError(
+                    f"{where}parameters '{small}' ({values[small]:,g}) and '{large}' ({values[large]:,g}) "
+                    f"conflict: {small} must not exceed {large}, because {why}")
+        if {"strong_max_gpus", "strong_model", "strong_precision"} <= set(values):
+            reference = strong_reference_gpus(values["strong_model"], values["strong_precision"])
+            if reference is not None and values["strong_max_gpus"] <= reference:
+                where = origin.get("strong_max_gpus") or origin.get("strong_model") or ""
+                raise ParameterError(
+                    f"{where}parameters 'strong_max_gpus' ({values['strong_max_gpus']:,}) and 'strong_model' "
+                    f"({values['strong_model']}, {values['strong_precision']}) conflict: the sweep starts at "
+                    f"{reference:,} measured GPUs, so strong_max_gpus must exceed {reference:,}")
+        if section in NO_PROGRESS_SECTIONS and _no_progress(values):
+            where = origin.get("job_gpus") or origin.get("checkpoint_write_seconds") or ""
+            raise ParameterError(
+                f"{where}parameters 'job_gpus' ({values['job_gpus']:,}) and 'checkpoint_write_seconds' "
+                f"({values['checkpoint_write_seconds']:g}) conflict: at Llama 3's failure rates (scaled by "
+                "'gb200_gpu_fault_ratio' and 'gb200_nvlink_faults_per_rack_month' for GB200) such a job fails "
+                "before a checkpoint completes and makes no progress; use fewer GPUs or faster checkpoints")
+        if section in OPEX_RATIO_SECTIONS and not any(values[name] for name in OPEX_ITEMS):
+            where = next((origin[n] for n in OPEX_ITEMS if n in origin), "")
+            raise ParameterError(f"{where}parameters {', '.join(repr(n) for n in OPEX_ITEMS)} are all 0: "
+                                 "opex would be zero and GB200/H100 opex ratios undefined; set at least one above 0")

@@ -1,0 +1,144 @@
+"""Output folders and process hygiene shared by ``run``, ``compare``, ``measure`` and ``build``.
+
+* ``--out`` is checked before any work starts, so a bad path is an exit 2 naming it, never a
+  traceback after minutes of computing.
+* ``run`` and ``compare`` write into a staging folder unique to the process and move the finished
+  files in under a lock at the end: two runs into one folder never mix their files.
+* SIGTERM and SIGHUP end the process the way Ctrl-C does (the same cleanup, exit 130), and SIGINT
+  is handled even when the process was started with it ignored (a background job of a
+  non-interactive shell inherits SIGINT ignored, and Python then installs no handler).
+* Pool workers close their copy of the build lock and die with their parent
+  (``PR_SET_PDEATHSIG``), so a killed build leaves no worker running, holding the lock or writing
+  into the cache.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import fcntl
+import os
+import shutil
+import signal
+import threading
+from pathlib import Path
+
+from analysis.errors import InputError, clip  # noqa: F401 (clip re-exported)
+
+
+def check_out_dir(out, flag: str = "--out") -> Path:
+    """``out`` as an absolute path that is, or can become, a writable folder; exit 2 otherwise."""
+    text = str(out)
+    if not text.strip():
+        raise InputError(f"{flag}: the path is empty")
+    path = Path(out).expanduser().resolve()
+    if path == Path(path.anchor):
+        raise InputError(f"{flag} {text}: refusing to write into the root folder {path}")
+    if path.exists() and not path.is_dir():
+        raise InputError(f"{flag} {text}: {path} exists and is not a folder")
+    probe = path
+    while not probe.exists():
+        probe = probe.parent
+    if not probe.is_dir():
+        raise InputError(f"{flag} {text}: {probe} is a file, so the folder cannot be made")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise InputError(f"{flag} {text}: {probe} is not writable")
+    return path
+
+
+def make_dir(path: Path, flag: str = "--out") -> None:
+    """``mkdir -p`` whose failure is an input error naming the path."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"{flag} {path}: cannot create the folder: {exc.strerror}") from None
+
+
+@contextlib.contextmanager
+def staged(out: Path, flag: str = "--out"):
+    """Yield an empty staging folder beside ``out``, unique to this process; on success move
+    every file in it into ``out`` while holding ``out``'s lock. On failure nothing reaches ``out``."""
+    make_dir(out.parent, flag)
+    for stale in out.parent.glob(f".{out.name}.partial-*"):  # left by a killed run
+        if not _pid_alive(stale.name.rsplit("-", 1)[-1]):
+            shutil.rmtree(stale, ignore_errors=True)
+    stage = out.parent / f".{out.name}.partial-{os.getpid()}"
+    shutil.rmtree(stage, ignore_errors=True)
+    stage.mkdir()
+    try:
+        yield stage
+        make_dir(out, flag)
+        with folder_lock(out.parent / f".{out.name}.lock"):
+            for item in stage.iterdir():
+                target = out / item.name
+                if target.is_dir() and not target.is_symlink():
+                    shutil.rmtree(target)
+                os.replace(item, target)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+
+
+def _pid_alive(text: str) -> bool:
+    try:
+        os.kill(int(text), 0)
+    except (ValueError, ProcessLookupError):
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
+@contextlib.contextmanager
+def folder_lock(path: Path):
+    """An exclusive ``flock`` on ``path``, released on exit. The descriptor is close-on-exec, so
+    no kernel inherits it, and ``run`` and ``compare`` fork no workers that could keep it."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield fd
+    finally:
+        os.close(fd)
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, handled like Ctrl-C."""
+
+
+def _terminate(signum, _frame):
+    raise Terminated(signal.Signals(signum).name)
+
+
+def install_signal_handlers() -> None:
+    """Ctrl-C, SIGTERM and SIGHUP all raise KeyboardInterrupt in the main thread."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _terminate)
+
+
+def die_with_parent(parent: int, lock_fd: int | None = None) -> None:
+    """Pool worker initializer (``parent``: the pid that started it; ``lock_fd``: the build lock's
+    descriptor, inherited by fork): close the lock, get SIGKILL when the parent dies (Linux), and leave SIGINT, SIGTERM
+    and SIGHUP to the parent, which stops the workers itself (no worker traceback on Ctrl-C). A
+    Python handler, not SIG_IGN: the kernels a worker starts must not inherit ignored signals."""
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # ``parent`` died while this worker was still starting
+        os._exit(1)
+    if lock_fd is not None:  # a forked copy of the build lock would keep it locked after a kill
+        with contextlib.suppress(OSError):
+            os.close(lock_fd)
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, _ignore)
+    # The parent started this worker with these signals blocked; the kernels it starts must get
+    # them (an interrupt on a cell timeout, a shutdown), so unblock them here.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+
+
+def _ignore(_signum, _frame):
+    pass
