@@ -30,9 +30,10 @@ def capital_recovery_factor(rate: float, years: float) -> float:
     """Annual payment per dollar of capital repaid over ``years`` at ``rate`` per year:
     r (1+r)^n / ((1+r)^n - 1); straight-line 1/n when the rate is 0."""
     rate = np.asarray(rate, dtype=float)
-    growth = (1.0 + rate) ** years
+    # (1+r)^n - 1 as expm1(n log1p(r)): exact for tiny rates, where the plain form divides by ~0
+    growth_minus_one = np.expm1(years * np.log1p(rate))
     with np.errstate(divide="ignore", invalid="ignore"):
-        crf = np.where(rate == 0, 1.0 / years, rate * growth / (growth - 1.0))
+        crf = np.where(rate == 0, 1.0 / years, rate * (growth_minus_one + 1.0) / growth_minus_one)
     return float(crf) if crf.ndim == 0 else crf
 
 

@@ -140,7 +140,7 @@ SWITCH_W_PER_PORT = Param(
 NODE_TRANSCEIVER_USD = Param(
     "node_transceiver_usd", 700.0, "USD", "Price of one 400G node-side transceiver",
     "Midpoint of a vendor blog's $600-800 for a 400G QSFP-DD (row qsfpdd_400g).", "luxoptx_800g_cost",
-    basis="derived", low=0.0, high=100_000)
+    basis="derived", low=1.0, high=100_000)
 NODE_TRANSCEIVER_W = Param(
     "node_transceiver_w", 8.0, "W", "Power of one 400G node-side multimode transceiver",
     "NVIDIA MMA4Z00-NS400 SR4: 8 W typical, 9 W maximum (row osfp_400g_sr4).", "nvidia_mma4z00_ns400",
@@ -148,14 +148,14 @@ NODE_TRANSCEIVER_W = Param(
 MULTIMODE_TRANSCEIVER_USD = Param(
     "multimode_transceiver_usd", 500.0, "USD", "Price of one 800G twin-port multimode (2xSR4) switch transceiver",
     "No public price found. Derived: the single-mode price below over SemiAnalysis's 'up to 2.5x' "
-    "single-mode to multimode ratio (B17), $1,250 / 2.5.", "sa_100k_2024", basis="derived", low=0.0, high=100_000)
+    "single-mode to multimode ratio (B17), $1,250 / 2.5.", "sa_100k_2024", basis="derived", low=1.0, high=100_000)
 MULTIMODE_TRANSCEIVER_W = Param(
     "multimode_transceiver_w", 15.0, "W", "Power of one 800G twin-port multimode switch transceiver",
     "NVIDIA MMA4Z00-NS: 15 W in every configuration (row osfp_800g_2xsr4).", "nvidia_mma4z00_ns", low=0.0, high=100)
 SINGLE_MODE_TRANSCEIVER_USD = Param(
     "single_mode_transceiver_usd", 1_250.0, "USD", "Price of one 800G twin-port single-mode (DR8) switch transceiver",
     "Midpoint of a vendor blog's $1,100-1,400 for an 800G OSFP DR8 at volume (row osfp_800g_dr8).",
-    "luxoptx_800g_cost", basis="derived", low=0.0, high=100_000)
+    "luxoptx_800g_cost", basis="derived", low=1.0, high=100_000)
 SINGLE_MODE_TRANSCEIVER_W = Param(
     "single_mode_transceiver_w", 16.0, "W", "Power of one 800G twin-port single-mode switch transceiver",
     "NVIDIA MMS4X00-NS DR8: 16 W typical, 17 W maximum (row osfp_800g_2xdr4).", "nvidia_mms4x00_ns", low=0.0, high=100)

@@ -14,12 +14,14 @@ from analysis.data import DataError, load_table, row
 DTYPES = ("bf16", "fp8", "fp4", "tf32")
 
 
-def gpu_ids(with_dtype: str | None = None) -> list[str]:
+def gpu_ids(with_dtype: str | None = None, with_tdp: bool = False) -> list[str]:
     """Ids of the GPUs in the registry, in file order; only those with a dense peak for
-    ``with_dtype`` when given."""
+    ``with_dtype`` when given, and a published TDP when ``with_tdp``."""
     table = load_table("gpus")
     if with_dtype is not None:
         table = table[table[f"{with_dtype}_dense_tflops"].notna()]
+    if with_tdp:
+        table = table[table["tdp_w"].notna()]
     return table["gpu_id"].tolist()
 
 

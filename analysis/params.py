@@ -53,9 +53,9 @@ class Param:
         if self.choices_from == "gpus":
             from analysis.hardware import gpu_ids
             return tuple(gpu_ids())
-        if self.choices_from == "gpus_with_fp8":  # the chapters always compute an FP8 peak
+        if self.choices_from == "gpus_with_fp8":  # the chapters compute an FP8 peak and a power build-up
             from analysis.hardware import gpu_ids
-            return tuple(gpu_ids(with_dtype="fp8"))
+            return tuple(gpu_ids(with_dtype="fp8", with_tdp=True))
         return self.choices
 
     def describe_range(self) -> str:

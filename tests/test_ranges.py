@@ -55,25 +55,41 @@ def _checked(section: str, values: dict) -> bool:
 # Numerical settings whose high bound only costs time (10 million Monte Carlo draws, 100,000
 # goodput runs: minutes on two cores); they ran at their high bounds once, by hand, and passed.
 COMPUTE_BUDGET = ("mc_draws", "goodput_trials")
-# Each example computes the chapter and the chapters it needs (analysis.chapters.compute_section):
-# every number the chapter prints, without a notebook kernel, in well under a second.
-CHAPTER_SETTINGS = settings(derandomize=True, max_examples=12, deadline=None,
+# Each example computes the chapter itself (its module's compute, over the chapters it needs at
+# their defaults, computed once): every number the chapter prints, without a notebook kernel.
+CHAPTER_SETTINGS = settings(derandomize=True, max_examples=10, deadline=None,
                             suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.fixture(scope="module")
+def at_defaults():
+    done: dict = {}
+    for s in SECTIONS:
+        compute_section(s.name, {}, done)
+    return done
+
+
 @pytest.mark.parametrize("section", [s.name for s in SECTIONS if s.params])
-def test_every_chapter_computes_over_its_ranges(section):
+def test_every_chapter_computes_over_its_ranges(section, at_defaults):
     """Random combinations of the chapter's parameters, edges included: every result is finite, or
     the inputs break a rule between parameters and the error names them (exit code 2)."""
-    names = [p.name for p in get_section(section).params if p.name not in COMPUTE_BUDGET]
+    from types import SimpleNamespace
+
+    from analysis.chapters import module_for
+    from analysis.sections import resolve_section
+
+    sec = get_section(section)
+    names = [p.name for p in sec.params if p.name not in COMPUTE_BUDGET]
+    upstream = {need: at_defaults[need] for need in sec.needs}
 
     @CHAPTER_SETTINGS
     @given(values_of(names))
     def check(values):
-        if not _checked(section, {**{n: p.default for n, p in get_section(section).param_map.items()}, **values}):
+        P = resolve_section(sec, values)
+        if not _checked(section, P):
             return
         try:
-            chapter = compute_section(section, values)
+            chapter = module_for(section).compute(SimpleNamespace(**P), upstream)
         except ParameterError as exc:
             assert sum(f"'{name}'" in str(exc) for name in values) >= 2, exc
             return

@@ -214,7 +214,7 @@ def _compute_article_checks(P, res: ChapterResults) -> None:
                     "USD per year", "BlueField-3 over ConnectX-7: extra electricity per year at the meter")
     res.add("bluefield3_extra_electricity_musd_per_year", power / 1e6, "million USD per year",
             "BlueField-3 over ConnectX-7: extra electricity per year at the meter")
-    ranks = P.gpus / P.h100_gpus_per_server
+    ranks = max(P.gpus / P.h100_gpus_per_server, 1.0)  # a cluster smaller than a node is one rank
     res.add("sharp_bandwidth_gain_ratio", network.sharp_bandwidth_gain(ranks), "ratio",
             "All-reduce data sent per rank, ring / in-network (SHARP), one rank per node per rail (B31)")
     res.add("nvlink_tp_degree_count", P.h100_gpus_per_server, "count",

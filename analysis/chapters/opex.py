@@ -79,7 +79,8 @@ def compute(P, upstream) -> ChapterResults:
     res.add("gb200_to_h100_opex_ratio", res["gb200_opex_usd_per_gpu_month"] / res["h100_opex_usd_per_gpu_month"],
             "ratio", "GB200 / H100 opex per GPU")
 
-    res.add("gb200_to_h100_power_ratio", res["gb200_power_usd_per_gpu_month"] / res["h100_power_usd_per_gpu_month"],
+    # the electricity bills' ratio is the IT power ratio (same PUE and tariff), defined at a zero tariff too
+    res.add("gb200_to_h100_power_ratio", P.gb200_it_w_per_gpu / P.h100_it_w_per_gpu,
             "ratio", "GB200 / H100 electricity per GPU")
     res.add("gb200_to_h100_capex_ratio", capex_usd_per_gpu(P, "gb200") / capex_usd_per_gpu(P, "h100"), "ratio",
             "GB200 / H100 all-in capex per GPU")

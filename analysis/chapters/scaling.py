@@ -11,6 +11,7 @@ from analysis import benchmarks, scaling
 from analysis.chapters import ChapterError, ChapterResults
 from analysis.chapters.benchmarks import PRECISIONS, RELEASE, model_names
 from analysis.data import load_table
+from analysis.params import ParameterError
 
 # Results of the benchmarks chapter this chapter's prose sets beside its own.
 FROM_BENCHMARKS = ("llama31_70b_fp8_mfu_relative_drop_64_to_2048_frac",
@@ -63,8 +64,12 @@ def strong_sweep(P, ref: pd.Series, params: float, usd_per_gpu_hour: float) -> t
     first_block = (float(ref["gpus"]), float(min(ref["gpus"] + P.marginal_gpus, top)))
     last_block = (float(max(ref["gpus"], top - P.marginal_gpus)), float(top))
     points = np.unique(np.concatenate([grid, first_block, last_block, [top]]))
-    curve = scaling.strong_scaling(points, ref["gpus"], ref_step_s, params, ref["tp"], ref["pp"], ref["cp"],
-                                   ref["vp"], ref["global_batch"], P.grad_bytes_per_param, P.backend_gbps)
+    try:
+        curve = scaling.strong_scaling(points, ref["gpus"], ref_step_s, params, ref["tp"], ref["pp"], ref["cp"],
+                                       ref["vp"], ref["global_batch"], P.grad_bytes_per_param, P.backend_gbps)
+    except ValueError as exc:  # the exchange alone outlasts the step NVIDIA measured at the reference size
+        raise ParameterError(f"parameters 'grad_bytes_per_param' ({P.grad_bytes_per_param:g}) and 'backend_gbps' "
+                             f"({P.backend_gbps:g}) conflict with the measured step: {exc}") from None
     curve["days"] = scaling.time_to_train_days(P.llama3_train_tokens, ref["global_batch"] * ref["seq_len"],
                                                curve["step_s"])
     curve["cost_usd"] = scaling.cluster_run_cost_usd(curve["gpus"], curve["days"], usd_per_gpu_hour)
@@ -119,6 +124,10 @@ def _add_strong(res: ChapterResults, P, bench: pd.DataFrame, usd_per_gpu_hour: f
                 scaling.marginal_usd_per_day_saved(at.loc[a, "cost_usd"], at.loc[b, "cost_usd"], at.loc[a, "days"],
                                                    at.loc[b, "days"]),
                 "USD per day", f"Extra run cost per day saved, {label} {block:,} GPUs")
+    if not res["strong_first_block_usd_per_speedup"] > 0:  # perfect scaling: more GPUs cost nothing extra
+        raise ParameterError(f"parameters 'grad_bytes_per_param' ({P.grad_bytes_per_param:g}) and 'backend_gbps' "
+                             f"({P.backend_gbps:g}) make the gradient exchange free, so the first "
+                             f"{P.marginal_gpus:,} GPUs add no cost and the cost ratio of the blocks is undefined")
     res.add("strong_last_block_vs_first_block_cost_ratio",
             res["strong_last_block_usd_per_speedup"] / res["strong_first_block_usd_per_speedup"], "ratio",
             "Cost per unit of speed-up, last block / first block")
