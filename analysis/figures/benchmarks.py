@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import matplotlib.ticker as mticker
 from matplotlib.lines import Line2D
 
@@ -97,14 +99,15 @@ def mfu_figure(E):
     """MFU against GPU count, NVIDIA's v25.02 sweeps (lines) and SemiAnalysis's stated points."""
     points = E.tables["sweeps"]
     fig, ax = new_figure("MFU against cluster size, H100, NVIDIA DGXC v25.02", "GPUs (log scale)",
-                         "MFU (% of dense peak)", figsize=(7.0, 4.4))
+                         "MFU (% of dense peak)", figsize=(7.0, 6.0))
     for (model_id, precision, source_id), s in points.groupby(["model_id", "precision", "source_id"]):
         if source_id == SA:
             ax.plot(s["gpus"], s["mfu"] * 100, "s", mfc="none", ms=7, color=COLOUR[model_id])
         else:
             ax.plot(s["gpus"], s["mfu"] * 100, STYLE[precision], marker="o", ms=3, color=COLOUR[model_id])
     gpu_axis(ax, _sweep_ticks(points))
-    ax.legend(handles=_legend_handles(True), fontsize=8, ncol=4, loc="lower center")
+    ax.legend(handles=_legend_handles(True), ncol=2, loc="upper center", bbox_to_anchor=(0.45, -0.2))
+    fig.subplots_adjust(bottom=0.36)
     ax.set_ylim(0, 70)
     add_source(fig, "NVIDIA dgxc-benchmarking v25.02 tables (EOS H100); SemiAnalysis 2025 text (squares).")
     return fig
@@ -113,8 +116,8 @@ def mfu_figure(E):
 def throughput_figure(E):
     """Tokens/s per GPU against GPU count, NVIDIA's v25.02 sweeps."""
     points = E.tables["sweeps"]
-    fig, ax = new_figure("Training throughput per GPU against cluster size, H100, DGXC v25.02", "GPUs (log scale)",
-                         "Tokens/s per GPU (log scale)", figsize=(7.0, 4.4))
+    fig, ax = new_figure("Throughput per GPU against cluster size, H100", "GPUs (log scale)",
+                         "Tokens/s per GPU (log scale)", figsize=(7.0, 6.6))
     nv = points[points["source_id"] == RELEASE]
     for (model_id, precision), s in nv.groupby(["model_id", "precision"]):
         ax.plot(s["gpus"], s["tokens_per_s_per_gpu"], STYLE[precision], marker="o", ms=3, color=COLOUR[model_id])
@@ -123,7 +126,8 @@ def throughput_figure(E):
     ax.yaxis.set_major_locator(mticker.LogLocator(subs=(1.0, 2.0, 5.0)))
     ax.yaxis.set_major_formatter(mticker.FuncFormatter(lambda y, _: f"{y:,.0f}"))
     ax.yaxis.set_minor_formatter(mticker.NullFormatter())
-    ax.legend(handles=_legend_handles(False), fontsize=8, ncol=2, loc="upper right")
+    ax.legend(handles=_legend_handles(False), ncol=2, loc="upper center", bbox_to_anchor=(0.45, -0.2))
+    fig.subplots_adjust(bottom=0.38)
     add_source(fig, "NVIDIA dgxc-benchmarking v25.02 tables (EOS H100).")
     return fig
 
@@ -166,17 +170,19 @@ def gb200_figure(E):
     labels = [_gb200_label(r) for r in table.itertuples()]
     ratios = table["throughput_ratio"].tolist()
     fig, ax = new_figure("GB200 NVL72 against H100, per-GPU throughput",
-                         "GB200 tokens/s per GPU / H100 tokens/s per GPU (x)", "", figsize=(7.0, 3.4))
+                         "GB200 / H100 tokens/s per GPU (x)", "", figsize=(7.0, 4.6))
     ax.barh(labels, ratios, color=[PALETTE["green"] if r >= tco_ratio else PALETTE["vermillion"] for r in ratios])
     for y, r in enumerate(ratios):  # value inside the bar end, clear of the break-even line
         ax.annotate(f"{r:.2f}x", (r, y), xytext=(-4, 0), textcoords="offset points", va="center", ha="right",
-                    fontsize=8, color="white", fontweight="bold")
+                    color="white", fontweight="bold")
     ax.axvline(tco_ratio, color=PALETTE["black"], ls="--", lw=1)
     ax.annotate(f"break-even: TCO ratio {tco_ratio:.2f}x", (tco_ratio, -0.5),
-                xytext=(4, -2), textcoords="offset points", fontsize=8, va="top")
+                xytext=(4, -2), textcoords="offset points", va="top")
     ax.axvline(1.0, color="grey", lw=0.8)
     ax.set_ylim(len(ratios) - 0.5, -0.9)  # first row on top, room for the break-even label
     ax.set_xlim(0, max(ratios) * 1.15)
+    ax.set_yticks(range(len(labels)), [textwrap.fill(label, 18) for label in labels])
+    fig.subplots_adjust(left=0.3, right=0.97)
     add_source(fig, "NVIDIA dgxc-benchmarking v25.05 (GB200 NVL72, H100) and v25.04 (H100 Llama 3.1 405B); "
                     "break-even = the TCO chapter's GB200/H100 TCO ratio.")
     return fig
