@@ -18,13 +18,13 @@ for figure labels and plain strings.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 
 __all__ = ["gpu_name", "param_label", "param_short_label", "fact_label", "fact_link", "fact_anchor",
            "source_label", "source_link", "author", "clean_note"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _gpus() -> dict[str, str]:
     from analysis.data import load_table
 
@@ -82,7 +82,7 @@ def _year(date) -> str:
     return match.group(1) if match else "n.d."
 
 
-@lru_cache(maxsize=None)
+@cache
 def _sources() -> dict[str, tuple[str, str]]:
     from analysis.data import load_table
 

@@ -35,12 +35,31 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import atlas as chapter
 from analysis.figures import atlas as figures
-from analysis.notebook import glue_figure, start
+from analysis.notebook import glue_figure, show_parameters, start
+from analysis.tables import answer_from_results
 
-P, R = start("atlas", globals())
+P, R = start("atlas", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
 R.record(E)
+display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 figures.glue_prose(E)
+
+# %% tags=["remove-input"]
+glue_figure("fig_atlas_mfu", figures.mfu_figure(E))
+
+# %% [markdown]
+# ```{glue:figure} fig_atlas_mfu
+# :name: fig-atlas-mfu
+# :alt: Horizontal bars of MFU in percent for Llama 3.1 70B and 405B on GB300, GB200, B200, H100, Ironwood and TPU v6e, coloured by vendor, each with a tick showing the MFU the publisher's own FLOP count would give.
+#
+# MFU for the latest release of each Llama 3.1 70B and 405B row, under the book's FLOP count and the
+# registry's dense peak. Ticks mark what the publisher's own count would give for the same
+# throughput: a few points lower for NVIDIA and Ironwood, which count causal attention as half.
+# FP8 rows divide by the FP8 peak, twice the BF16 one, so they show lower MFU at higher throughput.
+# ```
+
+# %% tags=["remove-input"]
+show_parameters(P, R)
 
 # %% [markdown]
 # ## Which accelerators, and how their peaks are read
@@ -73,20 +92,6 @@ display(Markdown(figures.registry_table(E)))
 # attention has head dimensions the 12Lhs term does not see), and one MaxText row (Llama 3.1 405B
 # on v6e) is reproduced by neither count; those rows are labelled so, and a test fails if a label
 # stops matching the arithmetic.
-
-# %% tags=["remove-input"]
-glue_figure("fig_atlas_mfu", figures.mfu_figure(E))
-
-# %% [markdown]
-# ```{glue:figure} fig_atlas_mfu
-# :name: fig-atlas-mfu
-# :alt: Horizontal bars of MFU in percent for Llama 3.1 70B and 405B on GB300, GB200, B200, H100, Ironwood and TPU v6e, coloured by vendor, each with a tick showing the MFU the publisher's own FLOP count would give.
-#
-# MFU for the latest release of each Llama 3.1 70B and 405B row, under the book's FLOP count and the
-# registry's dense peak. Ticks mark what the publisher's own count would give for the same
-# throughput: a few points lower for NVIDIA and Ironwood, which count causal attention as half.
-# FP8 rows divide by the FP8 peak, twice the BF16 one, so they show lower MFU at higher throughput.
-# ```
 
 # %% [markdown]
 # ## MFU, tokens, joules and dollars per accelerator

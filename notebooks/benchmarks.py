@@ -31,13 +31,31 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import benchmarks as chapter
 from analysis.figures import benchmarks as figures
-from analysis.notebook import claims_table, comparison_table, glue_facts, glue_figure, start
+from analysis.notebook import claims_table, comparison_table, glue_facts, glue_figure, show_parameters, start
+from analysis.tables import answer_from_results
 
-P, R = start("benchmarks", globals())
+P, R = start("benchmarks", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
 R.record(E)
+display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 glue_facts(*figures.FACTS)
 figures.glue_prose(E)
+
+# %% tags=["remove-input"]
+glue_figure("fig_bench_mfu", figures.mfu_figure(E))
+
+# %% [markdown]
+# ```{glue:figure} fig_bench_mfu
+# :name: fig-bench-mfu
+# :alt: MFU in percent against GPU count on a log axis for four models, solid lines for BF16 between about 52 and 60 percent and dashed lines for FP8 between about 36 and 44 percent, all nearly flat; hollow squares mark SemiAnalysis's points.
+#
+# MFU hardly moves as replicas are added: BF16 sits above FP8 for every model, and the
+# largest fall is FP8 on the smaller models. Hollow squares are the values SemiAnalysis states
+# in its text; they match NVIDIA's table except Llama 3 70B FP8 at the largest size.
+# ```
+
+# %% tags=["remove-input"]
+show_parameters(P, R)
 
 # %% [markdown]
 # ## How the numbers were measured
@@ -100,19 +118,6 @@ display(Markdown(figures.conventions_table(E)))
 # in BF16 and in FP8. Each sweep keeps the layout of one model replica (tensor, pipeline and
 # context parallel degrees) and the batch per GPU, and only adds data-parallel replicas: these
 # are weak-scaling sweeps ({ref}`chapter-scaling` has the distinction).
-
-# %% tags=["remove-input"]
-glue_figure("fig_bench_mfu", figures.mfu_figure(E))
-
-# %% [markdown]
-# ```{glue:figure} fig_bench_mfu
-# :name: fig-bench-mfu
-# :alt: MFU in percent against GPU count on a log axis for four models, solid lines for BF16 between about 52 and 60 percent and dashed lines for FP8 between about 36 and 44 percent, all nearly flat; hollow squares mark SemiAnalysis's points.
-#
-# MFU hardly moves as replicas are added: BF16 sits above FP8 for every model, and the
-# largest fall is FP8 on the smaller models. Hollow squares are the values SemiAnalysis states
-# in its text; they match NVIDIA's table except Llama 3 70B FP8 at the largest size.
-# ```
 
 # %% tags=["remove-input"]
 glue_figure("fig_bench_throughput", figures.throughput_figure(E))

@@ -33,14 +33,32 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import cluster as chapter
 from analysis.figures import cluster as figures
-from analysis.notebook import claims_table, comparison_table, glue, glue_facts, glue_figure, start
+from analysis.notebook import claims_table, comparison_table, glue, glue_facts, glue_figure, show_parameters, start
+from analysis.tables import answer_from_results
 
-P, R = start("cluster", globals())
+P, R = start("cluster", globals(), show_parameters=False)
 C = chapter.compute(P, R.upstream)
 R.record(C)
+display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 glue_facts("B03_datacenter_mw", "B04_annual_twh", "B07_days", "B08_a100_cluster_eflops", "B10_peak_ratio",
            "B12_gpt4_days", "A04_h100_server_allin_usd", "C02_w_per_gpu")
 glue("dtype", P.dtype.upper(), display=False)
+
+# %% tags=["remove-input"]
+glue_figure("fig_cluster_eflops", figures.eflops_by_size(C, P))
+
+# %% [markdown]
+# ```{glue:figure} fig_cluster_eflops
+# :name: fig-cluster-eflops
+# :alt: Log-log lines of peak (dashed) and sustained (solid) EFLOP/s for FP8 and BF16 rising linearly with cluster size, with a horizontal line at GPT-4's A100 cluster peak and a dotted vertical line at the chosen cluster size.
+#
+# Peak (dashed) and sustained (solid) compute grow linearly with GPU count; the dotted line marks
+# the cluster this chapter ran with. {glue:text}`gpus_to_match_gpt4_cluster_count:,.0f` GPUs of the chosen
+# type, sustained in FP8, match the *peak* of GPT-4's whole A100 cluster.
+# ```
+
+# %% tags=["remove-input"]
+show_parameters(P, R)
 
 # %% [markdown]
 # ## Peak compute: what the FLOP/s headline compares
@@ -89,17 +107,6 @@ display(Markdown(comparison_table(R, [
 display(Markdown(comparison_table(R, [("gpt4_retrain_days", "B12_gpt4_days"), ("run_flop", "B13_fp8_flop_100_days")])))
 R.add_table("compute_by_cluster_size", C.tables["compute_by_cluster_size"],
             "peak and sustained EFLOP/s, and time to first failure, by cluster size")
-glue_figure("fig_cluster_eflops", figures.eflops_by_size(C, P))
-
-# %% [markdown]
-# ```{glue:figure} fig_cluster_eflops
-# :name: fig-cluster-eflops
-# :alt: Log-log lines of peak (dashed) and sustained (solid) EFLOP/s for FP8 and BF16 rising linearly with cluster size, with a horizontal line at GPT-4's A100 cluster peak and a dotted vertical line at the chosen cluster size.
-#
-# Peak (dashed) and sustained (solid) compute grow linearly with GPU count; the dotted line marks
-# the cluster this chapter ran with. {glue:text}`gpus_to_match_gpt4_cluster_count:,.0f` GPUs of the chosen
-# type, sustained in FP8, match the *peak* of GPT-4's whole A100 cluster.
-# ```
 
 # %% [markdown]
 # ## Power: from the chip to the meter

@@ -34,12 +34,38 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import downtime as chapter
 from analysis.figures import downtime as figures
-from analysis.notebook import bands_table, claims_table, comparison_table, glue, glue_facts, glue_figure, start
+from analysis.notebook import (
+                                      bands_table,
+                                      claims_table,
+                                      comparison_table,
+                                      glue,
+                                      glue_facts,
+                                      glue_figure,
+                                      show_parameters,
+                                      start,
+)
+from analysis.tables import answer_from_results
 
-P, R = start("downtime", globals())
+P, R = start("downtime", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
 R.record(E)
+display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 glue_facts("A12_tco_ratio")
+
+# %% tags=["remove-input"]
+glue_figure("fig_downtime_breakeven", figures.breakeven(E))
+
+# %% [markdown]
+# ```{glue:figure} fig_downtime_breakeven
+# :name: fig-downtime-breakeven
+# :alt: A rising curve of the per-GPU speed-up GB200 needs against the share of extra GPU-hours it loses, starting at the TCO ratio with no penalty, with three dots for the assumed cases and two horizontal lines at NVIDIA's measured speed-ups for Llama 3.1 405B and DeepSeek-V3.
+#
+# The break-even speed-up is the TCO ratio divided by the share of GPU-hours GB200 keeps relative
+# to the H100. Where the curve crosses a measured speed-up, GB200 stops paying for that workload.
+# ```
+
+# %% tags=["remove-input"]
+show_parameters(P, R)
 
 # %% [markdown]
 # ## What a useful GPU-hour costs
@@ -104,17 +130,7 @@ glue("dsv3_verdict", figures.verdict(E, "gb200_vs_h100_deepseek_v3_bf16_throughp
 # axis: the share of GPU-hours GB200 loses to failures and repairs beyond the H100's.
 
 # %% tags=["remove-input"]
-glue_figure("fig_downtime_breakeven", figures.breakeven(E))
 R.add_table("breakeven_by_extra_loss", E.tables["breakeven_by_extra_loss"], "break-even speed-up against extra loss")
-
-# %% [markdown]
-# ```{glue:figure} fig_downtime_breakeven
-# :name: fig-downtime-breakeven
-# :alt: A rising curve of the per-GPU speed-up GB200 needs against the share of extra GPU-hours it loses, starting at the TCO ratio with no penalty, with three dots for the assumed cases and two horizontal lines at NVIDIA's measured speed-ups for Llama 3.1 405B and DeepSeek-V3.
-#
-# The break-even speed-up is the TCO ratio divided by the share of GPU-hours GB200 keeps relative
-# to the H100. Where the curve crosses a measured speed-up, GB200 stops paying for that workload.
-# ```
 
 # %% [markdown]
 # ## How sure: P10, P50 and P90

@@ -36,11 +36,21 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import energy as chapter
 from analysis.figures import energy as figures
-from analysis.notebook import bands_table, claims_table, comparison_table, glue_facts, glue_figure, start
+from analysis.notebook import (
+           bands_table,
+           claims_table,
+           comparison_table,
+           glue_facts,
+           glue_figure,
+           show_parameters,
+           start,
+)
+from analysis.tables import answer_from_results
 
-P, R = start("energy", globals())
+P, R = start("energy", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
 R.record(E)
+display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 figures.glue_labels(E)
 
 # %% tags=["remove-cell"]
@@ -49,6 +59,24 @@ glue_facts("A26_household_kwh", "A26_household_w", "A28_gpt3_fp8_j_per_token", "
            "A37_405b_j_per_token", "A38_405b_15t_household_years", "A43_households_64", "A43_households_2048",
            "C01_w_per_gpu", "C02_w_per_gpu", "C05_pue_enterprise_colo",
            "B03_datacenter_mw", "B04_annual_twh")
+
+# %% tags=["remove-input"]
+glue_figure("fig_energy_power_build_up", figures.power_build_up(E))
+
+# %% [markdown]
+# ```{glue:figure} fig_energy_power_build_up
+# :name: fig-energy-power-build-up
+# :alt: Three horizontal stacked bars in watts per GPU, each split into GPU chip, rest of IT and facility overhead: H100 with SA's all-in IT build-up and the book's PUE, H100 with the server-only build-up and the larger overhead SA's figures then imply, and GB200 with its larger chip reaching well beyond both. A dashed line marks the meter power SemiAnalysis's figures imply and a dotted line one household's average draw.
+#
+# Where one GPU's watts go. The first two bars reach (nearly) the meter power SemiAnalysis's figures imply
+# (dashed) by two different splits; the third is a GB200 GPU, a {glue:text}`gb200_chip_w:,.0f` W chip
+# with {glue:text}`gb200_rest_of_it_w_per_gpu:,.0f` W of Grace CPU, NVLink switches, network and
+# storage per GPU, the book's derived value, since SA's GB200 power figures are behind its paywall.
+# The dotted line is one average US household's draw.
+# ```
+
+# %% tags=["remove-input"]
+show_parameters(P, R)
 
 # %% [markdown]
 # ## From IT watts to the meter
@@ -86,19 +114,6 @@ glue_facts("A26_household_kwh", "A26_household_w", "A28_gpt3_fp8_j_per_token", "
 display(Markdown(comparison_table(R, [("h100_meter_w_per_gpu", "A31_allin_w_per_gpu"),
                                       ("sa_implied_h100_meter_w_per_gpu", "A31_allin_w_per_gpu"),
                                       ("household_w", "A26_household_w")])))
-glue_figure("fig_energy_power_build_up", figures.power_build_up(E))
-
-# %% [markdown]
-# ```{glue:figure} fig_energy_power_build_up
-# :name: fig-energy-power-build-up
-# :alt: Three horizontal stacked bars in watts per GPU, each split into GPU chip, rest of IT and facility overhead: H100 with SA's all-in IT build-up and the book's PUE, H100 with the server-only build-up and the larger overhead SA's figures then imply, and GB200 with its larger chip reaching well beyond both. A dashed line marks the meter power SemiAnalysis's figures imply and a dotted line one household's average draw.
-#
-# Where one GPU's watts go. The first two bars reach (nearly) the meter power SemiAnalysis's figures imply
-# (dashed) by two different splits; the third is a GB200 GPU, a {glue:text}`gb200_chip_w:,.0f` W chip
-# with {glue:text}`gb200_rest_of_it_w_per_gpu:,.0f` W of Grace CPU, NVLink switches, network and
-# storage per GPU, the book's derived value, since SA's GB200 power figures are behind its paywall.
-# The dotted line is one average US household's draw.
-# ```
 
 # %% [markdown]
 # ## Joules per trained token, for every benchmark row

@@ -32,13 +32,33 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import network as chapter
 from analysis.figures import network as figures
-from analysis.notebook import comparison_table, glue_facts, glue_figure, start
+from analysis.notebook import comparison_table, glue_facts, glue_figure, show_parameters, start
+from analysis.tables import answer_from_results
 
-P, R = start("network", globals())
+P, R = start("network", globals(), show_parameters=False)
 N = chapter.compute(P, R.upstream)
 R.record(N)
+display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 glue_facts("B23_copper_frac", "B34_capex_saving_usd", "B34_power_saving_usd_per_yr", "B24_optics_w",
            "B17_single_mode_cost_ratio", "B14_network_storage_frac")
+
+# %% tags=["remove-input"]
+glue_figure("fig_network_options_capex", figures.options_capex(N, P))
+
+# %% [markdown]
+# ```{glue:figure} fig_network_options_capex
+# :name: fig-network-options-capex
+# :alt: Stacked horizontal bars of network capex in million USD for eight designs, split into switches, optics and the rest, each labelled with its total, IT megawatts and number of tiers.
+#
+# Network capex of each design at this cluster size, split into switches, optics and the rest, with
+# its IT power and tiers. Ethernet's larger switches need one tier fewer than Quantum-2's but cost
+# more per port at the one public price; copper in the rack removes the GPU-side optics;
+# BlueField-3 adds {glue:text}`bluefield3_extra_mw:.1f` MW. Islands as small as Meta's need the same
+# tiers as the article's pods, so in this per-link model they cost the same.
+# ```
+
+# %% tags=["remove-input"]
+show_parameters(P, R)
 
 # %% [markdown]
 # ## The fabric: tiers, switches and links
@@ -106,19 +126,6 @@ display(Markdown(figures.components_table()))
 # %% tags=["remove-input"]
 display(Markdown(figures.options_table(N)))
 R.add_table("options", N.tables["options"], "counts, capex, power and first failure of each design")
-glue_figure("fig_network_options_capex", figures.options_capex(N, P))
-
-# %% [markdown]
-# ```{glue:figure} fig_network_options_capex
-# :name: fig-network-options-capex
-# :alt: Stacked horizontal bars of network capex in million USD for eight designs, split into switches, optics and the rest, each labelled with its total, IT megawatts and number of tiers.
-#
-# Network capex of each design at this cluster size, split into switches, optics and the rest, with
-# its IT power and tiers. Ethernet's larger switches need one tier fewer than Quantum-2's but cost
-# more per port at the one public price; copper in the rack removes the GPU-side optics;
-# BlueField-3 adds {glue:text}`bluefield3_extra_mw:.1f` MW. Islands as small as Meta's need the same
-# tiers as the article's pods, so in this per-link model they cost the same.
-# ```
 
 # %% [markdown]
 # ## InfiniBand against Ethernet

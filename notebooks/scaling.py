@@ -29,13 +29,31 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import scaling as chapter
 from analysis.figures import scaling as figures
-from analysis.notebook import claims_table, comparison_table, glue_facts, glue_figure, start
+from analysis.notebook import claims_table, comparison_table, glue_facts, glue_figure, show_parameters, start
+from analysis.tables import answer_from_results
 
-P, R = start("scaling", globals())
+P, R = start("scaling", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
 R.record(E)
+display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 glue_facts(*figures.FACTS)
 figures.glue_prose(E, P)
+
+# %% tags=["remove-input"]
+glue_figure("fig_scaling_efficiency", figures.efficiency_figure(E, P))
+
+# %% [markdown]
+# ```{glue:figure} fig_scaling_efficiency
+# :name: fig-scaling-efficiency
+# :alt: Efficiency in percent against GPU count on a log axis; the measured weak-scaling points stay above 90 percent while the strong-scaling model curve falls steeply, with the span of the last block of GPUs shaded.
+#
+# The same model, two ways to grow. Adding replicas with their own data (weak scaling, measured)
+# keeps nearly every GPU busy; spreading a fixed batch thinner (strong scaling, modelled) leaves
+# {glue:text}`strong_efficiency_at_max_frac_pct:.0f` % efficiency at the largest size.
+# ```
+
+# %% tags=["remove-input"]
+show_parameters(P, R)
 
 # %% [markdown]
 # ## Two ways to add GPUs
@@ -122,19 +140,6 @@ display(Markdown(comparison_table(R, figures.COMPARED["weak"])))
 # {glue:text}`strong_efficiency_at_max_frac_pct:.0f` %. Weak scaling of the same model over the same range
 # keeps {glue:text}`weak_efficiency_same_model_frac_pct:.0f` % (measured, up to
 # {glue:text}`weak_same_model_largest_gpus:,.0f` GPUs).
-
-# %% tags=["remove-input"]
-glue_figure("fig_scaling_efficiency", figures.efficiency_figure(E, P))
-
-# %% [markdown]
-# ```{glue:figure} fig_scaling_efficiency
-# :name: fig-scaling-efficiency
-# :alt: Efficiency in percent against GPU count on a log axis; the measured weak-scaling points stay above 90 percent while the strong-scaling model curve falls steeply, with the span of the last block of GPUs shaded.
-#
-# The same model, two ways to grow. Adding replicas with their own data (weak scaling, measured)
-# keeps nearly every GPU busy; spreading a fixed batch thinner (strong scaling, modelled) leaves
-# {glue:text}`strong_efficiency_at_max_frac_pct:.0f` % efficiency at the largest size.
-# ```
 
 # %% [markdown]
 # ## What the last GPUs buy

@@ -32,11 +32,29 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import scenarios as chapter
 from analysis.figures import scenarios as figures
-from analysis.notebook import glue_figure, start
+from analysis.notebook import glue_figure, show_parameters, start
+from analysis.tables import answer_from_results
 
-P, R = start("scenarios", globals())
+P, R = start("scenarios", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
 R.record(E)
+display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
+
+# %% tags=["remove-input"]
+glue_figure("fig_scenarios_compare", figures.compare(E))
+
+# %% [markdown]
+# ```{glue:figure} fig_scenarios_compare
+# :name: fig-scenarios-compare
+# :alt: Grouped horizontal bars, one group per headline result, one bar per scenario, as ratios to the report-defaults scenario, with a vertical line at 1.
+#
+# Each scenario's headline results as a ratio to the report's defaults. Power prices move the
+# cost of a token a little; financing and capex move it a lot; a mature GB200 moves only its
+# downtime-adjusted break-even.
+# ```
+
+# %% tags=["remove-input"]
+show_parameters(P, R)
 
 # %% [markdown]
 # ## The scenarios
@@ -64,17 +82,6 @@ display(Markdown(figures.files_markdown(E)))
 # %% tags=["remove-input"]
 display(Markdown(figures.results_markdown(E)))
 R.add_table("scenarios", E.tables["scenarios"], "headline results of every shipped scenario")
-glue_figure("fig_scenarios_compare", figures.compare(E))
-
-# %% [markdown]
-# ```{glue:figure} fig_scenarios_compare
-# :name: fig-scenarios-compare
-# :alt: Grouped horizontal bars, one group per headline result, one bar per scenario, as ratios to the report-defaults scenario, with a vertical line at 1.
-#
-# Each scenario's headline results as a ratio to the report's defaults. Power prices move the
-# cost of a token a little; financing and capex move it a lot; a mature GB200 moves only its
-# downtime-adjusted break-even.
-# ```
 
 # %% tags=["remove-cell"]
 R.save()

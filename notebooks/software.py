@@ -31,13 +31,31 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import software as chapter
 from analysis.figures import software as figures
-from analysis.notebook import claims_table, comparison_table, glue_facts, glue_figure, start
+from analysis.notebook import claims_table, comparison_table, glue_facts, glue_figure, show_parameters, start
+from analysis.tables import answer_from_results
 
-P, R = start("software", globals())
+P, R = start("software", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
 R.record(E)
+display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 glue_facts(*figures.FACTS)
 figures.glue_prose(E, P)
+
+# %% tags=["remove-input"]
+glue_figure("fig_software_mfu", figures.release_figure(E))
+
+# %% [markdown]
+# ```{glue:figure} fig_software_mfu
+# :name: fig-software-mfu
+# :alt: MFU in percent against release date from January 2024 to April 2025, one line per model and precision; GPT-3 175B rises steeply during 2024 in both BF16 and FP8, while the Llama 3.1 lines from late 2024 on are nearly flat.
+#
+# GPT-3 175B (blue) gained most of its throughput during 2024; the Llama 3.1 recipes, published
+# from November 2024 on, moved only a few points after that. NVIDIA's v24.11.1 GPT-3 table runs
+# the NeMo 24.05 container, so its point is older software than its date suggests.
+# ```
+
+# %% tags=["remove-input"]
+show_parameters(P, R)
 
 # %% [markdown]
 # ## GPT-3 175B through 2024
@@ -66,18 +84,7 @@ display(Markdown(comparison_table(R, figures.COMPARED["gpt3"])))
 # releases, the table says so) and plots its MFU against the release date.
 
 # %% tags=["remove-input"]
-glue_figure("fig_software_mfu", figures.release_figure(E))
 R.add_table("releases", E.tables["releases"], "MFU by software release")
-
-# %% [markdown]
-# ```{glue:figure} fig_software_mfu
-# :name: fig-software-mfu
-# :alt: MFU in percent against release date from January 2024 to April 2025, one line per model and precision; GPT-3 175B rises steeply during 2024 in both BF16 and FP8, while the Llama 3.1 lines from late 2024 on are nearly flat.
-#
-# GPT-3 175B (blue) gained most of its throughput during 2024; the Llama 3.1 recipes, published
-# from November 2024 on, moved only a few points after that. NVIDIA's v24.11.1 GPT-3 table runs
-# the NeMo 24.05 container, so its point is older software than its date suggests.
-# ```
 
 # %% tags=["remove-input"]
 display(Markdown(figures.release_gains_table(E)))

@@ -30,12 +30,28 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import uncertainty as chapter
 from analysis.figures import uncertainty as figures
-from analysis.notebook import glue, glue_figure, start
+from analysis.notebook import glue, glue_figure, show_parameters, start
+from analysis.tables import answer_from_results
 
-P, R = start("uncertainty", globals())
+P, R = start("uncertainty", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
 R.record(E)
+display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 R.add_table("bands", E.tables["bands"].reset_index(names="output"), "point estimates and P10 / P50 / P90 bands")
+
+# %% tags=["remove-input"]
+glue_figure("fig_uncertainty_bands", figures.bands_figure(E))
+
+# %% [markdown]
+# ```{glue:figure} fig_uncertainty_bands
+# :name: fig-uncertainty-bands
+# :alt: Horizontal bars, one per headline result, spanning P10 to P90 as ratios to the point estimate, with a tick at the median and a dotted vertical line at 1.
+#
+# The middle 80 % of each result, as a ratio to its point estimate.
+# ```
+
+# %% tags=["remove-input"]
+show_parameters(P, R)
 
 # %% [markdown]
 # ## The inputs and their ranges
@@ -62,17 +78,6 @@ display(Markdown(figures.bands_markdown(E)))
 # above the default than below it, and the assumed GB200 backplane fault rate can be many times
 # higher than the default but not much lower. Where a median differs from its point estimate,
 # that asymmetry is why.
-
-# %% tags=["remove-input"]
-glue_figure("fig_uncertainty_bands", figures.bands_figure(E))
-
-# %% [markdown]
-# ```{glue:figure} fig_uncertainty_bands
-# :name: fig-uncertainty-bands
-# :alt: Horizontal bars, one per headline result, spanning P10 to P90 as ratios to the point estimate, with a tick at the median and a dotted vertical line at 1.
-#
-# The middle 80 % of each result, as a ratio to its point estimate.
-# ```
 
 # %% [markdown]
 # ## What drives the cost of a token and the break-even

@@ -121,3 +121,8 @@ def gains_table(E) -> str:
             for r in g.itertuples()]
     return markdown_table(["accelerator", "model", "precision", "releases", "devices", "tokens/s gain",
                            "printed TFLOP/s gain"], body, "lllllrr")
+
+
+# The result keys of the box the chapter opens with, and its closing line.
+ANSWER = ["atlas_accelerators_count", "atlas_vendors_count", "atlas_gb300_nvl72_mfu_frac", "atlas_tpu7x_ironwood_mfu_frac"]
+ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."

@@ -201,3 +201,8 @@ def measured_section(E, P) -> str:
     """The "Measured on this machine" section (:mod:`analysis.measure.report`)."""
     return measured_section_markdown(E.tables["measured"], usd_per_device_hour=P.local_gpu_hour_usd,
                                       power_w=P.local_power_w)
+
+
+# The result keys of the box the chapter opens with, and its closing line.
+ANSWER = ["llama31_405b_bf16_tokens_per_s_per_gpu_2304", "llama31_405b_bf16_usd_per_million_tokens_2304", "gb200_vs_h100_llama31_405b_bf16_throughput_ratio", "conversion_failures_count"]
+ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."

@@ -76,3 +76,8 @@ def first_failure_by_size(C, P):
     ax.legend(fontsize=8)
     add_source(fig, "SemiAnalysis 2024 link MTTF assumptions (B27, B28); exponential lifetimes.")
     return fig
+
+
+# The result keys of the box the chapter opens with, and its closing line.
+ANSWER = ["peak_fp8_eflops", "cluster_facility_mw", "cluster_annual_energy_twh", "capex_usd", "first_failure_minutes"]
+ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."

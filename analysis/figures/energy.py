@@ -168,3 +168,8 @@ def measured_markdown(E, P) -> str:
                  f"{E['h100_meter_w_per_gpu']:,.0f} W per GPU at the meter: the measured device takes "
                  f"{fmt(E['measured_vs_h100_j_per_tflop_ratio'])} times as much energy per FLOP.")
     return text
+
+
+# The result keys of the box the chapter opens with, and its closing line.
+ANSWER = ["h100_meter_w_per_gpu", "gpt3_175b_fp8_j_per_token", "llama31_405b_bf16_household_years_15t_tokens", "cluster_annual_energy_twh"]
+ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."

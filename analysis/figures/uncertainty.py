@@ -68,3 +68,8 @@ def tornado_figure(E, name: str):
     add_source(fig, "one-at-a-time swings over the ranges in data/distributions.csv; other inputs at this "
                "build's values.")
     return fig
+
+
+# The result keys of the box the chapter opens with, and its closing line.
+ANSWER = ["llama31_405b_bf16_usd_per_million_tokens_p10", "llama31_405b_bf16_usd_per_million_tokens_p90", "gb200_breakeven_speedup_p10", "gb200_breakeven_speedup_p90"]
+ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."
