@@ -35,7 +35,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import atlas as chapter
 from analysis.figures import atlas as figures
-from analysis.notebook import glue_figure, show_parameters, start
+from analysis.notebook import glue_figure, start
 from analysis.tables import answer_from_results
 
 P, R = start("atlas", globals(), show_parameters=False)
@@ -59,6 +59,8 @@ glue_figure("fig_atlas_mfu", figures.mfu_figure(E))
 # ```
 
 # %% tags=["remove-input"]
+from analysis.notebook import show_parameters
+
 show_parameters(P, R)
 
 # %% [markdown]

@@ -31,7 +31,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import benchmarks as chapter
 from analysis.figures import benchmarks as figures
-from analysis.notebook import claims_table, comparison_table, glue_facts, glue_figure, show_parameters, start
+from analysis.notebook import claims_table, comparison_table, glue_facts, glue_figure, start
 from analysis.tables import answer_from_results
 
 P, R = start("benchmarks", globals(), show_parameters=False)
@@ -55,6 +55,8 @@ glue_figure("fig_bench_mfu", figures.mfu_figure(E))
 # ```
 
 # %% tags=["remove-input"]
+from analysis.notebook import show_parameters
+
 show_parameters(P, R)
 
 # %% [markdown]
@@ -90,7 +92,7 @@ display(Markdown(figures.inventory_table(E)))
 # $s \times s$ matrix (PaLM, App. B). Recomputed activations do not count: MFU measures the work
 # the model needs, not the work the hardware did. This is the convention of NVIDIA's tables and
 # of SemiAnalysis, and the package's count lands within 1 % of the per-sample FLOPs NVIDIA
-# states (Llama 3.1 70B at {glue:text}`llama31_70b_reference_seq_len_tokens:,.0f` tokens: {glue:text}`llama31_70b_flop_per_token:.4g`
+# states (Llama 3.1 70B at {glue:text}`llama31_70b_reference_seq_len_tokens:,.0f` tokens: {glue:text}`llama31_70b_flop_per_token_text`
 # FLOP per token).
 #
 # Conventions differ, and the same measured throughput then reads as a different "MFU". The
@@ -200,7 +202,7 @@ display(Markdown(comparison_table(R, figures.COMPARED["cost"])))
 # tokens/s the publisher printed; the other is derived with the FLOP count above):
 
 # %% tags=["remove-input"]
-display(Markdown(figures.every_row_table(E)))
+display(figures.every_row_table(E))
 R.add_table("priced", E.tables["priced"], "every benchmark row with its cost per 1M tokens")
 
 # %% [markdown]

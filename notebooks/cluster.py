@@ -33,7 +33,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import cluster as chapter
 from analysis.figures import cluster as figures
-from analysis.notebook import claims_table, comparison_table, glue, glue_facts, glue_figure, show_parameters, start
+from analysis.notebook import claims_table, comparison_table, glue, glue_facts, glue_figure, start
 from analysis.tables import answer_from_results
 
 P, R = start("cluster", globals(), show_parameters=False)
@@ -45,6 +45,7 @@ glue_facts("B03_datacenter_mw", "B04_annual_twh", "B07_days", "B08_a100_cluster_
 glue("dtype", P.dtype.upper(), display=False)
 
 # %% tags=["remove-input"]
+figures.glue_flops(C)
 glue_figure("fig_cluster_eflops", figures.eflops_by_size(C, P))
 
 # %% [markdown]
@@ -58,6 +59,8 @@ glue_figure("fig_cluster_eflops", figures.eflops_by_size(C, P))
 # ```
 
 # %% tags=["remove-input"]
+from analysis.notebook import show_parameters
+
 show_parameters(P, R)
 
 # %% [markdown]
@@ -94,13 +97,13 @@ display(Markdown(comparison_table(R, [
 # the retraining time; running the same division backwards on GPT-4's own cluster gives the MFU
 # its {glue:text}`fact_B07_days:.0f`-{glue:text}`fact_B07_days_high:.0f` days imply.
 #
-# GPT-4's {glue:text}`gpt4_train_flop:.3g` FLOP on its A100 cluster imply an MFU of
+# GPT-4's {glue:text}`gpt4_train_flop_text` FLOP on its A100 cluster imply an MFU of
 # {glue:text}`gpt4_implied_mfu_low_pct:.0f`-{glue:text}`gpt4_implied_mfu_high_pct:.0f` %
 # (whole-run, downtime included). At {glue:text}`mfu_selected_pct:.0f` % MFU in
 # {glue:text}`dtype`, this cluster would redo that run in
 # {glue:text}`gpt4_retrain_days:.1f` days (report: "~{glue:text}`fact_B12_gpt4_days:.0f` days"), or
 # {glue:text}`gpt4_retrain_bf16_days:.1f` days in BF16, and a {glue:text}`run_days:.0f`-day run
-# delivers {glue:text}`run_flop:.2g` FLOP of model compute: about
+# delivers {glue:text}`run_flop_text` FLOP of model compute: about
 # {glue:text}`run_flop_vs_gpt4_ratio:.0f` GPT-4s.
 
 # %% tags=["remove-input"]

@@ -34,16 +34,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import downtime as chapter
 from analysis.figures import downtime as figures
-from analysis.notebook import (
-                                      bands_table,
-                                      claims_table,
-                                      comparison_table,
-                                      glue,
-                                      glue_facts,
-                                      glue_figure,
-                                      show_parameters,
-                                      start,
-)
+from analysis.notebook import bands_table, claims_table, comparison_table, glue, glue_facts, glue_figure, start
 from analysis.tables import answer_from_results
 
 P, R = start("downtime", globals(), show_parameters=False)
@@ -65,6 +56,8 @@ glue_figure("fig_downtime_breakeven", figures.breakeven(E))
 # ```
 
 # %% tags=["remove-input"]
+from analysis.notebook import show_parameters
+
 show_parameters(P, R)
 
 # %% [markdown]

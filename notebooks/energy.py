@@ -36,15 +36,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import energy as chapter
 from analysis.figures import energy as figures
-from analysis.notebook import (
-           bands_table,
-           claims_table,
-           comparison_table,
-           glue_facts,
-           glue_figure,
-           show_parameters,
-           start,
-)
+from analysis.notebook import bands_table, claims_table, comparison_table, glue_facts, glue_figure, start
 from analysis.tables import answer_from_results
 
 P, R = start("energy", globals(), show_parameters=False)
@@ -76,6 +68,8 @@ glue_figure("fig_energy_power_build_up", figures.power_build_up(E))
 # ```
 
 # %% tags=["remove-input"]
+from analysis.notebook import show_parameters
+
 show_parameters(P, R)
 
 # %% [markdown]

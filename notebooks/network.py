@@ -32,7 +32,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import network as chapter
 from analysis.figures import network as figures
-from analysis.notebook import comparison_table, glue_facts, glue_figure, show_parameters, start
+from analysis.notebook import comparison_table, glue_facts, glue_figure, start
 from analysis.tables import answer_from_results
 
 P, R = start("network", globals(), show_parameters=False)
@@ -58,6 +58,8 @@ glue_figure("fig_network_options_capex", figures.options_capex(N, P))
 # ```
 
 # %% tags=["remove-input"]
+from analysis.notebook import show_parameters
+
 show_parameters(P, R)
 
 # %% [markdown]

@@ -29,7 +29,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import scaling as chapter
 from analysis.figures import scaling as figures
-from analysis.notebook import claims_table, comparison_table, glue_facts, glue_figure, show_parameters, start
+from analysis.notebook import claims_table, comparison_table, glue_facts, glue_figure, start
 from analysis.tables import answer_from_results
 
 P, R = start("scaling", globals(), show_parameters=False)
@@ -53,6 +53,8 @@ glue_figure("fig_scaling_efficiency", figures.efficiency_figure(E, P))
 # ```
 
 # %% tags=["remove-input"]
+from analysis.notebook import show_parameters
+
 show_parameters(P, R)
 
 # %% [markdown]

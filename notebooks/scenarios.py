@@ -32,7 +32,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import scenarios as chapter
 from analysis.figures import scenarios as figures
-from analysis.notebook import glue_figure, show_parameters, start
+from analysis.notebook import glue_figure, start
 from analysis.tables import answer_from_results
 
 P, R = start("scenarios", globals(), show_parameters=False)
@@ -54,6 +54,8 @@ glue_figure("fig_scenarios_compare", figures.compare(E))
 # ```
 
 # %% tags=["remove-input"]
+from analysis.notebook import show_parameters
+
 show_parameters(P, R)
 
 # %% [markdown]

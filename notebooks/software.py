@@ -31,7 +31,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import software as chapter
 from analysis.figures import software as figures
-from analysis.notebook import claims_table, comparison_table, glue_facts, glue_figure, show_parameters, start
+from analysis.notebook import claims_table, comparison_table, glue_facts, glue_figure, start
 from analysis.tables import answer_from_results
 
 P, R = start("software", globals(), show_parameters=False)
@@ -55,6 +55,8 @@ glue_figure("fig_software_mfu", figures.release_figure(E))
 # ```
 
 # %% tags=["remove-input"]
+from analysis.notebook import show_parameters
+
 show_parameters(P, R)
 
 # %% [markdown]

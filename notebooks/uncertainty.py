@@ -19,7 +19,10 @@
 # from cited data where there is one and as a stated assumption where there is not
 # (`data/distributions.csv`), draws all of them together many times, and pushes every draw through
 # the same functions the other chapters use. The result is a band for each headline number, and a
-# ranking of what moves it most. Rerun it with your own centre values or more draws:
+# ranking of what moves it most. A band here reads plainly: P10 is the value that nine draws in ten
+# exceed, P50 the middle draw, and P90 the value that only one draw in ten exceeds. The headline
+# results are the cost of a Llama 3.1 405B token, the {term}`TCO` of each GPU-hour and the speed-up
+# GB200 needs to break even with H100. Rerun it with your own centre values or more draws:
 # `python -m analysis run uncertainty -p tariff_usd_per_kwh 0.12 -p mc_draws 1000000`.
 
 # %% tags=["parameters", "remove-cell"]
@@ -30,7 +33,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import uncertainty as chapter
 from analysis.figures import uncertainty as figures
-from analysis.notebook import glue, glue_figure, show_parameters, start
+from analysis.notebook import glue, glue_figure, start
 from analysis.tables import answer_from_results
 
 P, R = start("uncertainty", globals(), show_parameters=False)
@@ -51,6 +54,8 @@ glue_figure("fig_uncertainty_bands", figures.bands_figure(E))
 # ```
 
 # %% tags=["remove-input"]
+from analysis.notebook import show_parameters
+
 show_parameters(P, R)
 
 # %% [markdown]

@@ -9,9 +9,11 @@ import matplotlib.ticker as mticker
 from matplotlib.lines import Line2D
 
 from analysis.chapters.benchmarks import DENSE, PRECISIONS, RELEASE, SA, model_names
+from analysis.formatting import count, flop
 from analysis.measure.report import measured_section_markdown
+from analysis.names import gpu_name
 from analysis.plots import PALETTE, add_source, new_figure
-from analysis.tables import markdown_table, pct, rate, usd
+from analysis.tables import interactive_table, markdown_table, pct, rate, usd
 
 COLOUR = dict(zip(DENSE, (PALETTE["blue"], PALETTE["orange"], PALETTE["green"], PALETTE["vermillion"]), strict=True))
 STYLE = {"bf16": "-", "fp8": "--"}
@@ -57,6 +59,7 @@ def glue_prose(E) -> None:
         if q.unit == "fraction":
             glue(f"{key}_pct", q.value * 100)
     glue("fact_A39_sa_stated_drop_pct", fact("A39_sa_stated_drop") * 100)
+    glue("llama31_70b_flop_per_token_text", flop(E["llama31_70b_flop_per_token"], "", digits=4))
     deepseek = E["gb200_vs_h100_deepseek_v3_bf16_perf_per_tco_ratio"]
     glue("deepseek_verdict", f"{abs(1 / deepseek - 1) * 100:.0f} % {'more' if deepseek < 1 else 'less'}")
     glue("deepseek_side", "short of" if deepseek < 1 else "past")
@@ -77,7 +80,7 @@ def inventory_table(E) -> str:
 
 
 def conventions_table(E) -> str:
-    rows = [[r.convention, f"{r.flops_per_token:.4g}", pct(r.mfu)] for r in E.tables["flop_conventions"].itertuples()]
+    rows = [[r.convention, flop(r.flops_per_token, ""), pct(r.mfu)] for r in E.tables["flop_conventions"].itertuples()]
     return markdown_table(["FLOPs counted per token", "FLOP/token", "\"MFU\""], rows, "lrr")
 
 
@@ -139,15 +142,15 @@ def headline_table(E) -> str:
     return markdown_table(["Model", "Precision", "GPUs", "MFU", "Tokens/s/GPU", "USD per 1M tokens"], rows, "llrrrr")
 
 
-def every_row_table(E) -> str:
-    """Every benchmark row with its cost per 1M tokens, folded in a dropdown."""
-    rows = [[model_name(r.model_id), r.gpu_id, r.precision.upper(), f"{r.gpus:,}", r.software, r.publisher,
-             pct(r.mfu), rate(r.tokens_per_s_per_gpu), r.basis, usd(r.usd_per_million_tokens)]
-            for r in E.tables["priced"].itertuples()]
-    table = markdown_table(["Model", "GPU", "Precision", "GPUs", "Release", "Publisher", "MFU", "Tokens/s/GPU",
-                            "Basis", "USD per 1M tokens"], rows, "lllrllrrlr")
-    return "\n".join([":::{admonition} " + f"All {len(rows)} benchmark rows with their cost per 1M tokens",
-                      ":class: dropdown", "", table, ":::"])
+def every_row_table(E):
+    """Every benchmark row with its cost per 1M tokens, as a table readers sort and filter
+    (:func:`analysis.tables.interactive_table`, served from the book)."""
+    return interactive_table(E.tables["priced"], {
+        "model_id": ("Model", model_name), "gpu_id": ("GPU", gpu_name), "precision": ("Precision", str.upper),
+        "gpus": ("GPUs", count), "software": "Release", "publisher": "Publisher", "mfu": ("MFU", pct),
+        "tokens_per_s_per_gpu": ("Tokens/s/GPU", rate), "basis": "Basis",
+        "usd_per_million_tokens": ("USD per 1M tokens", usd)},
+        caption="Every benchmark row with its cost per 1M tokens", table_id="bench-every-row")
 
 
 def _gb200_label(r) -> str:
@@ -191,8 +194,8 @@ def gb200_figure(E):
 def failures_table(E) -> str:
     """The rows whose printed MFU does not follow from their throughput, with the likely reason."""
     rows = [[model_name(r.model_id), r.gpu_id, r.precision.upper(), f"{r.gpus:,}", pct(r.mfu_reported, 2),
-             pct(r.mfu_reproduced, 2), f"{r.ratio:.3f}", f"{r.publisher_flops_per_token:.3g}",
-             f"{r.flops_per_token:.3g}", r.diagnosis] for r in E.tables["conversion_failures"].itertuples()]
+             pct(r.mfu_reproduced, 2), f"{r.ratio:.3f}", flop(r.publisher_flops_per_token, ""),
+             flop(r.flops_per_token, ""), r.diagnosis] for r in E.tables["conversion_failures"].itertuples()]
     return markdown_table(["Model", "GPU", "Precision", "GPUs", "Printed MFU", "Reproduced MFU", "Ratio",
                            "Publisher FLOP/token", "6N+12Lhs FLOP/token", "Likely reason"], rows, "lllrrrrrrl")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
+from analysis.formatting import flop
 from analysis.plots import PALETTE, add_source, new_figure
 
 
@@ -81,3 +82,11 @@ def first_failure_by_size(C, P):
 # The result keys of the box the chapter opens with, and its closing line.
 ANSWER = ["peak_fp8_eflops", "cluster_facility_mw", "cluster_annual_energy_twh", "capex_usd", "first_failure_minutes"]
 ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."
+
+
+def glue_flops(C) -> None:
+    """Glue the prose's FLOP counts written for people ('2.15 × 10²⁵'), not in e-notation."""
+    from analysis.notebook import glue
+
+    glue("gpt4_train_flop_text", flop(C["gpt4_train_flop"], ""), display=False)
+    glue("run_flop_text", flop(C["run_flop"], "", digits=2), display=False)

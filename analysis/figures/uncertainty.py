@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import textwrap
 
+from analysis.formatting import plain
 from analysis.names import param_short_label
 from analysis.notebook import format_quantity
 from analysis.plots import PALETTE, add_source, new_figure
@@ -19,7 +20,7 @@ TORNADO_TITLES = {
 
 def inputs_markdown(E) -> str:
     """The uncertain inputs: shape, low, this build's value, high, basis and why."""
-    rows = [(f"{r.label} (`{r.param}`)", r.shape, f"{r.low:,.4g}", f"{r.value:,.4g}", f"{r.high:,.4g}", r.basis, r.note)
+    rows = [(f"{r.label} (`{r.param}`)", r.shape, plain(r.low, 4), plain(r.value, 4), plain(r.high, 4), r.basis, r.note)
             for r in E.tables["inputs"].itertuples()]
     return markdown_table(["Input", "Shape", "Low", "This build", "High", "Basis", "Why"], rows)
 
