@@ -24,7 +24,7 @@
 # {glue:text}`atlas_rows_count:.0f` in all. Vendors count FLOPs differently, so the MFUs they print
 # cannot be set side by side. This chapter takes each row's throughput, recounts its FLOPs under the
 # book's convention (6N + 12Lhs, {ref}`the benchmarks chapter <chapter-benchmarks>`) and divides by
-# the registry's dense peak, then prices the tokens and turns them into joules. Its arithmetic is
+# the registry's {term}`dense peak`, then prices the tokens and turns them into joules. Its arithmetic is
 # `analysis.atlas` and `analysis.chapters.atlas.compute`; the figures are drawn by `analysis.figures.atlas`.
 
 # %% tags=["parameters", "remove-cell"]
@@ -52,7 +52,7 @@ glue_figure("fig_atlas_mfu", figures.mfu_figure(E))
 # :name: fig-atlas-mfu
 # :alt: Horizontal bars of MFU in percent for Llama 3.1 70B and 405B on GB300, GB200, B200, H100, Ironwood and TPU v6e, coloured by vendor, each with a tick showing the MFU the publisher's own FLOP count would give.
 #
-# MFU for the latest release of each Llama 3.1 70B and 405B row, under the book's FLOP count and the
+# {term}`MFU` for the latest release of each Llama 3.1 70B and 405B row, under the book's FLOP count and the
 # registry's dense peak. Ticks mark what the publisher's own count would give for the same
 # throughput: a few points lower for NVIDIA and Ironwood, which count causal attention as half.
 # FP8 rows divide by the FP8 peak, twice the BF16 one, so they show lower MFU at higher throughput.
@@ -101,7 +101,7 @@ display(Markdown(figures.registry_table(E)))
 # One row per measured accelerator: its Llama 3.1 70B row where it has one, else 405B, 8B or a MoE,
 # at the latest release, the faster precision. The MI355X appears only on Llama 3.1 8B, from an
 # 8-GPU MLPerf run at a global batch of 32; NVIDIA's 8B rows run a batch of 128, so the comparison is
-# close but not exact. Joules per token take all-in IT watts per device times the PUE
+# close but not exact. Joules per token take all-in IT watts per device times the {term}`PUE`
 # ({glue:text}`atlas_pue:.2f`): for GPUs, the chip's TDP plus the rest of the reference build-up of the same
 # system kind (the H100's {glue:text}`atlas_h100_it_w_per_device:,.0f` W for 8-GPU servers, the GB200's
 # {glue:text}`atlas_gb200_it_w_per_device:,.0f` W for NVL72 racks), an assumption for every chip but those two;

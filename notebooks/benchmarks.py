@@ -18,8 +18,8 @@
 # In August 2025 SemiAnalysis published training benchmarks from more than
 # {glue:text}`fact_A01_gpus_total:,.0f` H100s, on clusters of {glue:text}`fact_A01_gpus_min:,.0f`
 # to {glue:text}`fact_A01_gpus_max:,.0f` GPUs ({glue:text}`fact_A01_gpus_max_405b:,.0f` for Llama 3
-# 405B), and turned them into model FLOPs utilization (MFU), cost per million training tokens and
-# a comparison with GB200 NVL72 ({ref}`SemiAnalysis, 2025 <src-sa_gb200_2025>`). This chapter
+# 405B), and turned them into model FLOPs utilization ({term}`MFU`), cost per million training tokens and
+# a comparison with GB200 {term}`NVL72` ({ref}`SemiAnalysis, 2025 <src-sa_gb200_2025>`). This chapter
 # rebuilds those numbers from the public tables behind them, prices every row, and checks each
 # published MFU against its published throughput.
 
@@ -78,7 +78,7 @@ display(Markdown(figures.inventory_table(E)))
 # %% [markdown]
 # ## MFU: the formula and the convention
 #
-# Model FLOPs utilization is the share of the GPU's dense peak that goes into the model's own
+# Model FLOPs utilization is the share of the GPU's {term}`dense peak` that goes into the model's own
 # arithmetic. With $r$ the tokens trained per second per GPU, $F$ the model FLOPs per token and
 # $P$ the dense peak,
 #
@@ -117,7 +117,7 @@ display(Markdown(figures.conventions_table(E)))
 #
 # NVIDIA's v25.02 tables sweep each model from the smallest cluster its layout fits to
 # {glue:text}`fact_A01_gpus_max:,.0f` GPUs ({glue:text}`fact_A01_gpus_max_405b:,.0f` for 405B),
-# in BF16 and in FP8. Each sweep keeps the layout of one model replica (tensor, pipeline and
+# in {term}`BF16` and in {term}`FP8`. Each sweep keeps the layout of one model replica (tensor, pipeline and
 # context parallel degrees) and the batch per GPU, and only adds data-parallel replicas: these
 # are weak-scaling sweeps ({ref}`chapter-scaling` has the distinction).
 
@@ -178,7 +178,7 @@ display(Markdown(comparison_table(R, figures.COMPARED["drop"])))
 #
 # ## Cost per million tokens
 #
-# A GPU-hour trains 3,600 × *r* tokens at *r* tokens/s/GPU, so a million tokens cost the GPU-hour
+# A {term}`GPU-hour` trains 3,600 × *r* tokens at *r* tokens/s/GPU, so a million tokens cost the GPU-hour
 # price times 10⁶ / (3,600 × *r*). SemiAnalysis prices every H100 figure at
 # \${glue:text}`fact_A13_h100_usd_per_gpu_hour:.2f` per GPU-hour without rental margin (fact A13);
 # this chapter uses the {ref}`TCO chapter's <chapter-tco>` cost of an H100 GPU-hour with this build's

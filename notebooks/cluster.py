@@ -90,7 +90,7 @@ display(Markdown(comparison_table(R, [
 # %% [markdown]
 # ## GPT-4 in days, not months
 #
-# Peak FLOP/s are never sustained. *Model FLOPs utilization* (MFU) is the share of the peak that
+# Peak FLOP/s are never sustained. *Model FLOPs utilization* ({term}`MFU`) is the share of the peak that
 # goes into the model's own arithmetic; the report assumes labs reach about
 # {glue:text}`mfu_fp8_pct:.0f` % in FP8 and {glue:text}`mfu_bf16_pct:.0f` % in BF16 on
 # trillion-parameter runs. Dividing GPT-4's training compute by the cluster's sustained rate gives
@@ -121,7 +121,7 @@ R.add_table("compute_by_cluster_size", C.tables["compute_by_cluster_size"],
 # with its share of a SuperPOD (C02). The 100k-cluster article builds the same load from components
 # instead, {glue:text}`gpu_chip_w:,.0f` W of chip plus about {glue:text}`b14_server_w_per_gpu:,.0f` W of server, plus
 # {glue:text}`b14_network_storage_pct:.0f` % for storage and network, which gives {glue:text}`b14_buildup_it_w_per_gpu:,.1f` W (B14): within a percent, so the
-# build-up is shown as a check, not used. The facility then draws PUE times as much at the meter,
+# build-up is shown as a check, not used. The facility then draws {term}`PUE` times as much at the meter,
 # for cooling and power conversion; the book's one PUE is {glue:text}`pue:.2f`, the design target
 # SemiAnalysis cites for AI datacenters.
 #
@@ -185,7 +185,7 @@ display(Markdown(comparison_table(R, [("capex_usd", "B02_capex_usd")])))
 # checkpoint every {glue:text}`checkpoint_interval_steps:,.0f` steps loses up to
 # {glue:text}`checkpoint_restart_lost_gpu_days:.0f` GPU-days per failure; in-memory recovery loses about
 # {glue:text}`in_memory_recovery_lost_gpu_days:.1f` GPU-days, of which {glue:text}`weights_copy_seconds:.1f` s
-# of copying. The reliability chapter turns these into goodput.
+# of copying. The reliability chapter turns these into {term}`goodput`.
 
 # %% tags=["remove-input"]
 display(Markdown(comparison_table(R, [

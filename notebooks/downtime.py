@@ -15,7 +15,7 @@
 # (chapter-downtime)=
 # # GB200 NVL72's downtime penalty
 #
-# SemiAnalysis's 2025 benchmark report argues that GB200 NVL72's performance per TCO dollar must
+# SemiAnalysis's 2025 benchmark report argues that GB200 NVL72's performance per {term}`TCO` dollar must
 # survive its reliability: by August 2025 no large-scale training run had completed on GB200
 # NVL72, its copper NVLink backplane was still unreliable after burn-in, and its debug tools
 # lagged ({ref}`SemiAnalysis, 2025 <src-sa_gb200_2025>`, facts A45-A47). The report's downtime
@@ -64,7 +64,7 @@ show_parameters(P, R)
 # ## What a useful GPU-hour costs
 #
 # The TCO chapter prices a GPU-hour, and its break-even speed-up assumes every hour trains.
-# Reliability takes two slices off that. The job loses its goodput share to checkpoints, rework,
+# Reliability takes two slices off that. The job loses its {term}`goodput` share to checkpoints, rework,
 # detection and restart; and a fault takes its whole domain out of service until repaired: for an
 # H100 its server of {glue:text}`h100_gpus_per_server:.0f` GPUs, for GB200 NVL72 its NVLink rack of
 # {glue:text}`gb200_blast_radius_gpus:.0f` GPUs (by assumption), while the job runs on spares that
@@ -75,7 +75,7 @@ show_parameters(P, R)
 # blast radius of {glue:text}`gb200_blast_radius_gpus:.0f` GPUs and a repair time of
 # {glue:text}`gb200_repair_hours:g` hours (H100: {glue:text}`h100_gpus_per_server:.0f` GPUs,
 # {glue:text}`h100_repair_hours:g` hours). Both jobs checkpoint at Daly's optimum for their own
-# MTBF and share the reliability chapter's detection and restart times. The comparison is for a
+# {term}`MTBF` and share the reliability chapter's detection and restart times. The comparison is for a
 # job of {glue:text}`job_gpus:,.0f` GPUs, Llama 3's size.
 #
 # The TCO model gives a GB200/H100 cost ratio of {glue:text}`gb200_breakeven_speedup:.2f`x

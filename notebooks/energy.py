@@ -79,7 +79,7 @@ show_parameters(P, R)
 # and grosses it up by "the PUE of a typical colocation datacenter" (A25). The book splits the same
 # product into its two parameters, used in every chapter: the critical IT power per GPU,
 # {glue:text}`h100_it_w_per_gpu:,.0f` W per H100 from SemiAnalysis's own DGX H100 build-up with its
-# share of storage, management and switches (C02), and one facility overhead, a PUE of
+# share of storage, management and switches (C02), and one facility overhead, a {term}`PUE` of
 # {glue:text}`pue:.2f`, the design target SemiAnalysis cites for AI datacenters (C05). Their product
 # is {glue:text}`h100_meter_w_per_gpu:,.0f` W per H100 at the meter.
 #
@@ -170,7 +170,7 @@ glue_figure("fig_energy_joules_per_token", figures.joules_per_token(E))
 # %% [markdown]
 # ## Training runs in household-years
 #
-# A household-year is {glue:text}`household_kwh_per_year:,.0f` kWh, SemiAnalysis's 2022 figure for an
+# A {term}`household-year` is {glue:text}`household_kwh_per_year:,.0f` kWh, SemiAnalysis's 2022 figure for an
 # average US household and this chapter's default. That figure moves with the year and the source,
 # and much more from state to state; `data/household_energy.csv` keeps the published values, each
 # with its source.

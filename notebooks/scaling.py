@@ -16,7 +16,7 @@
 # # Scaling: weak against strong
 #
 # There are two ways to put more GPUs on a training job, and they behave very differently. The
-# benchmark sweeps of {ref}`chapter-benchmarks` all use the first, which is why their MFU barely
+# benchmark sweeps of {ref}`chapter-benchmarks` all use the first, which is why their {term}`MFU` barely
 # moves from tens to thousands of GPUs. This chapter defines both, measures the first on
 # NVIDIA's published sweeps, and builds a small model of the second, to show what the last
 # GPUs of a cluster buy when the job cannot grow with them.
@@ -61,7 +61,7 @@ show_parameters(P, R)
 # ## Two ways to add GPUs
 #
 # **Weak scaling** grows the job with the cluster. Each model replica keeps its layout, the
-# tensor, pipeline and context parallel degrees (TP, PP, CP) that split one copy of the model
+# tensor, pipeline and context parallel degrees ({term}`TP`, {term}`PP`, {term}`CP`) that split one copy of the model
 # over a group of GPUs, and more replicas are added, each with its own share of a global batch
 # that grows in proportion. Every GPU does the same work per step as before; the only new cost
 # is the gradient exchange between more replicas. If it is perfect, per-GPU throughput and MFU

@@ -75,7 +75,7 @@ display(Markdown(figures.files_markdown(E)))
 # ## Headline results
 #
 # Each column is one scenario, evaluated with the same point model that the uncertainty chapter's
-# bands are centred on: the TCO per GPU-hour of both systems, the speed-up GB200 needs to pay off
+# bands are centred on: the {term}`TCO` per {term}`GPU-hour` of both systems, the speed-up GB200 needs to pay off
 # with and without its downtime, and the cost, energy and household-years of a Llama 3.1 405B
 # token. The point model is the chapters' own functions, so the first column repeats their
 # numbers. Reading across a row shows which scenario moves which result, and by how much; the

@@ -21,7 +21,7 @@
 # BF16 and {glue:text}`fact_A21_pct:.0f` % in FP8 ({ref}`SemiAnalysis, 2025 <src-sa_gb200_2025>`). SemiAnalysis credits better
 # fused matrix-multiply kernels in cuDNN and cuBLAS, and NCCL collectives that occupy fewer of
 # the GPU's streaming multiprocessors. This chapter measures that gain and the later ones in
-# NVIDIA's public tables, prices it, and corrects the seed summary's version of it.
+# NVIDIA's public tables, prices it, and corrects the {term}`seed` summary's version of it.
 
 # %% tags=["parameters", "remove-cell"]
 # The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
@@ -63,7 +63,7 @@ show_parameters(P, R)
 # ## GPT-3 175B through 2024
 #
 # SemiAnalysis gives the two ends of the year for GPT-3 175B on {glue:text}`gpt3_175b_sa_gpus:,.0f` H100s
-# (its month-by-month table is an image): MFU rose from {glue:text}`gpt3_175b_bf16_mfu_jan2024_pct:.1f` %
+# (its month-by-month table is an image): {term}`MFU` rose from {glue:text}`gpt3_175b_bf16_mfu_jan2024_pct:.1f` %
 # to {glue:text}`gpt3_175b_bf16_mfu_dec2024_pct:.1f` % in BF16 and from
 # {glue:text}`gpt3_175b_fp8_mfu_jan2024_pct:.1f` % to {glue:text}`gpt3_175b_fp8_mfu_dec2024_pct:.1f` %
 # in FP8. On the same hardware, model and layout, throughput moves with MFU, so that is
