@@ -193,7 +193,7 @@ def gb200_figure(E):
 
 def failures_table(E) -> str:
     """The rows whose printed MFU does not follow from their throughput, with the likely reason."""
-    rows = [[model_name(r.model_id), r.gpu_id, r.precision.upper(), f"{r.gpus:,}", pct(r.mfu_reported, 2),
+    rows = [[model_name(r.model_id), gpu_name(r.gpu_id), r.precision.upper(), f"{r.gpus:,}", pct(r.mfu_reported, 2),
              pct(r.mfu_reproduced, 2), f"{r.ratio:.3f}", flop(r.publisher_flops_per_token, ""),
              flop(r.flops_per_token, ""), r.diagnosis] for r in E.tables["conversion_failures"].itertuples()]
     return markdown_table(["Model", "GPU", "Precision", "GPUs", "Printed MFU", "Reproduced MFU", "Ratio",
