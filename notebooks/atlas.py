@@ -14,18 +14,6 @@
 # %% [markdown]
 # (chapter-atlas)=
 # # Accelerator atlas
-#
-# The rest of this book compares H100 with GB200 NVL72. Public tables now give training throughput
-# for many more accelerators: NVIDIA's Megatron-Bridge performance summary for GB300, GB200, B200
-# and H100 across its container releases, Google's MaxText and tpu-recipes tables for TPU v5p, v6e
-# (Trillium) and Ironwood, and AMD's MLPerf Training v5.1 logs for the MI355X. The registry holds
-# {glue:text}`atlas_accelerators_count:.0f` accelerators from {glue:text}`atlas_vendors_count:.0f`
-# vendors; {glue:text}`atlas_measured_accelerators_count:.0f` have measured training rows here,
-# {glue:text}`atlas_rows_count:.0f` in all. Vendors count FLOPs differently, so the MFUs they print
-# cannot be set side by side. This chapter takes each row's throughput, recounts its FLOPs under the
-# book's convention (6N + 12Lhs, {ref}`the benchmarks chapter <chapter-benchmarks>`) and divides by
-# the registry's {term}`dense peak`, then prices the tokens and turns them into joules. Its arithmetic is
-# `analysis.atlas` and `analysis.chapters.atlas.compute`; the figures are drawn by `analysis.figures.atlas`.
 
 # %% tags=["parameters", "remove-cell"]
 # The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
@@ -57,6 +45,19 @@ glue_figure("fig_atlas_mfu", figures.mfu_figure(E))
 # throughput: a few points lower for NVIDIA and Ironwood, which count causal attention as half.
 # FP8 rows divide by the FP8 peak, twice the BF16 one, so they show lower MFU at higher throughput.
 # ```
+
+# %% [markdown]
+# The rest of this book compares H100 with GB200 NVL72. Public tables now give training throughput
+# for many more accelerators: NVIDIA's Megatron-Bridge performance summary for GB300, GB200, B200
+# and H100 across its container releases, Google's MaxText and tpu-recipes tables for TPU v5p, v6e
+# (Trillium) and Ironwood, and AMD's MLPerf Training v5.1 logs for the MI355X. The registry holds
+# {glue:text}`atlas_accelerators_count:.0f` accelerators from {glue:text}`atlas_vendors_count:.0f`
+# vendors; {glue:text}`atlas_measured_accelerators_count:.0f` have measured training rows here,
+# {glue:text}`atlas_rows_count:.0f` in all. Vendors count FLOPs differently, so the MFUs they print
+# cannot be set side by side. This chapter takes each row's throughput, recounts its FLOPs under the
+# book's convention (6N + 12Lhs, {ref}`the benchmarks chapter <chapter-benchmarks>`) and divides by
+# the registry's {term}`dense peak`, then prices the tokens and turns them into joules. Its arithmetic is
+# `analysis.atlas` and `analysis.chapters.atlas.compute`; the figures are drawn by `analysis.figures.atlas`.
 
 # %% tags=["remove-input"]
 from analysis.notebook import show_parameters

@@ -14,14 +14,6 @@
 # %% [markdown]
 # (chapter-benchmarks)=
 # # Benchmarks: MFU, throughput and cost per token
-#
-# In August 2025 SemiAnalysis published training benchmarks from more than
-# {glue:text}`fact_A01_gpus_total:,.0f` H100s, on clusters of {glue:text}`fact_A01_gpus_min:,.0f`
-# to {glue:text}`fact_A01_gpus_max:,.0f` GPUs ({glue:text}`fact_A01_gpus_max_405b:,.0f` for Llama 3
-# 405B), and turned them into model FLOPs utilization ({term}`MFU`), cost per million training tokens and
-# a comparison with GB200 {term}`NVL72` ({ref}`SemiAnalysis, 2025 <src-sa_gb200_2025>`). This chapter
-# rebuilds those numbers from the public tables behind them, prices every row, and checks each
-# published MFU against its published throughput.
 
 # %% tags=["parameters", "remove-cell"]
 # The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
@@ -53,6 +45,15 @@ glue_figure("fig_bench_mfu", figures.mfu_figure(E))
 # largest fall is FP8 on the smaller models. Hollow squares are the values SemiAnalysis states
 # in its text; they match NVIDIA's table except Llama 3 70B FP8 at the largest size.
 # ```
+
+# %% [markdown]
+# In August 2025 SemiAnalysis published training benchmarks from more than
+# {glue:text}`fact_A01_gpus_total:,.0f` H100s, on clusters of {glue:text}`fact_A01_gpus_min:,.0f`
+# to {glue:text}`fact_A01_gpus_max:,.0f` GPUs ({glue:text}`fact_A01_gpus_max_405b:,.0f` for Llama 3
+# 405B), and turned them into model FLOPs utilization ({term}`MFU`), cost per million training tokens and
+# a comparison with GB200 {term}`NVL72` ({ref}`SemiAnalysis, 2025 <src-sa_gb200_2025>`). This chapter
+# rebuilds those numbers from the public tables behind them, prices every row, and checks each
+# published MFU against its published throughput.
 
 # %% tags=["remove-input"]
 from analysis.notebook import show_parameters

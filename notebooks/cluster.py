@@ -14,16 +14,6 @@
 # %% [markdown]
 # (chapter-cluster)=
 # # The 100,000-H100 cluster
-#
-# In June 2024 SemiAnalysis described the clusters that OpenAI, xAI and Meta were racing to
-# build: {glue:text}`report_cluster_gpus:,.0f` H100 GPUs each, "over \${glue:text}`report_capex_busd:.0f`
-# billion" of servers and "over {glue:text}`fact_B03_datacenter_mw:.0f` MW" of datacenter capacity
-# ({ref}`SemiAnalysis, 2024 <src-sa_100k_2024>`). This chapter reruns that arithmetic step by step: what such a
-# cluster delivers in FLOP/s, what it draws from the grid and pays for it, what it costs to
-# buy, and how often it breaks. Every figure comes from a parameter (table below) or from
-# `data/`, and every step is a function in `analysis/` that you can call yourself: the chapter's
-# own arithmetic is `analysis.chapters.cluster.compute`, and the figures are drawn by
-# `analysis.figures.cluster`.
 
 # %% tags=["parameters", "remove-cell"]
 # The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
@@ -57,6 +47,17 @@ glue_figure("fig_cluster_eflops", figures.eflops_by_size(C, P))
 # the cluster this chapter ran with. {glue:text}`gpus_to_match_gpt4_cluster_count:,.0f` GPUs of the chosen
 # type, sustained in FP8, match the *peak* of GPT-4's whole A100 cluster.
 # ```
+
+# %% [markdown]
+# In June 2024 SemiAnalysis described the clusters that OpenAI, xAI and Meta were racing to
+# build: {glue:text}`report_cluster_gpus:,.0f` H100 GPUs each, "over \${glue:text}`report_capex_busd:.0f`
+# billion" of servers and "over {glue:text}`fact_B03_datacenter_mw:.0f` MW" of datacenter capacity
+# ({ref}`SemiAnalysis, 2024 <src-sa_100k_2024>`). This chapter reruns that arithmetic step by step: what such a
+# cluster delivers in FLOP/s, what it draws from the grid and pays for it, what it costs to
+# buy, and how often it breaks. Every figure comes from a parameter (table below) or from
+# `data/`, and every step is a function in `analysis/` that you can call yourself: the chapter's
+# own arithmetic is `analysis.chapters.cluster.compute`, and the figures are drawn by
+# `analysis.figures.cluster`.
 
 # %% tags=["remove-input"]
 from analysis.notebook import show_parameters

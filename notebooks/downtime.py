@@ -14,17 +14,6 @@
 # %% [markdown]
 # (chapter-downtime)=
 # # GB200 NVL72's downtime penalty
-#
-# SemiAnalysis's 2025 benchmark report argues that GB200 NVL72's performance per {term}`TCO` dollar must
-# survive its reliability: by August 2025 no large-scale training run had completed on GB200
-# NVL72, its copper NVLink backplane was still unreliable after burn-in, and its debug tools
-# lagged ({ref}`SemiAnalysis, 2025 <src-sa_gb200_2025>`, facts A45-A47). The report's downtime
-# numbers are paywalled. This chapter builds the model those numbers would feed: it takes the
-# TCO per GPU-hour from the {ref}`TCO chapter <chapter-tco>`, the failure rates measured on Llama 3
-# in the {ref}`reliability chapter <chapter-reliability>`, and NVIDIA's measured speed-ups from the
-# {ref}`benchmarks chapter <chapter-benchmarks>`, and shows how much faster GB200 must be once its
-# downtime is priced in. Every assumption about GB200 is a parameter with a range: rerun with
-# `python -m analysis run downtime -p gb200_nvlink_faults_per_rack_month 0.2 -p gb200_repair_hours 24`.
 
 # %% tags=["parameters", "remove-cell"]
 # The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
@@ -54,6 +43,18 @@ glue_figure("fig_downtime_breakeven", figures.breakeven(E))
 # The break-even speed-up is the TCO ratio divided by the share of GPU-hours GB200 keeps relative
 # to the H100. Where the curve crosses a measured speed-up, GB200 stops paying for that workload.
 # ```
+
+# %% [markdown]
+# SemiAnalysis's 2025 benchmark report argues that GB200 NVL72's performance per {term}`TCO` dollar must
+# survive its reliability: by August 2025 no large-scale training run had completed on GB200
+# NVL72, its copper NVLink backplane was still unreliable after burn-in, and its debug tools
+# lagged ({ref}`SemiAnalysis, 2025 <src-sa_gb200_2025>`, facts A45-A47). The report's downtime
+# numbers are paywalled. This chapter builds the model those numbers would feed: it takes the
+# TCO per GPU-hour from the {ref}`TCO chapter <chapter-tco>`, the failure rates measured on Llama 3
+# in the {ref}`reliability chapter <chapter-reliability>`, and NVIDIA's measured speed-ups from the
+# {ref}`benchmarks chapter <chapter-benchmarks>`, and shows how much faster GB200 must be once its
+# downtime is priced in. Every assumption about GB200 is a parameter with a range: rerun with
+# `python -m analysis run downtime -p gb200_nvlink_faults_per_rack_month 0.2 -p gb200_repair_hours 24`.
 
 # %% tags=["remove-input"]
 from analysis.notebook import show_parameters

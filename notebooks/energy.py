@@ -14,19 +14,6 @@
 # %% [markdown]
 # (chapter-energy)=
 # # Energy: joules per token, household-years and cluster power
-#
-# SemiAnalysis's 2025 benchmark report puts training energy in household terms: an average US
-# household used {glue:text}`fact_A26_household_kwh:,.0f` kWh of electricity in 2022, and training
-# GPT-3 175B on its {glue:text}`gpt3_175b_train_billion_tokens:.0f` billion tokens takes about
-# {glue:text}`fact_A30_gpt3_fp8_household_years:.0f` such household-years in FP8
-# ({ref}`SemiAnalysis, 2025 <src-sa_gb200_2025>`). The method is simple:
-# the all-in power of each GPU's share of the cluster, grossed up for the datacenter's overhead, is
-# what the utility meter sees; divided by the tokens each GPU trains per second, it is joules per
-# token. The report prints neither its power per GPU nor its overhead. This chapter uses the book's
-# one value for each, checks them against what the report's own figures imply, applies them to every
-# benchmark row in `data/`, shows the range of household baselines, scales up to whole clusters of
-# H100s and GB200s, and turns the energy into carbon. Its arithmetic is
-# `analysis.chapters.energy.compute`; its figures are drawn by `analysis.figures.energy`.
 
 # %% tags=["parameters", "remove-cell"]
 # The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
@@ -66,6 +53,20 @@ glue_figure("fig_energy_power_build_up", figures.power_build_up(E))
 # storage per GPU, the book's derived value, since SA's GB200 power figures are behind its paywall.
 # The dotted line is one average US household's draw.
 # ```
+
+# %% [markdown]
+# SemiAnalysis's 2025 benchmark report puts training energy in household terms: an average US
+# household used {glue:text}`fact_A26_household_kwh:,.0f` kWh of electricity in 2022, and training
+# GPT-3 175B on its {glue:text}`gpt3_175b_train_billion_tokens:.0f` billion tokens takes about
+# {glue:text}`fact_A30_gpt3_fp8_household_years:.0f` such household-years in FP8
+# ({ref}`SemiAnalysis, 2025 <src-sa_gb200_2025>`). The method is simple:
+# the all-in power of each GPU's share of the cluster, grossed up for the datacenter's overhead, is
+# what the utility meter sees; divided by the tokens each GPU trains per second, it is joules per
+# token. The report prints neither its power per GPU nor its overhead. This chapter uses the book's
+# one value for each, checks them against what the report's own figures imply, applies them to every
+# benchmark row in `data/`, shows the range of household baselines, scales up to whole clusters of
+# H100s and GB200s, and turns the energy into carbon. Its arithmetic is
+# `analysis.chapters.energy.compute`; its figures are drawn by `analysis.figures.energy`.
 
 # %% tags=["remove-input"]
 from analysis.notebook import show_parameters

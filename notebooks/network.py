@@ -14,15 +14,6 @@
 # %% [markdown]
 # (chapter-network)=
 # # The network of a 100,000-H100 cluster
-#
-# Most of SemiAnalysis's "100,000 H100 Clusters" is about the network
-# ({ref}`SemiAnalysis, 2024 <src-sa_100k_2024>`): a fat tree against islands with an oversubscribed
-# top, three tiers of switches against four, rail-optimized optics against copper in the middle of
-# the rack, InfiniBand against Ethernet. Its bill of materials is behind the paywall. This chapter
-# derives one from the cluster's size and the design choices, which are parameters (table below):
-# how many switches, links, transceivers and copper cables each design needs, what they cost and
-# draw, and how many links can fail. The cluster chapter reads its link count from here. The
-# arithmetic is `analysis.network` (pure functions) and `analysis.chapters.network.compute`.
 
 # %% tags=["parameters", "remove-cell"]
 # The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
@@ -56,6 +47,16 @@ glue_figure("fig_network_options_capex", figures.options_capex(N, P))
 # BlueField-3 adds {glue:text}`bluefield3_extra_mw:.1f` MW. Islands as small as Meta's need the same
 # tiers as the article's pods, so in this per-link model they cost the same.
 # ```
+
+# %% [markdown]
+# Most of SemiAnalysis's "100,000 H100 Clusters" is about the network
+# ({ref}`SemiAnalysis, 2024 <src-sa_100k_2024>`): a fat tree against islands with an oversubscribed
+# top, three tiers of switches against four, rail-optimized optics against copper in the middle of
+# the rack, InfiniBand against Ethernet. Its bill of materials is behind the paywall. This chapter
+# derives one from the cluster's size and the design choices, which are parameters (table below):
+# how many switches, links, transceivers and copper cables each design needs, what they cost and
+# draw, and how many links can fail. The cluster chapter reads its link count from here. The
+# arithmetic is `analysis.network` (pure functions) and `analysis.chapters.network.compute`.
 
 # %% tags=["remove-input"]
 from analysis.notebook import show_parameters

@@ -14,12 +14,6 @@
 # %% [markdown]
 # (chapter-scaling)=
 # # Scaling: weak against strong
-#
-# There are two ways to put more GPUs on a training job, and they behave very differently. The
-# benchmark sweeps of {ref}`chapter-benchmarks` all use the first, which is why their {term}`MFU` barely
-# moves from tens to thousands of GPUs. This chapter defines both, measures the first on
-# NVIDIA's published sweeps, and builds a small model of the second, to show what the last
-# GPUs of a cluster buy when the job cannot grow with them.
 
 # %% tags=["parameters", "remove-cell"]
 # The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
@@ -51,6 +45,13 @@ glue_figure("fig_scaling_efficiency", figures.efficiency_figure(E, P))
 # keeps nearly every GPU busy; spreading a fixed batch thinner (strong scaling, modelled) leaves
 # {glue:text}`strong_efficiency_at_max_frac_pct:.0f` % efficiency at the largest size.
 # ```
+
+# %% [markdown]
+# There are two ways to put more GPUs on a training job, and they behave very differently. The
+# benchmark sweeps of {ref}`chapter-benchmarks` all use the first, which is why their {term}`MFU` barely
+# moves from tens to thousands of GPUs. This chapter defines both, measures the first on
+# NVIDIA's published sweeps, and builds a small model of the second, to show what the last
+# GPUs of a cluster buy when the job cannot grow with them.
 
 # %% tags=["remove-input"]
 from analysis.notebook import show_parameters

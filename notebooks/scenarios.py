@@ -14,15 +14,6 @@
 # %% [markdown]
 # (chapter-scenarios)=
 # # Scenarios side by side
-#
-# A scenario is a small YAML file in `data/scenarios/` that changes a few of the book's parameters
-# and says why. This page evaluates the headline results of every shipped scenario with the same
-# functions the chapters use. To see your own situation, copy one of the files, edit it, and run
-#
-# ```bash
-# python -m analysis compare data/scenarios/report-defaults.yaml my-scenario.yaml
-# python -m analysis build --scenario my-scenario.yaml     # the whole book, every page for that scenario
-# ```
 
 # %% tags=["parameters", "remove-cell"]
 # The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
@@ -51,6 +42,16 @@ glue_figure("fig_scenarios_compare", figures.compare(E))
 # Each scenario's headline results as a ratio to the report's defaults. Power prices move the
 # cost of a token a little; financing and capex move it a lot; a mature GB200 moves only its
 # downtime-adjusted break-even.
+# ```
+
+# %% [markdown]
+# A scenario is a small YAML file in `data/scenarios/` that changes a few of the book's parameters
+# and says why. This page evaluates the headline results of every shipped scenario with the same
+# functions the chapters use. To see your own situation, copy one of the files, edit it, and run
+#
+# ```bash
+# python -m analysis compare data/scenarios/report-defaults.yaml my-scenario.yaml
+# python -m analysis build --scenario my-scenario.yaml     # the whole book, every page for that scenario
 # ```
 
 # %% tags=["remove-input"]

@@ -14,14 +14,6 @@
 # %% [markdown]
 # (chapter-software)=
 # # Software gains on unchanged hardware
-#
-# A GPU cluster gets faster after it is bought. Between January and December 2024, with the same
-# H100s, the same model and the same {glue:text}`gpt3_175b_sa_gpus:,.0f`-GPU cluster, NVIDIA's NeMo
-# Megatron releases raised GPT-3 175B's training throughput by {glue:text}`fact_A19_pct:.0f` % in
-# BF16 and {glue:text}`fact_A21_pct:.0f` % in FP8 ({ref}`SemiAnalysis, 2025 <src-sa_gb200_2025>`). SemiAnalysis credits better
-# fused matrix-multiply kernels in cuDNN and cuBLAS, and NCCL collectives that occupy fewer of
-# the GPU's streaming multiprocessors. This chapter measures that gain and the later ones in
-# NVIDIA's public tables, prices it, and corrects the {term}`seed` summary's version of it.
 
 # %% tags=["parameters", "remove-cell"]
 # The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
@@ -53,6 +45,15 @@ glue_figure("fig_software_mfu", figures.release_figure(E))
 # from November 2024 on, moved only a few points after that. NVIDIA's v24.11.1 GPT-3 table runs
 # the NeMo 24.05 container, so its point is older software than its date suggests.
 # ```
+
+# %% [markdown]
+# A GPU cluster gets faster after it is bought. Between January and December 2024, with the same
+# H100s, the same model and the same {glue:text}`gpt3_175b_sa_gpus:,.0f`-GPU cluster, NVIDIA's NeMo
+# Megatron releases raised GPT-3 175B's training throughput by {glue:text}`fact_A19_pct:.0f` % in
+# BF16 and {glue:text}`fact_A21_pct:.0f` % in FP8 ({ref}`SemiAnalysis, 2025 <src-sa_gb200_2025>`). SemiAnalysis credits better
+# fused matrix-multiply kernels in cuDNN and cuBLAS, and NCCL collectives that occupy fewer of
+# the GPU's streaming multiprocessors. This chapter measures that gain and the later ones in
+# NVIDIA's public tables, prices it, and corrects the {term}`seed` summary's version of it.
 
 # %% tags=["remove-input"]
 from analysis.notebook import show_parameters

@@ -14,16 +14,6 @@
 # %% [markdown]
 # (chapter-uncertainty)=
 # # How sure are these numbers?
-#
-# SemiAnalysis prints point estimates. This chapter gives each uncertain input of the book a range,
-# from cited data where there is one and as a stated assumption where there is not
-# (`data/distributions.csv`), draws all of them together many times, and pushes every draw through
-# the same functions the other chapters use. The result is a band for each headline number, and a
-# ranking of what moves it most. A band here reads plainly: P10 is the value that nine draws in ten
-# exceed, P50 the middle draw, and P90 the value that only one draw in ten exceeds. The headline
-# results are the cost of a Llama 3.1 405B token, the {term}`TCO` of each GPU-hour and the speed-up
-# GB200 needs to break even with H100. Rerun it with your own centre values or more draws:
-# `python -m analysis run uncertainty -p tariff_usd_per_kwh 0.12 -p mc_draws 1000000`.
 
 # %% tags=["parameters", "remove-cell"]
 # The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
@@ -52,6 +42,17 @@ glue_figure("fig_uncertainty_bands", figures.bands_figure(E))
 #
 # The middle 80 % of each result, as a ratio to its point estimate.
 # ```
+
+# %% [markdown]
+# SemiAnalysis prints point estimates. This chapter gives each uncertain input of the book a range,
+# from cited data where there is one and as a stated assumption where there is not
+# (`data/distributions.csv`), draws all of them together many times, and pushes every draw through
+# the same functions the other chapters use. The result is a band for each headline number, and a
+# ranking of what moves it most. A band here reads plainly: P10 is the value that nine draws in ten
+# exceed, P50 the middle draw, and P90 the value that only one draw in ten exceeds. The headline
+# results are the cost of a Llama 3.1 405B token, the {term}`TCO` of each GPU-hour and the speed-up
+# GB200 needs to break even with H100. Rerun it with your own centre values or more draws:
+# `python -m analysis run uncertainty -p tariff_usd_per_kwh 0.12 -p mc_draws 1000000`.
 
 # %% tags=["remove-input"]
 from analysis.notebook import show_parameters
