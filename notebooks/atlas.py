@@ -14,18 +14,6 @@
 # %% [markdown]
 # (chapter-atlas)=
 # # Accelerator atlas
-#
-# The rest of this book compares H100 with GB200 NVL72. Public tables now give training throughput
-# for many more accelerators: NVIDIA's Megatron-Bridge performance summary for GB300, GB200, B200
-# and H100 across its container releases, Google's MaxText and tpu-recipes tables for TPU v5p, v6e
-# (Trillium) and Ironwood, and AMD's MLPerf Training v5.1 logs for the MI355X. The registry holds
-# {glue:text}`atlas_accelerators_count:.0f` accelerators from {glue:text}`atlas_vendors_count:.0f`
-# vendors; {glue:text}`atlas_measured_accelerators_count:.0f` have measured training rows here,
-# {glue:text}`atlas_rows_count:.0f` in all. Vendors count FLOPs differently, so the MFUs they print
-# cannot be set side by side. This chapter takes each row's throughput, recounts its FLOPs under the
-# book's convention (6N + 12Lhs, {ref}`the benchmarks chapter <chapter-benchmarks>`) and divides by
-# the registry's dense peak, then prices the tokens and turns them into joules. Its arithmetic is
-# `analysis.atlas` and `analysis.chapters.atlas.compute`; the figures are drawn by `analysis.figures.atlas`.
 
 # %% tags=["parameters", "remove-cell"]
 # The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
@@ -36,11 +24,45 @@ from IPython.display import Markdown, display
 from analysis.chapters import atlas as chapter
 from analysis.figures import atlas as figures
 from analysis.notebook import glue_figure, start
+from analysis.tables import answer_from_results
 
-P, R = start("atlas", globals())
+P, R = start("atlas", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
 R.record(E)
+display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 figures.glue_prose(E)
+
+# %% tags=["remove-input"]
+glue_figure("fig_atlas_mfu", figures.mfu_figure(E))
+
+# %% [markdown]
+# ```{glue:figure} fig_atlas_mfu
+# :name: fig-atlas-mfu
+# :alt: Horizontal bars of MFU in percent for Llama 3.1 70B and 405B on GB300, GB200, B200, H100, Ironwood and TPU v6e, coloured by vendor, each with a tick showing the MFU the publisher's own FLOP count would give.
+#
+# {term}`MFU` for the latest release of each Llama 3.1 70B and 405B row, under the book's FLOP count and the
+# registry's dense peak. Ticks mark what the publisher's own count would give for the same
+# throughput: a few points lower for NVIDIA and Ironwood, which count causal attention as half.
+# FP8 rows divide by the FP8 peak, twice the BF16 one, so they show lower MFU at higher throughput.
+# ```
+
+# %% [markdown]
+# The rest of this book compares H100 with GB200 NVL72. Public tables now give training throughput
+# for many more accelerators: NVIDIA's Megatron-Bridge performance summary for GB300, GB200, B200
+# and H100 across its container releases, Google's MaxText and tpu-recipes tables for TPU v5p, v6e
+# (Trillium) and Ironwood, and AMD's MLPerf Training v5.1 logs for the MI355X. The registry holds
+# {glue:text}`atlas_accelerators_count:.0f` accelerators from {glue:text}`atlas_vendors_count:.0f`
+# vendors; {glue:text}`atlas_measured_accelerators_count:.0f` have measured training rows here,
+# {glue:text}`atlas_rows_count:.0f` in all. Vendors count FLOPs differently, so the MFUs they print
+# cannot be set side by side. This chapter takes each row's throughput, recounts its FLOPs under the
+# book's convention (6N + 12Lhs, {ref}`the benchmarks chapter <chapter-benchmarks>`) and divides by
+# the registry's {term}`dense peak`, then prices the tokens and turns them into joules. Its arithmetic is
+# `analysis.atlas` and `analysis.chapters.atlas.compute`; the figures are drawn by `analysis.figures.atlas`.
+
+# %% tags=["remove-input"]
+from analysis.notebook import show_parameters
+
+show_parameters(P, R)
 
 # %% [markdown]
 # ## Which accelerators, and how their peaks are read
@@ -74,27 +96,13 @@ display(Markdown(figures.registry_table(E)))
 # on v6e) is reproduced by neither count; those rows are labelled so, and a test fails if a label
 # stops matching the arithmetic.
 
-# %% tags=["remove-input"]
-glue_figure("fig_atlas_mfu", figures.mfu_figure(E))
-
-# %% [markdown]
-# ```{glue:figure} fig_atlas_mfu
-# :name: fig-atlas-mfu
-# :alt: Horizontal bars of MFU in percent for Llama 3.1 70B and 405B on GB300, GB200, B200, H100, Ironwood and TPU v6e, coloured by vendor, each with a tick showing the MFU the publisher's own FLOP count would give.
-#
-# MFU for the latest release of each Llama 3.1 70B and 405B row, under the book's FLOP count and the
-# registry's dense peak. Ticks mark what the publisher's own count would give for the same
-# throughput: a few points lower for NVIDIA and Ironwood, which count causal attention as half.
-# FP8 rows divide by the FP8 peak, twice the BF16 one, so they show lower MFU at higher throughput.
-# ```
-
 # %% [markdown]
 # ## MFU, tokens, joules and dollars per accelerator
 #
 # One row per measured accelerator: its Llama 3.1 70B row where it has one, else 405B, 8B or a MoE,
 # at the latest release, the faster precision. The MI355X appears only on Llama 3.1 8B, from an
 # 8-GPU MLPerf run at a global batch of 32; NVIDIA's 8B rows run a batch of 128, so the comparison is
-# close but not exact. Joules per token take all-in IT watts per device times the PUE
+# close but not exact. Joules per token take all-in IT watts per device times the {term}`PUE`
 # ({glue:text}`atlas_pue:.2f`): for GPUs, the chip's TDP plus the rest of the reference build-up of the same
 # system kind (the H100's {glue:text}`atlas_h100_it_w_per_device:,.0f` W for 8-GPU servers, the GB200's
 # {glue:text}`atlas_gb200_it_w_per_device:,.0f` W for NVL72 racks), an assumption for every chip but those two;

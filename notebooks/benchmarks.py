@@ -14,14 +14,6 @@
 # %% [markdown]
 # (chapter-benchmarks)=
 # # Benchmarks: MFU, throughput and cost per token
-#
-# In August 2025 SemiAnalysis published training benchmarks from more than
-# {glue:text}`fact_A01_gpus_total:,.0f` H100s, on clusters of {glue:text}`fact_A01_gpus_min:,.0f`
-# to {glue:text}`fact_A01_gpus_max:,.0f` GPUs ({glue:text}`fact_A01_gpus_max_405b:,.0f` for Llama 3
-# 405B), and turned them into model FLOPs utilization (MFU), cost per million training tokens and
-# a comparison with GB200 NVL72 ({ref}`SemiAnalysis, 2025 <src-sa_gb200_2025>`). This chapter
-# rebuilds those numbers from the public tables behind them, prices every row, and checks each
-# published MFU against its published throughput.
 
 # %% tags=["parameters", "remove-cell"]
 # The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
@@ -32,12 +24,41 @@ from IPython.display import Markdown, display
 from analysis.chapters import benchmarks as chapter
 from analysis.figures import benchmarks as figures
 from analysis.notebook import claims_table, comparison_table, glue_facts, glue_figure, start
+from analysis.tables import answer_from_results
 
-P, R = start("benchmarks", globals())
+P, R = start("benchmarks", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
 R.record(E)
+display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 glue_facts(*figures.FACTS)
 figures.glue_prose(E)
+
+# %% tags=["remove-input"]
+glue_figure("fig_bench_mfu", figures.mfu_figure(E))
+
+# %% [markdown]
+# ```{glue:figure} fig_bench_mfu
+# :name: fig-bench-mfu
+# :alt: MFU in percent against GPU count on a log axis for four models, solid lines for BF16 between about 52 and 60 percent and dashed lines for FP8 between about 36 and 44 percent, all nearly flat; hollow squares mark SemiAnalysis's points.
+#
+# MFU hardly moves as replicas are added: BF16 sits above FP8 for every model, and the
+# largest fall is FP8 on the smaller models. Hollow squares are the values SemiAnalysis states
+# in its text; they match NVIDIA's table except Llama 3 70B FP8 at the largest size.
+# ```
+
+# %% [markdown]
+# In August 2025 SemiAnalysis published training benchmarks from more than
+# {glue:text}`fact_A01_gpus_total:,.0f` H100s, on clusters of {glue:text}`fact_A01_gpus_min:,.0f`
+# to {glue:text}`fact_A01_gpus_max:,.0f` GPUs ({glue:text}`fact_A01_gpus_max_405b:,.0f` for Llama 3
+# 405B), and turned them into model FLOPs utilization ({term}`MFU`), cost per million training tokens and
+# a comparison with GB200 {term}`NVL72` ({ref}`SemiAnalysis, 2025 <src-sa_gb200_2025>`). This chapter
+# rebuilds those numbers from the public tables behind them, prices every row, and checks each
+# published MFU against its published throughput.
+
+# %% tags=["remove-input"]
+from analysis.notebook import show_parameters
+
+show_parameters(P, R)
 
 # %% [markdown]
 # ## How the numbers were measured
@@ -58,7 +79,7 @@ display(Markdown(figures.inventory_table(E)))
 # %% [markdown]
 # ## MFU: the formula and the convention
 #
-# Model FLOPs utilization is the share of the GPU's dense peak that goes into the model's own
+# Model FLOPs utilization is the share of the GPU's {term}`dense peak` that goes into the model's own
 # arithmetic. With $r$ the tokens trained per second per GPU, $F$ the model FLOPs per token and
 # $P$ the dense peak,
 #
@@ -72,7 +93,7 @@ display(Markdown(figures.inventory_table(E)))
 # $s \times s$ matrix (PaLM, App. B). Recomputed activations do not count: MFU measures the work
 # the model needs, not the work the hardware did. This is the convention of NVIDIA's tables and
 # of SemiAnalysis, and the package's count lands within 1 % of the per-sample FLOPs NVIDIA
-# states (Llama 3.1 70B at {glue:text}`llama31_70b_reference_seq_len_tokens:,.0f` tokens: {glue:text}`llama31_70b_flop_per_token:.4g`
+# states (Llama 3.1 70B at {glue:text}`llama31_70b_reference_seq_len_tokens:,.0f` tokens: {glue:text}`llama31_70b_flop_per_token_text`
 # FLOP per token).
 #
 # Conventions differ, and the same measured throughput then reads as a different "MFU". The
@@ -97,22 +118,9 @@ display(Markdown(figures.conventions_table(E)))
 #
 # NVIDIA's v25.02 tables sweep each model from the smallest cluster its layout fits to
 # {glue:text}`fact_A01_gpus_max:,.0f` GPUs ({glue:text}`fact_A01_gpus_max_405b:,.0f` for 405B),
-# in BF16 and in FP8. Each sweep keeps the layout of one model replica (tensor, pipeline and
+# in {term}`BF16` and in {term}`FP8`. Each sweep keeps the layout of one model replica (tensor, pipeline and
 # context parallel degrees) and the batch per GPU, and only adds data-parallel replicas: these
 # are weak-scaling sweeps ({ref}`chapter-scaling` has the distinction).
-
-# %% tags=["remove-input"]
-glue_figure("fig_bench_mfu", figures.mfu_figure(E))
-
-# %% [markdown]
-# ```{glue:figure} fig_bench_mfu
-# :name: fig-bench-mfu
-# :alt: MFU in percent against GPU count on a log axis for four models, solid lines for BF16 between about 52 and 60 percent and dashed lines for FP8 between about 36 and 44 percent, all nearly flat; hollow squares mark SemiAnalysis's points.
-#
-# MFU hardly moves as replicas are added: BF16 sits above FP8 for every model, and the
-# largest fall is FP8 on the smaller models. Hollow squares are the values SemiAnalysis states
-# in its text; they match NVIDIA's table except Llama 3 70B FP8 at the largest size.
-# ```
 
 # %% tags=["remove-input"]
 glue_figure("fig_bench_throughput", figures.throughput_figure(E))
@@ -171,7 +179,7 @@ display(Markdown(comparison_table(R, figures.COMPARED["drop"])))
 #
 # ## Cost per million tokens
 #
-# A GPU-hour trains 3,600 × *r* tokens at *r* tokens/s/GPU, so a million tokens cost the GPU-hour
+# A {term}`GPU-hour` trains 3,600 × *r* tokens at *r* tokens/s/GPU, so a million tokens cost the GPU-hour
 # price times 10⁶ / (3,600 × *r*). SemiAnalysis prices every H100 figure at
 # \${glue:text}`fact_A13_h100_usd_per_gpu_hour:.2f` per GPU-hour without rental margin (fact A13);
 # this chapter uses the {ref}`TCO chapter's <chapter-tco>` cost of an H100 GPU-hour with this build's
@@ -209,7 +217,7 @@ display(Markdown(comparison_table(R, [("deepseek_v3_run_usd", "A36_deepseek_run_
 # tokens/s the publisher printed; the other is derived with the FLOP count above):
 
 # %% tags=["remove-input"]
-display(Markdown(figures.every_row_table(E)))
+display(figures.every_row_table(E))
 R.add_table("priced", E.tables["priced"], "every benchmark row with its cost per 1M tokens")
 
 # %% [markdown]

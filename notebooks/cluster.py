@@ -14,16 +14,6 @@
 # %% [markdown]
 # (chapter-cluster)=
 # # The 100,000-H100 cluster
-#
-# In June 2024 SemiAnalysis described the clusters that OpenAI, xAI and Meta were racing to
-# build: {glue:text}`report_cluster_gpus:,.0f` H100 GPUs each, "over \${glue:text}`report_capex_busd:.0f`
-# billion" of servers and "over {glue:text}`fact_B03_datacenter_mw:.0f` MW" of datacenter capacity
-# ({ref}`SemiAnalysis, 2024 <src-sa_100k_2024>`). This chapter reruns that arithmetic step by step: what such a
-# cluster delivers in FLOP/s, what it draws from the grid and pays for it, what it costs to
-# buy, and how often it breaks. Every figure comes from a parameter (table below) or from
-# `data/`, and every step is a function in `analysis/` that you can call yourself: the chapter's
-# own arithmetic is `analysis.chapters.cluster.compute`, and the figures are drawn by
-# `analysis.figures.cluster`.
 
 # %% tags=["parameters", "remove-cell"]
 # The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
@@ -34,13 +24,45 @@ from IPython.display import Markdown, display
 from analysis.chapters import cluster as chapter
 from analysis.figures import cluster as figures
 from analysis.notebook import claims_table, comparison_table, glue, glue_facts, glue_figure, start
+from analysis.tables import answer_from_results
 
-P, R = start("cluster", globals())
+P, R = start("cluster", globals(), show_parameters=False)
 C = chapter.compute(P, R.upstream)
 R.record(C)
+display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 glue_facts("B03_datacenter_mw", "B04_annual_twh", "B07_days", "B08_a100_cluster_eflops", "B10_peak_ratio",
            "B12_gpt4_days", "A04_h100_server_allin_usd", "C02_w_per_gpu")
 glue("dtype", P.dtype.upper(), display=False)
+
+# %% tags=["remove-input"]
+figures.glue_flops(C)
+glue_figure("fig_cluster_eflops", figures.eflops_by_size(C, P))
+
+# %% [markdown]
+# ```{glue:figure} fig_cluster_eflops
+# :name: fig-cluster-eflops
+# :alt: Log-log lines of peak (dashed) and sustained (solid) EFLOP/s for FP8 and BF16 rising linearly with cluster size, with a horizontal line at GPT-4's A100 cluster peak and a dotted vertical line at the chosen cluster size.
+#
+# Peak (dashed) and sustained (solid) compute grow linearly with GPU count; the dotted line marks
+# the cluster this chapter ran with. {glue:text}`gpus_to_match_gpt4_cluster_count:,.0f` GPUs of the chosen
+# type, sustained in FP8, match the *peak* of GPT-4's whole A100 cluster.
+# ```
+
+# %% [markdown]
+# In June 2024 SemiAnalysis described the clusters that OpenAI, xAI and Meta were racing to
+# build: {glue:text}`report_cluster_gpus:,.0f` H100 GPUs each, "over \${glue:text}`report_capex_busd:.0f`
+# billion" of servers and "over {glue:text}`fact_B03_datacenter_mw:.0f` MW" of datacenter capacity
+# ({ref}`SemiAnalysis, 2024 <src-sa_100k_2024>`). This chapter reruns that arithmetic step by step: what such a
+# cluster delivers in FLOP/s, what it draws from the grid and pays for it, what it costs to
+# buy, and how often it breaks. Every figure comes from a parameter (table below) or from
+# `data/`, and every step is a function in `analysis/` that you can call yourself: the chapter's
+# own arithmetic is `analysis.chapters.cluster.compute`, and the figures are drawn by
+# `analysis.figures.cluster`.
+
+# %% tags=["remove-input"]
+from analysis.notebook import show_parameters
+
+show_parameters(P, R)
 
 # %% [markdown]
 # ## Peak compute: what the FLOP/s headline compares
@@ -69,37 +91,26 @@ display(Markdown(comparison_table(R, [
 # %% [markdown]
 # ## GPT-4 in days, not months
 #
-# Peak FLOP/s are never sustained. *Model FLOPs utilization* (MFU) is the share of the peak that
+# Peak FLOP/s are never sustained. *Model FLOPs utilization* ({term}`MFU`) is the share of the peak that
 # goes into the model's own arithmetic; the report assumes labs reach about
 # {glue:text}`mfu_fp8_pct:.0f` % in FP8 and {glue:text}`mfu_bf16_pct:.0f` % in BF16 on
 # trillion-parameter runs. Dividing GPT-4's training compute by the cluster's sustained rate gives
 # the retraining time; running the same division backwards on GPT-4's own cluster gives the MFU
 # its {glue:text}`fact_B07_days:.0f`-{glue:text}`fact_B07_days_high:.0f` days imply.
 #
-# GPT-4's {glue:text}`gpt4_train_flop:.3g` FLOP on its A100 cluster imply an MFU of
+# GPT-4's {glue:text}`gpt4_train_flop_text` FLOP on its A100 cluster imply an MFU of
 # {glue:text}`gpt4_implied_mfu_low_pct:.0f`-{glue:text}`gpt4_implied_mfu_high_pct:.0f` %
 # (whole-run, downtime included). At {glue:text}`mfu_selected_pct:.0f` % MFU in
 # {glue:text}`dtype`, this cluster would redo that run in
 # {glue:text}`gpt4_retrain_days:.1f` days (report: "~{glue:text}`fact_B12_gpt4_days:.0f` days"), or
 # {glue:text}`gpt4_retrain_bf16_days:.1f` days in BF16, and a {glue:text}`run_days:.0f`-day run
-# delivers {glue:text}`run_flop:.2g` FLOP of model compute: about
+# delivers {glue:text}`run_flop_text` FLOP of model compute: about
 # {glue:text}`run_flop_vs_gpt4_ratio:.0f` GPT-4s.
 
 # %% tags=["remove-input"]
 display(Markdown(comparison_table(R, [("gpt4_retrain_days", "B12_gpt4_days"), ("run_flop", "B13_fp8_flop_100_days")])))
 R.add_table("compute_by_cluster_size", C.tables["compute_by_cluster_size"],
             "peak and sustained EFLOP/s, and time to first failure, by cluster size")
-glue_figure("fig_cluster_eflops", figures.eflops_by_size(C, P))
-
-# %% [markdown]
-# ```{glue:figure} fig_cluster_eflops
-# :name: fig-cluster-eflops
-# :alt: Log-log lines of peak (dashed) and sustained (solid) EFLOP/s for FP8 and BF16 rising linearly with cluster size, with a horizontal line at GPT-4's A100 cluster peak and a dotted vertical line at the chosen cluster size.
-#
-# Peak (dashed) and sustained (solid) compute grow linearly with GPU count; the dotted line marks
-# the cluster this chapter ran with. {glue:text}`gpus_to_match_gpt4_cluster_count:,.0f` GPUs of the chosen
-# type, sustained in FP8, match the *peak* of GPT-4's whole A100 cluster.
-# ```
 
 # %% [markdown]
 # ## Power: from the chip to the meter
@@ -111,7 +122,7 @@ glue_figure("fig_cluster_eflops", figures.eflops_by_size(C, P))
 # with its share of a SuperPOD (C02). The 100k-cluster article builds the same load from components
 # instead, {glue:text}`gpu_chip_w:,.0f` W of chip plus about {glue:text}`b14_server_w_per_gpu:,.0f` W of server, plus
 # {glue:text}`b14_network_storage_pct:.0f` % for storage and network, which gives {glue:text}`b14_buildup_it_w_per_gpu:,.1f` W (B14): within a percent, so the
-# build-up is shown as a check, not used. The facility then draws PUE times as much at the meter,
+# build-up is shown as a check, not used. The facility then draws {term}`PUE` times as much at the meter,
 # for cooling and power conversion; the book's one PUE is {glue:text}`pue:.2f`, the design target
 # SemiAnalysis cites for AI datacenters.
 #
@@ -175,7 +186,7 @@ display(Markdown(comparison_table(R, [("capex_usd", "B02_capex_usd")])))
 # checkpoint every {glue:text}`checkpoint_interval_steps:,.0f` steps loses up to
 # {glue:text}`checkpoint_restart_lost_gpu_days:.0f` GPU-days per failure; in-memory recovery loses about
 # {glue:text}`in_memory_recovery_lost_gpu_days:.1f` GPU-days, of which {glue:text}`weights_copy_seconds:.1f` s
-# of copying. The reliability chapter turns these into goodput.
+# of copying. The reliability chapter turns these into {term}`goodput`.
 
 # %% tags=["remove-input"]
 display(Markdown(comparison_table(R, [

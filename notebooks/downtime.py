@@ -14,17 +14,6 @@
 # %% [markdown]
 # (chapter-downtime)=
 # # GB200 NVL72's downtime penalty
-#
-# SemiAnalysis's 2025 benchmark report argues that GB200 NVL72's performance per TCO dollar must
-# survive its reliability: by August 2025 no large-scale training run had completed on GB200
-# NVL72, its copper NVLink backplane was still unreliable after burn-in, and its debug tools
-# lagged ({ref}`SemiAnalysis, 2025 <src-sa_gb200_2025>`, facts A45-A47). The report's downtime
-# numbers are paywalled. This chapter builds the model those numbers would feed: it takes the
-# TCO per GPU-hour from the {ref}`TCO chapter <chapter-tco>`, the failure rates measured on Llama 3
-# in the {ref}`reliability chapter <chapter-reliability>`, and NVIDIA's measured speed-ups from the
-# {ref}`benchmarks chapter <chapter-benchmarks>`, and shows how much faster GB200 must be once its
-# downtime is priced in. Every assumption about GB200 is a parameter with a range: rerun with
-# `python -m analysis run downtime -p gb200_nvlink_faults_per_rack_month 0.2 -p gb200_repair_hours 24`.
 
 # %% tags=["parameters", "remove-cell"]
 # The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
@@ -35,17 +24,48 @@ from IPython.display import Markdown, display
 from analysis.chapters import downtime as chapter
 from analysis.figures import downtime as figures
 from analysis.notebook import bands_table, claims_table, comparison_table, glue, glue_facts, glue_figure, start
+from analysis.tables import answer_from_results
 
-P, R = start("downtime", globals())
+P, R = start("downtime", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
 R.record(E)
+display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 glue_facts("A12_tco_ratio")
+
+# %% tags=["remove-input"]
+glue_figure("fig_downtime_breakeven", figures.breakeven(E))
+
+# %% [markdown]
+# ```{glue:figure} fig_downtime_breakeven
+# :name: fig-downtime-breakeven
+# :alt: A rising curve of the per-GPU speed-up GB200 needs against the share of extra GPU-hours it loses, starting at the TCO ratio with no penalty, with three dots for the assumed cases and two horizontal lines at NVIDIA's measured speed-ups for Llama 3.1 405B and DeepSeek-V3.
+#
+# The break-even speed-up is the TCO ratio divided by the share of GPU-hours GB200 keeps relative
+# to the H100. Where the curve crosses a measured speed-up, GB200 stops paying for that workload.
+# ```
+
+# %% [markdown]
+# SemiAnalysis's 2025 benchmark report argues that GB200 NVL72's performance per {term}`TCO` dollar must
+# survive its reliability: by August 2025 no large-scale training run had completed on GB200
+# NVL72, its copper NVLink backplane was still unreliable after burn-in, and its debug tools
+# lagged ({ref}`SemiAnalysis, 2025 <src-sa_gb200_2025>`, facts A45-A47). The report's downtime
+# numbers are paywalled. This chapter builds the model those numbers would feed: it takes the
+# TCO per GPU-hour from the {ref}`TCO chapter <chapter-tco>`, the failure rates measured on Llama 3
+# in the {ref}`reliability chapter <chapter-reliability>`, and NVIDIA's measured speed-ups from the
+# {ref}`benchmarks chapter <chapter-benchmarks>`, and shows how much faster GB200 must be once its
+# downtime is priced in. Every assumption about GB200 is a parameter with a range: rerun with
+# `python -m analysis run downtime -p gb200_nvlink_faults_per_rack_month 0.2 -p gb200_repair_hours 24`.
+
+# %% tags=["remove-input"]
+from analysis.notebook import show_parameters
+
+show_parameters(P, R)
 
 # %% [markdown]
 # ## What a useful GPU-hour costs
 #
 # The TCO chapter prices a GPU-hour, and its break-even speed-up assumes every hour trains.
-# Reliability takes two slices off that. The job loses its goodput share to checkpoints, rework,
+# Reliability takes two slices off that. The job loses its {term}`goodput` share to checkpoints, rework,
 # detection and restart; and a fault takes its whole domain out of service until repaired: for an
 # H100 its server of {glue:text}`h100_gpus_per_server:.0f` GPUs, for GB200 NVL72 its NVLink rack of
 # {glue:text}`gb200_blast_radius_gpus:.0f` GPUs (by assumption), while the job runs on spares that
@@ -56,7 +76,7 @@ glue_facts("A12_tco_ratio")
 # blast radius of {glue:text}`gb200_blast_radius_gpus:.0f` GPUs and a repair time of
 # {glue:text}`gb200_repair_hours:g` hours (H100: {glue:text}`h100_gpus_per_server:.0f` GPUs,
 # {glue:text}`h100_repair_hours:g` hours). Both jobs checkpoint at Daly's optimum for their own
-# MTBF and share the reliability chapter's detection and restart times. The comparison is for a
+# {term}`MTBF` and share the reliability chapter's detection and restart times. The comparison is for a
 # job of {glue:text}`job_gpus:,.0f` GPUs, Llama 3's size.
 #
 # The TCO model gives a GB200/H100 cost ratio of {glue:text}`gb200_breakeven_speedup:.2f`x
@@ -104,17 +124,7 @@ glue("dsv3_verdict", figures.verdict(E, "gb200_vs_h100_deepseek_v3_bf16_throughp
 # axis: the share of GPU-hours GB200 loses to failures and repairs beyond the H100's.
 
 # %% tags=["remove-input"]
-glue_figure("fig_downtime_breakeven", figures.breakeven(E))
 R.add_table("breakeven_by_extra_loss", E.tables["breakeven_by_extra_loss"], "break-even speed-up against extra loss")
-
-# %% [markdown]
-# ```{glue:figure} fig_downtime_breakeven
-# :name: fig-downtime-breakeven
-# :alt: A rising curve of the per-GPU speed-up GB200 needs against the share of extra GPU-hours it loses, starting at the TCO ratio with no penalty, with three dots for the assumed cases and two horizontal lines at NVIDIA's measured speed-ups for Llama 3.1 405B and DeepSeek-V3.
-#
-# The break-even speed-up is the TCO ratio divided by the share of GPU-hours GB200 keeps relative
-# to the H100. Where the curve crosses a measured speed-up, GB200 stops paying for that workload.
-# ```
 
 # %% [markdown]
 # ## How sure: P10, P50 and P90

@@ -14,7 +14,47 @@
 # %% [markdown]
 # (chapter-energy)=
 # # Energy: joules per token, household-years and cluster power
+
+# %% tags=["parameters", "remove-cell"]
+# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
+
+# %% tags=["remove-input"]
+from IPython.display import Markdown, display
+
+from analysis.chapters import energy as chapter
+from analysis.figures import energy as figures
+from analysis.notebook import bands_table, claims_table, comparison_table, glue_facts, glue_figure, start
+from analysis.tables import answer_from_results
+
+P, R = start("energy", globals(), show_parameters=False)
+E = chapter.compute(P, R.upstream)
+R.record(E)
+display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
+figures.glue_labels(E)
+
+# %% tags=["remove-cell"]
+glue_facts("A26_household_kwh", "A26_household_w", "A28_gpt3_fp8_j_per_token", "A28_gpt3_bf16_j_per_token",
+           "A30_gpt3_fp8_household_years", "A30_gpt3_bf16_household_years", "A31_allin_w_per_gpu",
+           "A37_405b_j_per_token", "A38_405b_15t_household_years", "A43_households_64", "A43_households_2048",
+           "C01_w_per_gpu", "C02_w_per_gpu", "C05_pue_enterprise_colo",
+           "B03_datacenter_mw", "B04_annual_twh")
+
+# %% tags=["remove-input"]
+glue_figure("fig_energy_power_build_up", figures.power_build_up(E))
+
+# %% [markdown]
+# ```{glue:figure} fig_energy_power_build_up
+# :name: fig-energy-power-build-up
+# :alt: Three horizontal stacked bars in watts per GPU, each split into GPU chip, rest of IT and facility overhead: H100 with SA's all-in IT build-up and the book's PUE, H100 with the server-only build-up and the larger overhead SA's figures then imply, and GB200 with its larger chip reaching well beyond both. A dashed line marks the meter power SemiAnalysis's figures imply and a dotted line one household's average draw.
 #
+# Where one GPU's watts go. The first two bars reach (nearly) the meter power SemiAnalysis's figures imply
+# (dashed) by two different splits; the third is a GB200 GPU, a {glue:text}`gb200_chip_w:,.0f` W chip
+# with {glue:text}`gb200_rest_of_it_w_per_gpu:,.0f` W of Grace CPU, NVLink switches, network and
+# storage per GPU, the book's derived value, since SA's GB200 power figures are behind its paywall.
+# The dotted line is one average US household's draw.
+# ```
+
+# %% [markdown]
 # SemiAnalysis's 2025 benchmark report puts training energy in household terms: an average US
 # household used {glue:text}`fact_A26_household_kwh:,.0f` kWh of electricity in 2022, and training
 # GPT-3 175B on its {glue:text}`gpt3_175b_train_billion_tokens:.0f` billion tokens takes about
@@ -28,27 +68,10 @@
 # H100s and GB200s, and turns the energy into carbon. Its arithmetic is
 # `analysis.chapters.energy.compute`; its figures are drawn by `analysis.figures.energy`.
 
-# %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
-
 # %% tags=["remove-input"]
-from IPython.display import Markdown, display
+from analysis.notebook import show_parameters
 
-from analysis.chapters import energy as chapter
-from analysis.figures import energy as figures
-from analysis.notebook import bands_table, claims_table, comparison_table, glue_facts, glue_figure, start
-
-P, R = start("energy", globals())
-E = chapter.compute(P, R.upstream)
-R.record(E)
-figures.glue_labels(E)
-
-# %% tags=["remove-cell"]
-glue_facts("A26_household_kwh", "A26_household_w", "A28_gpt3_fp8_j_per_token", "A28_gpt3_bf16_j_per_token",
-           "A30_gpt3_fp8_household_years", "A30_gpt3_bf16_household_years", "A31_allin_w_per_gpu",
-           "A37_405b_j_per_token", "A38_405b_15t_household_years", "A43_households_64", "A43_households_2048",
-           "C01_w_per_gpu", "C02_w_per_gpu", "C05_pue_enterprise_colo",
-           "B03_datacenter_mw", "B04_annual_twh")
+show_parameters(P, R)
 
 # %% [markdown]
 # ## From IT watts to the meter
@@ -57,7 +80,7 @@ glue_facts("A26_household_kwh", "A26_household_w", "A28_gpt3_fp8_j_per_token", "
 # and grosses it up by "the PUE of a typical colocation datacenter" (A25). The book splits the same
 # product into its two parameters, used in every chapter: the critical IT power per GPU,
 # {glue:text}`h100_it_w_per_gpu:,.0f` W per H100 from SemiAnalysis's own DGX H100 build-up with its
-# share of storage, management and switches (C02), and one facility overhead, a PUE of
+# share of storage, management and switches (C02), and one facility overhead, a {term}`PUE` of
 # {glue:text}`pue:.2f`, the design target SemiAnalysis cites for AI datacenters (C05). Their product
 # is {glue:text}`h100_meter_w_per_gpu:,.0f` W per H100 at the meter.
 #
@@ -86,19 +109,6 @@ glue_facts("A26_household_kwh", "A26_household_w", "A28_gpt3_fp8_j_per_token", "
 # %% tags=["remove-input"]
 display(Markdown(comparison_table(R, [("h100_meter_w_per_gpu", "A31_allin_w_per_gpu"),
                                       ("household_w", "A26_household_w"), ("household_j", "A26_household_j")])))
-glue_figure("fig_energy_power_build_up", figures.power_build_up(E))
-
-# %% [markdown]
-# ```{glue:figure} fig_energy_power_build_up
-# :name: fig-energy-power-build-up
-# :alt: Three horizontal stacked bars in watts per GPU, each split into GPU chip, rest of IT and facility overhead: H100 with SA's all-in IT build-up and the book's PUE, H100 with the server-only build-up and the larger overhead SA's figures then imply, and GB200 with its larger chip reaching well beyond both. A dashed line marks the meter power SemiAnalysis's figures imply and a dotted line one household's average draw.
-#
-# Where one GPU's watts go. The first two bars reach (nearly) the meter power SemiAnalysis's figures imply
-# (dashed) by two different splits; the third is a GB200 GPU, a {glue:text}`gb200_chip_w:,.0f` W chip
-# with {glue:text}`gb200_rest_of_it_w_per_gpu:,.0f` W of Grace CPU, NVLink switches, network and
-# storage per GPU, the book's derived value, since SA's GB200 power figures are behind its paywall.
-# The dotted line is one average US household's draw.
-# ```
 
 # %% [markdown]
 # ## Joules per trained token, for every benchmark row
@@ -161,7 +171,7 @@ glue_figure("fig_energy_joules_per_token", figures.joules_per_token(E))
 # %% [markdown]
 # ## Training runs in household-years
 #
-# A household-year is {glue:text}`household_kwh_per_year:,.0f` kWh, SemiAnalysis's 2022 figure for an
+# A {term}`household-year` is {glue:text}`household_kwh_per_year:,.0f` kWh, SemiAnalysis's 2022 figure for an
 # average US household and this chapter's default. That figure moves with the year and the source,
 # and much more from state to state; `data/household_energy.csv` keeps the published values, each
 # with its source.

@@ -14,15 +14,6 @@
 # %% [markdown]
 # (chapter-network)=
 # # The network of a 100,000-H100 cluster
-#
-# Most of SemiAnalysis's "100,000 H100 Clusters" is about the network
-# ({ref}`SemiAnalysis, 2024 <src-sa_100k_2024>`): a fat tree against islands with an oversubscribed
-# top, three tiers of switches against four, rail-optimized optics against copper in the middle of
-# the rack, InfiniBand against Ethernet. Its bill of materials is behind the paywall. This chapter
-# derives one from the cluster's size and the design choices, which are parameters (table below):
-# how many switches, links, transceivers and copper cables each design needs, what they cost and
-# draw, and how many links can fail. The cluster chapter reads its link count from here. The
-# arithmetic is `analysis.network` (pure functions) and `analysis.chapters.network.compute`.
 
 # %% tags=["parameters", "remove-cell"]
 # The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
@@ -33,12 +24,44 @@ from IPython.display import Markdown, display
 from analysis.chapters import network as chapter
 from analysis.figures import network as figures
 from analysis.notebook import comparison_table, glue_facts, glue_figure, start
+from analysis.tables import answer_from_results
 
-P, R = start("network", globals())
+P, R = start("network", globals(), show_parameters=False)
 N = chapter.compute(P, R.upstream)
 R.record(N)
+display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 glue_facts("B23_copper_frac", "B34_capex_saving_usd", "B34_power_saving_usd_per_yr", "B24_optics_w",
            "B17_single_mode_cost_ratio", "B14_network_storage_frac")
+
+# %% tags=["remove-input"]
+glue_figure("fig_network_options_capex", figures.options_capex(N, P))
+
+# %% [markdown]
+# ```{glue:figure} fig_network_options_capex
+# :name: fig-network-options-capex
+# :alt: Stacked horizontal bars of network capex in million USD for eight designs, split into switches, optics and the rest, each labelled with its total, IT megawatts and number of tiers.
+#
+# Network capex of each design at this cluster size, split into switches, optics and the rest, with
+# its IT power and tiers. Ethernet's larger switches need one tier fewer than Quantum-2's but cost
+# more per port at the one public price; copper in the rack removes the GPU-side optics;
+# BlueField-3 adds {glue:text}`bluefield3_extra_mw:.1f` MW. Islands as small as Meta's need the same
+# tiers as the article's pods, so in this per-link model they cost the same.
+# ```
+
+# %% [markdown]
+# Most of SemiAnalysis's "100,000 H100 Clusters" is about the network
+# ({ref}`SemiAnalysis, 2024 <src-sa_100k_2024>`): a fat tree against islands with an oversubscribed
+# top, three tiers of switches against four, rail-optimized optics against copper in the middle of
+# the rack, InfiniBand against Ethernet. Its bill of materials is behind the paywall. This chapter
+# derives one from the cluster's size and the design choices, which are parameters (table below):
+# how many switches, links, transceivers and copper cables each design needs, what they cost and
+# draw, and how many links can fail. The cluster chapter reads its link count from here. The
+# arithmetic is `analysis.network` (pure functions) and `analysis.chapters.network.compute`.
+
+# %% tags=["remove-input"]
+from analysis.notebook import show_parameters
+
+show_parameters(P, R)
 
 # %% [markdown]
 # ## The fabric: tiers, switches and links
@@ -106,19 +129,6 @@ display(Markdown(figures.components_table()))
 # %% tags=["remove-input"]
 display(Markdown(figures.options_table(N)))
 R.add_table("options", N.tables["options"], "counts, capex, power and first failure of each design")
-glue_figure("fig_network_options_capex", figures.options_capex(N, P))
-
-# %% [markdown]
-# ```{glue:figure} fig_network_options_capex
-# :name: fig-network-options-capex
-# :alt: Stacked horizontal bars of network capex in million USD for eight designs, split into switches, optics and the rest, each labelled with its total, IT megawatts and number of tiers.
-#
-# Network capex of each design at this cluster size, split into switches, optics and the rest, with
-# its IT power and tiers. Ethernet's larger switches need one tier fewer than Quantum-2's but cost
-# more per port at the one public price; copper in the rack removes the GPU-side optics;
-# BlueField-3 adds {glue:text}`bluefield3_extra_mw:.1f` MW. Islands as small as Meta's need the same
-# tiers as the article's pods, so in this per-link model they cost the same.
-# ```
 
 # %% [markdown]
 # ## InfiniBand against Ethernet

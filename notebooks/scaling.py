@@ -14,12 +14,6 @@
 # %% [markdown]
 # (chapter-scaling)=
 # # Scaling: weak against strong
-#
-# There are two ways to put more GPUs on a training job, and they behave very differently. The
-# benchmark sweeps of {ref}`chapter-benchmarks` all use the first, which is why their MFU barely
-# moves from tens to thousands of GPUs. This chapter defines both, measures the first on
-# NVIDIA's published sweeps, and builds a small model of the second, to show what the last
-# GPUs of a cluster buy when the job cannot grow with them.
 
 # %% tags=["parameters", "remove-cell"]
 # The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
@@ -30,18 +24,45 @@ from IPython.display import Markdown, display
 from analysis.chapters import scaling as chapter
 from analysis.figures import scaling as figures
 from analysis.notebook import claims_table, comparison_table, glue_facts, glue_figure, start
+from analysis.tables import answer_from_results
 
-P, R = start("scaling", globals())
+P, R = start("scaling", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
 R.record(E)
+display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 glue_facts(*figures.FACTS)
 figures.glue_prose(E, P)
+
+# %% tags=["remove-input"]
+glue_figure("fig_scaling_efficiency", figures.efficiency_figure(E, P))
+
+# %% [markdown]
+# ```{glue:figure} fig_scaling_efficiency
+# :name: fig-scaling-efficiency
+# :alt: Efficiency in percent against GPU count on a log axis; the measured weak-scaling points stay above 90 percent while the strong-scaling model curve falls steeply, with the span of the last block of GPUs shaded.
+#
+# The same model, two ways to grow. Adding replicas with their own data (weak scaling, measured)
+# keeps nearly every GPU busy; spreading a fixed batch thinner (strong scaling, modelled) leaves
+# {glue:text}`strong_efficiency_at_max_frac_pct:.0f` % efficiency at the largest size.
+# ```
+
+# %% [markdown]
+# There are two ways to put more GPUs on a training job, and they behave very differently. The
+# benchmark sweeps of {ref}`chapter-benchmarks` all use the first, which is why their {term}`MFU` barely
+# moves from tens to thousands of GPUs. This chapter defines both, measures the first on
+# NVIDIA's published sweeps, and builds a small model of the second, to show what the last
+# GPUs of a cluster buy when the job cannot grow with them.
+
+# %% tags=["remove-input"]
+from analysis.notebook import show_parameters
+
+show_parameters(P, R)
 
 # %% [markdown]
 # ## Two ways to add GPUs
 #
 # **Weak scaling** grows the job with the cluster. Each model replica keeps its layout, the
-# tensor, pipeline and context parallel degrees (TP, PP, CP) that split one copy of the model
+# tensor, pipeline and context parallel degrees ({term}`TP`, {term}`PP`, {term}`CP`) that split one copy of the model
 # over a group of GPUs, and more replicas are added, each with its own share of a global batch
 # that grows in proportion. Every GPU does the same work per step as before; the only new cost
 # is the gradient exchange between more replicas. If it is perfect, per-GPU throughput and MFU
@@ -122,19 +143,6 @@ display(Markdown(comparison_table(R, figures.COMPARED["weak"])))
 # {glue:text}`strong_efficiency_at_max_frac_pct:.0f` %. Weak scaling of the same model over the same range
 # keeps {glue:text}`weak_efficiency_same_model_frac_pct:.0f` % (measured, up to
 # {glue:text}`weak_same_model_largest_gpus:,.0f` GPUs).
-
-# %% tags=["remove-input"]
-glue_figure("fig_scaling_efficiency", figures.efficiency_figure(E, P))
-
-# %% [markdown]
-# ```{glue:figure} fig_scaling_efficiency
-# :name: fig-scaling-efficiency
-# :alt: Efficiency in percent against GPU count on a log axis; the measured weak-scaling points stay above 90 percent while the strong-scaling model curve falls steeply, with the span of the last block of GPUs shaded.
-#
-# The same model, two ways to grow. Adding replicas with their own data (weak scaling, measured)
-# keeps nearly every GPU busy; spreading a fixed batch thinner (strong scaling, modelled) leaves
-# {glue:text}`strong_efficiency_at_max_frac_pct:.0f` % efficiency at the largest size.
-# ```
 
 # %% [markdown]
 # ## What the last GPUs buy

@@ -14,15 +14,6 @@
 # %% [markdown]
 # (chapter-scenarios)=
 # # Scenarios side by side
-#
-# A scenario is a small YAML file in `data/scenarios/` that changes a few of the book's parameters
-# and says why. This page evaluates the headline results of every shipped scenario with the same
-# functions the chapters use. To see your own situation, copy one of the files, edit it, and run
-#
-# ```bash
-# python -m analysis compare data/scenarios/report-defaults.yaml my-scenario.yaml
-# python -m analysis build --scenario my-scenario.yaml     # the whole book, every page for that scenario
-# ```
 
 # %% tags=["parameters", "remove-cell"]
 # The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
@@ -33,10 +24,40 @@ from IPython.display import Markdown, display
 from analysis.chapters import scenarios as chapter
 from analysis.figures import scenarios as figures
 from analysis.notebook import glue_figure, start
+from analysis.tables import answer_from_results
 
-P, R = start("scenarios", globals())
+P, R = start("scenarios", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
 R.record(E)
+display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
+
+# %% tags=["remove-input"]
+glue_figure("fig_scenarios_compare", figures.compare(E))
+
+# %% [markdown]
+# ```{glue:figure} fig_scenarios_compare
+# :name: fig-scenarios-compare
+# :alt: Grouped horizontal bars, one group per headline result, one bar per scenario, as ratios to the report-defaults scenario, with a vertical line at 1.
+#
+# Each scenario's headline results as a ratio to the report's defaults. Power prices move the
+# cost of a token a little; financing and capex move it a lot; a mature GB200 moves only its
+# downtime-adjusted break-even.
+# ```
+
+# %% [markdown]
+# A scenario is a small YAML file in `data/scenarios/` that changes a few of the book's parameters
+# and says why. This page evaluates the headline results of every shipped scenario with the same
+# functions the chapters use. To see your own situation, copy one of the files, edit it, and run
+#
+# ```bash
+# python -m analysis compare data/scenarios/report-defaults.yaml my-scenario.yaml
+# python -m analysis build --scenario my-scenario.yaml     # the whole book, every page for that scenario
+# ```
+
+# %% tags=["remove-input"]
+from analysis.notebook import show_parameters
+
+show_parameters(P, R)
 
 # %% [markdown]
 # ## The scenarios
@@ -55,7 +76,7 @@ display(Markdown(figures.files_markdown(E)))
 # ## Headline results
 #
 # Each column is one scenario, evaluated with the same point model that the uncertainty chapter's
-# bands are centred on: the TCO per GPU-hour of both systems, the speed-up GB200 needs to pay off
+# bands are centred on: the {term}`TCO` per {term}`GPU-hour` of both systems, the speed-up GB200 needs to pay off
 # with and without its downtime, and the cost, energy and household-years of a Llama 3.1 405B
 # token. The point model is the chapters' own functions, so the first column repeats their
 # numbers. Reading across a row shows which scenario moves which result, and by how much; the
@@ -64,17 +85,6 @@ display(Markdown(figures.files_markdown(E)))
 # %% tags=["remove-input"]
 display(Markdown(figures.results_markdown(E)))
 R.add_table("scenarios", E.tables["scenarios"], "headline results of every shipped scenario")
-glue_figure("fig_scenarios_compare", figures.compare(E))
-
-# %% [markdown]
-# ```{glue:figure} fig_scenarios_compare
-# :name: fig-scenarios-compare
-# :alt: Grouped horizontal bars, one group per headline result, one bar per scenario, as ratios to the report-defaults scenario, with a vertical line at 1.
-#
-# Each scenario's headline results as a ratio to the report's defaults. Power prices move the
-# cost of a token a little; financing and capex move it a lot; a mature GB200 moves only its
-# downtime-adjusted break-even.
-# ```
 
 # %% tags=["remove-cell"]
 R.save()

@@ -14,14 +14,6 @@
 # %% [markdown]
 # (chapter-software)=
 # # Software gains on unchanged hardware
-#
-# A GPU cluster gets faster after it is bought. Between January and December 2024, with the same
-# H100s, the same model and the same {glue:text}`gpt3_175b_sa_gpus:,.0f`-GPU cluster, NVIDIA's NeMo
-# Megatron releases raised GPT-3 175B's training throughput by {glue:text}`fact_A19_pct:.0f` % in
-# BF16 and {glue:text}`fact_A21_pct:.0f` % in FP8 ({ref}`SemiAnalysis, 2025 <src-sa_gb200_2025>`). SemiAnalysis credits better
-# fused matrix-multiply kernels in cuDNN and cuBLAS, and NCCL collectives that occupy fewer of
-# the GPU's streaming multiprocessors. This chapter measures that gain and the later ones in
-# NVIDIA's public tables, prices it, and corrects the seed summary's version of it.
 
 # %% tags=["parameters", "remove-cell"]
 # The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
@@ -32,18 +24,47 @@ from IPython.display import Markdown, display
 from analysis.chapters import software as chapter
 from analysis.figures import software as figures
 from analysis.notebook import claims_table, comparison_table, glue_facts, glue_figure, start
+from analysis.tables import answer_from_results
 
-P, R = start("software", globals())
+P, R = start("software", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
 R.record(E)
+display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 glue_facts(*figures.FACTS)
 figures.glue_prose(E, P)
+
+# %% tags=["remove-input"]
+glue_figure("fig_software_mfu", figures.release_figure(E))
+
+# %% [markdown]
+# ```{glue:figure} fig_software_mfu
+# :name: fig-software-mfu
+# :alt: MFU in percent against release date from January 2024 to April 2025, one line per model and precision; GPT-3 175B rises steeply during 2024 in both BF16 and FP8, while the Llama 3.1 lines from late 2024 on are nearly flat.
+#
+# GPT-3 175B (blue) gained most of its throughput during 2024; the Llama 3.1 recipes, published
+# from November 2024 on, moved only a few points after that. NVIDIA's v24.11.1 GPT-3 table runs
+# the NeMo 24.05 container, so its point is older software than its date suggests.
+# ```
+
+# %% [markdown]
+# A GPU cluster gets faster after it is bought. Between January and December 2024, with the same
+# H100s, the same model and the same {glue:text}`gpt3_175b_sa_gpus:,.0f`-GPU cluster, NVIDIA's NeMo
+# Megatron releases raised GPT-3 175B's training throughput by {glue:text}`fact_A19_pct:.0f` % in
+# BF16 and {glue:text}`fact_A21_pct:.0f` % in FP8 ({ref}`SemiAnalysis, 2025 <src-sa_gb200_2025>`). SemiAnalysis credits better
+# fused matrix-multiply kernels in cuDNN and cuBLAS, and NCCL collectives that occupy fewer of
+# the GPU's streaming multiprocessors. This chapter measures that gain and the later ones in
+# NVIDIA's public tables, prices it, and corrects the {term}`seed` summary's version of it.
+
+# %% tags=["remove-input"]
+from analysis.notebook import show_parameters
+
+show_parameters(P, R)
 
 # %% [markdown]
 # ## GPT-3 175B through 2024
 #
 # SemiAnalysis gives the two ends of the year for GPT-3 175B on {glue:text}`gpt3_175b_sa_gpus:,.0f` H100s
-# (its month-by-month table is an image): MFU rose from {glue:text}`gpt3_175b_bf16_mfu_jan2024_pct:.1f` %
+# (its month-by-month table is an image): {term}`MFU` rose from {glue:text}`gpt3_175b_bf16_mfu_jan2024_pct:.1f` %
 # to {glue:text}`gpt3_175b_bf16_mfu_dec2024_pct:.1f` % in BF16 and from
 # {glue:text}`gpt3_175b_fp8_mfu_jan2024_pct:.1f` % to {glue:text}`gpt3_175b_fp8_mfu_dec2024_pct:.1f` %
 # in FP8. On the same hardware, model and layout, throughput moves with MFU, so that is
@@ -66,18 +87,7 @@ display(Markdown(comparison_table(R, figures.COMPARED["gpt3"])))
 # releases, the table says so) and plots its MFU against the release date.
 
 # %% tags=["remove-input"]
-glue_figure("fig_software_mfu", figures.release_figure(E))
 R.add_table("releases", E.tables["releases"], "MFU by software release")
-
-# %% [markdown]
-# ```{glue:figure} fig_software_mfu
-# :name: fig-software-mfu
-# :alt: MFU in percent against release date from January 2024 to April 2025, one line per model and precision; GPT-3 175B rises steeply during 2024 in both BF16 and FP8, while the Llama 3.1 lines from late 2024 on are nearly flat.
-#
-# GPT-3 175B (blue) gained most of its throughput during 2024; the Llama 3.1 recipes, published
-# from November 2024 on, moved only a few points after that. NVIDIA's v24.11.1 GPT-3 table runs
-# the NeMo 24.05 container, so its point is older software than its date suggests.
-# ```
 
 # %% tags=["remove-input"]
 display(Markdown(figures.release_gains_table(E)))

@@ -14,13 +14,6 @@
 # %% [markdown]
 # (chapter-uncertainty)=
 # # How sure are these numbers?
-#
-# SemiAnalysis prints point estimates. This chapter gives each uncertain input of the book a range,
-# from cited data where there is one and as a stated assumption where there is not
-# (`data/distributions.csv`), draws all of them together many times, and pushes every draw through
-# the same functions the other chapters use. The result is a band for each headline number, and a
-# ranking of what moves it most. Rerun it with your own centre values or more draws:
-# `python -m analysis run uncertainty -p tariff_usd_per_kwh 0.12 -p mc_draws 1000000`.
 
 # %% tags=["parameters", "remove-cell"]
 # The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
@@ -31,11 +24,40 @@ from IPython.display import Markdown, display
 from analysis.chapters import uncertainty as chapter
 from analysis.figures import uncertainty as figures
 from analysis.notebook import glue, glue_figure, start
+from analysis.tables import answer_from_results
 
-P, R = start("uncertainty", globals())
+P, R = start("uncertainty", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
 R.record(E)
+display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 R.add_table("bands", E.tables["bands"].reset_index(names="output"), "point estimates and P10 / P50 / P90 bands")
+
+# %% tags=["remove-input"]
+glue_figure("fig_uncertainty_bands", figures.bands_figure(E))
+
+# %% [markdown]
+# ```{glue:figure} fig_uncertainty_bands
+# :name: fig-uncertainty-bands
+# :alt: Horizontal bars, one per headline result, spanning P10 to P90 as ratios to the point estimate, with a tick at the median and a dotted vertical line at 1.
+#
+# The middle 80 % of each result, as a ratio to its point estimate.
+# ```
+
+# %% [markdown]
+# SemiAnalysis prints point estimates. This chapter gives each uncertain input of the book a range,
+# from cited data where there is one and as a stated assumption where there is not
+# (`data/distributions.csv`), draws all of them together many times, and pushes every draw through
+# the same functions the other chapters use. The result is a band for each headline number, and a
+# ranking of what moves it most. A band here reads plainly: P10 is the value that nine draws in ten
+# exceed, P50 the middle draw, and P90 the value that only one draw in ten exceeds. The headline
+# results are the cost of a Llama 3.1 405B token, the {term}`TCO` of each GPU-hour and the speed-up
+# GB200 needs to break even with H100. Rerun it with your own centre values or more draws:
+# `python -m analysis run uncertainty -p tariff_usd_per_kwh 0.12 -p mc_draws 1000000`.
+
+# %% tags=["remove-input"]
+from analysis.notebook import show_parameters
+
+show_parameters(P, R)
 
 # %% [markdown]
 # ## The inputs and their ranges
@@ -62,17 +84,6 @@ display(Markdown(figures.bands_markdown(E)))
 # above the default than below it, and the assumed GB200 backplane fault rate can be many times
 # higher than the default but not much lower. Where a median differs from its point estimate,
 # that asymmetry is why.
-
-# %% tags=["remove-input"]
-glue_figure("fig_uncertainty_bands", figures.bands_figure(E))
-
-# %% [markdown]
-# ```{glue:figure} fig_uncertainty_bands
-# :name: fig-uncertainty-bands
-# :alt: Horizontal bars, one per headline result, spanning P10 to P90 as ratios to the point estimate, with a tick at the median and a dotted vertical line at 1.
-#
-# The middle 80 % of each result, as a ratio to its point estimate.
-# ```
 
 # %% [markdown]
 # ## What drives the cost of a token and the break-even

@@ -221,11 +221,8 @@ def test_figures_never_shrink_below_a_readable_size(audits):
         if a["page_width"] > a["view"] + 1:
             yield f"the page scrolls sideways ({a['page_width']} px > {a['view']} px)"
 
-    problems = _failures(audits, phone, ("phone",))
-    assert not problems, "\n".join(problems)
-    problems = _failures(audits, desktop, ("desktop",))
-    if problems:  # the figures whose own layout (legends, labels set in notebooks/*.py) is too wide
-        pytest.xfail("figures laid out wider than the column (notebook pass):\n" + "\n".join(problems))
+    problems = _failures(audits, phone, ("phone",)) + _failures(audits, desktop, ("desktop",))
+    _known_failures(problems, KNOWN_WIDE, "figures or pages wider than the screen")
 
 
 RAW_TEX = re.compile(r"\$\$|\\(?:frac|mathrm|times|cdot|qquad|text|left|right|sum|sqrt)\b|\$[A-Za-z\\(][^$\n]{0,60}\$")
@@ -262,15 +259,28 @@ GROUPED_YEAR = re.compile(r"\b(?:in|since|year|launched|launch year)\s+(?:1,9\d\
 FRACTION_UNIT = re.compile(r"\d\s*fraction\b|^fraction$")
 
 
-def _content_xfail(problems, what):
-    """Fail on pages the book-wide layer generates; xfail, listing them, on chapter content that
-    the notebook pass (notebooks/*.py) still has to rewrite."""
-    generated = ("index.html", "book/glossary.html", "book/cite.html", "book/rerun.html", "book/generated/assumptions.html",
-                 "book/generated/sources.html", "book/generated/facts.html", "book/generated/data_tables.html")
-    own = [p for p in problems if p.split(" @")[0] in generated]
-    assert not own, f"{what} on generated pages:\n" + "\n".join(own)
+# Pages known to fail a check, each with the reason; every other page must pass. Remove a page
+# from its list when it is fixed (an xfail that no longer fails is reported as XPASS).
+KNOWN_WIDE = {  # page: why it is wider than a 390 px phone
+    "book/generated/sources.html": "an unbroken source title (the AMD MLPerf v5.1 log path, MI355X_EPYC_9575F_...)",
+}
+KNOWN_NUMBERS = {  # page: why it shows e-notation
+    "book/generated/claims.html": "the ledger's claim text quotes '~2.15e25' FLOP (analysis/ledger.py, data/claims.csv)",
+}
+
+
+def _known_failures(problems, known, what):
+    """Fail on any page not in ``known``; xfail, listing them, when only ``known`` pages fail."""
+    other = [p for p in problems if p.split(" @")[0] not in known]
+    assert not other, f"{what}:\n" + "\n".join(other)
     if problems:
-        pytest.xfail(f"{what} in chapter content (notebook pass):\n" + "\n".join(problems))
+        pytest.xfail(f"{what} on known pages ({'; '.join(f'{k}: {v}' for k, v in known.items())}):\n"
+                     + "\n".join(problems))
+
+
+def _content_xfail(problems, what):
+    """Fail on every page except those listed in KNOWN_NUMBERS, which xfail (listing them)."""
+    _known_failures(problems, KNOWN_NUMBERS, what)
 
 
 def test_no_scientific_notation_float_counts_or_grouped_years(audits):

@@ -42,11 +42,12 @@ def _dense_latest(E):
 def _bars(E, column, scale, title, xlabel, source):
     rows = _dense_latest(E).dropna(subset=[column])
     vendor = _vendor(E)
-    fig, ax = new_figure(title, xlabel, "", figsize=(8, 6))
+    fig, ax = new_figure(title, xlabel, "", figsize=(7.0, 1.8 + 0.42 * len(rows)))
     y = np.arange(len(rows))
     ax.barh(y, rows[column] * scale, color=[VENDOR_COLOUR[vendor[g]] for g in rows["gpu_id"]])
     ax.set_yticks(y, [f"{MODELS[m]} {SHORT[g]} {p.upper()}"
                       for m, g, p in zip(rows["model_id"], rows["gpu_id"], rows["precision"], strict=True)])
+    fig.subplots_adjust(left=0.36, right=0.95)
     add_source(fig, source)
     return fig, ax, rows, y
 
@@ -54,23 +55,25 @@ def _bars(E, column, scale, title, xlabel, source):
 def mfu_figure(E):
     """MFU under the book's count for every latest Llama 3.1 70B and 405B row, by accelerator, with
     a tick at what the publisher's own FLOP count would give for the same throughput."""
-    fig, ax, rows, y = _bars(E, "mfu", 100, "MFU under one FLOP count (6N + 12Lhs, dense peak)", "MFU (%)",
+    fig, ax, rows, y = _bars(E, "mfu", 100, "MFU, one FLOP count (6N + 12Lhs)", "MFU (% of dense peak)",
                              "NVIDIA Megatron-Bridge performance summary; Google tpu-recipes and MaxText tiering; "
                              "dense peaks from data/gpus.csv. Green NVIDIA, blue Google.")
     ax.scatter(rows["printed_vs_book_ratio"] * rows["mfu"] * 100, y, marker="|", s=120, color=PALETTE["black"],
                label="what the publisher's own count would print", zorder=3)
     ax.set_xlim(0, 75)
-    ax.legend(loc="lower right", fontsize=8)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.3, -0.1 - 1.0 / len(y)))
+    fig.subplots_adjust(bottom=0.12 + 1.2 / len(y))
     return fig
 
 
 def energy_figure(E):
     """Joules per token at the meter for the same rows as :func:`mfu_figure`."""
-    fig, ax, rows, y = _bars(E, "j_per_token", 1, "Energy per token at the meter (all-in IT watts x PUE / tokens/s)",
+    fig, ax, rows, y = _bars(E, "j_per_token", 1, "Energy per token at the meter",
                              "J per token", "throughput as in the MFU figure; power: data/gpus.csv TDPs with the "
                              "book's H100 or GB200 build-up, data/accelerators.csv for TPUs. Green NVIDIA, blue Google.")
     for yi, j in zip(y, rows["j_per_token"], strict=True):
-        ax.annotate(f"{j:.2f}", (j, yi), textcoords="offset points", xytext=(3, -3), fontsize=8)
+        ax.annotate(f"{j:.2f}", (j, yi), textcoords="offset points", xytext=(3, -3))
+    ax.set_xlim(0, rows["j_per_token"].max() * 1.2)
     return fig
 
 
@@ -118,3 +121,8 @@ def gains_table(E) -> str:
             for r in g.itertuples()]
     return markdown_table(["accelerator", "model", "precision", "releases", "devices", "tokens/s gain",
                            "printed TFLOP/s gain"], body, "lllllrr")
+
+
+# The result keys of the box the chapter opens with, and its closing line.
+ANSWER = ["atlas_accelerators_count", "atlas_vendors_count", "atlas_gb300_nvl72_mfu_frac", "atlas_tpu7x_ironwood_mfu_frac"]
+ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."

@@ -3,13 +3,17 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import matplotlib.ticker as mticker
 from matplotlib.lines import Line2D
 
 from analysis.chapters.benchmarks import DENSE, PRECISIONS, RELEASE, SA, model_names
+from analysis.formatting import count, flop
 from analysis.measure.report import measured_section_markdown
+from analysis.names import gpu_name
 from analysis.plots import PALETTE, add_source, new_figure
-from analysis.tables import markdown_table, pct, rate, usd
+from analysis.tables import interactive_table, markdown_table, pct, rate, usd
 
 COLOUR = dict(zip(DENSE, (PALETTE["blue"], PALETTE["orange"], PALETTE["green"], PALETTE["vermillion"]), strict=True))
 STYLE = {"bf16": "-", "fp8": "--"}
@@ -55,6 +59,7 @@ def glue_prose(E) -> None:
         if q.unit == "fraction":
             glue(f"{key}_pct", q.value * 100)
     glue("fact_A39_sa_stated_drop_pct", fact("A39_sa_stated_drop") * 100)
+    glue("llama31_70b_flop_per_token_text", flop(E["llama31_70b_flop_per_token"], "", digits=4))
     deepseek = E["gb200_vs_h100_deepseek_v3_bf16_perf_per_tco_ratio"]
     glue("deepseek_verdict", f"{abs(1 / deepseek - 1) * 100:.0f} % {'more' if deepseek < 1 else 'less'}")
     glue("deepseek_side", "short of" if deepseek < 1 else "past")
@@ -75,7 +80,7 @@ def inventory_table(E) -> str:
 
 
 def conventions_table(E) -> str:
-    rows = [[r.convention, f"{r.flops_per_token:.4g}", pct(r.mfu)] for r in E.tables["flop_conventions"].itertuples()]
+    rows = [[r.convention, flop(r.flops_per_token, ""), pct(r.mfu)] for r in E.tables["flop_conventions"].itertuples()]
     return markdown_table(["FLOPs counted per token", "FLOP/token", "\"MFU\""], rows, "lrr")
 
 
@@ -97,14 +102,15 @@ def mfu_figure(E):
     """MFU against GPU count, NVIDIA's v25.02 sweeps (lines) and SemiAnalysis's stated points."""
     points = E.tables["sweeps"]
     fig, ax = new_figure("MFU against cluster size, H100, NVIDIA DGXC v25.02", "GPUs (log scale)",
-                         "MFU (% of dense peak)", figsize=(7.0, 4.4))
+                         "MFU (% of dense peak)", figsize=(7.0, 6.0))
     for (model_id, precision, source_id), s in points.groupby(["model_id", "precision", "source_id"]):
         if source_id == SA:
             ax.plot(s["gpus"], s["mfu"] * 100, "s", mfc="none", ms=7, color=COLOUR[model_id])
         else:
             ax.plot(s["gpus"], s["mfu"] * 100, STYLE[precision], marker="o", ms=3, color=COLOUR[model_id])
     gpu_axis(ax, _sweep_ticks(points))
-    ax.legend(handles=_legend_handles(True), fontsize=8, ncol=4, loc="lower center")
+    ax.legend(handles=_legend_handles(True), ncol=2, loc="upper center", bbox_to_anchor=(0.45, -0.2))
+    fig.subplots_adjust(bottom=0.36)
     ax.set_ylim(0, 70)
     add_source(fig, "NVIDIA dgxc-benchmarking v25.02 tables (EOS H100); SemiAnalysis 2025 text (squares).")
     return fig
@@ -113,8 +119,8 @@ def mfu_figure(E):
 def throughput_figure(E):
     """Tokens/s per GPU against GPU count, NVIDIA's v25.02 sweeps."""
     points = E.tables["sweeps"]
-    fig, ax = new_figure("Training throughput per GPU against cluster size, H100, DGXC v25.02", "GPUs (log scale)",
-                         "Tokens/s per GPU (log scale)", figsize=(7.0, 4.4))
+    fig, ax = new_figure("Throughput per GPU against cluster size, H100", "GPUs (log scale)",
+                         "Tokens/s per GPU (log scale)", figsize=(7.0, 6.6))
     nv = points[points["source_id"] == RELEASE]
     for (model_id, precision), s in nv.groupby(["model_id", "precision"]):
         ax.plot(s["gpus"], s["tokens_per_s_per_gpu"], STYLE[precision], marker="o", ms=3, color=COLOUR[model_id])
@@ -123,7 +129,8 @@ def throughput_figure(E):
     ax.yaxis.set_major_locator(mticker.LogLocator(subs=(1.0, 2.0, 5.0)))
     ax.yaxis.set_major_formatter(mticker.FuncFormatter(lambda y, _: f"{y:,.0f}"))
     ax.yaxis.set_minor_formatter(mticker.NullFormatter())
-    ax.legend(handles=_legend_handles(False), fontsize=8, ncol=2, loc="upper right")
+    ax.legend(handles=_legend_handles(False), ncol=2, loc="upper center", bbox_to_anchor=(0.45, -0.2))
+    fig.subplots_adjust(bottom=0.38)
     add_source(fig, "NVIDIA dgxc-benchmarking v25.02 tables (EOS H100).")
     return fig
 
@@ -135,15 +142,15 @@ def headline_table(E) -> str:
     return markdown_table(["Model", "Precision", "GPUs", "MFU", "Tokens/s/GPU", "USD per 1M tokens"], rows, "llrrrr")
 
 
-def every_row_table(E) -> str:
-    """Every benchmark row with its cost per 1M tokens, folded in a dropdown."""
-    rows = [[model_name(r.model_id), r.gpu_id, r.precision.upper(), f"{r.gpus:,}", r.software, r.publisher,
-             pct(r.mfu), rate(r.tokens_per_s_per_gpu), r.basis, usd(r.usd_per_million_tokens)]
-            for r in E.tables["priced"].itertuples()]
-    table = markdown_table(["Model", "GPU", "Precision", "GPUs", "Release", "Publisher", "MFU", "Tokens/s/GPU",
-                            "Basis", "USD per 1M tokens"], rows, "lllrllrrlr")
-    return "\n".join([":::{admonition} " + f"All {len(rows)} benchmark rows with their cost per 1M tokens",
-                      ":class: dropdown", "", table, ":::"])
+def every_row_table(E):
+    """Every benchmark row with its cost per 1M tokens, as a table readers sort and filter
+    (:func:`analysis.tables.interactive_table`, served from the book)."""
+    return interactive_table(E.tables["priced"], {
+        "model_id": ("Model", model_name), "gpu_id": ("GPU", gpu_name), "precision": ("Precision", str.upper),
+        "gpus": ("GPUs", count), "software": "Release", "publisher": "Publisher", "mfu": ("MFU", pct),
+        "tokens_per_s_per_gpu": ("Tokens/s/GPU", rate), "basis": "Basis",
+        "usd_per_million_tokens": ("USD per 1M tokens", usd)},
+        caption="Every benchmark row with its cost per 1M tokens", table_id="bench-every-row")
 
 
 def _gb200_label(r) -> str:
@@ -166,17 +173,19 @@ def gb200_figure(E):
     labels = [_gb200_label(r) for r in table.itertuples()]
     ratios = table["throughput_ratio"].tolist()
     fig, ax = new_figure("GB200 NVL72 against H100, per-GPU throughput",
-                         "GB200 tokens/s per GPU / H100 tokens/s per GPU (x)", "", figsize=(7.0, 3.4))
+                         "GB200 / H100 tokens/s per GPU (x)", "", figsize=(7.0, 4.6))
     ax.barh(labels, ratios, color=[PALETTE["green"] if r >= tco_ratio else PALETTE["vermillion"] for r in ratios])
     for y, r in enumerate(ratios):  # value inside the bar end, clear of the break-even line
         ax.annotate(f"{r:.2f}x", (r, y), xytext=(-4, 0), textcoords="offset points", va="center", ha="right",
-                    fontsize=8, color="white", fontweight="bold")
+                    color="white", fontweight="bold")
     ax.axvline(tco_ratio, color=PALETTE["black"], ls="--", lw=1)
     ax.annotate(f"break-even: TCO ratio {tco_ratio:.2f}x", (tco_ratio, -0.5),
-                xytext=(4, -2), textcoords="offset points", fontsize=8, va="top")
+                xytext=(4, -2), textcoords="offset points", va="top")
     ax.axvline(1.0, color="grey", lw=0.8)
     ax.set_ylim(len(ratios) - 0.5, -0.9)  # first row on top, room for the break-even label
     ax.set_xlim(0, max(ratios) * 1.15)
+    ax.set_yticks(range(len(labels)), [textwrap.fill(label, 18) for label in labels])
+    fig.subplots_adjust(left=0.3, right=0.97)
     add_source(fig, "NVIDIA dgxc-benchmarking v25.05 (GB200 NVL72, H100) and v25.04 (H100 Llama 3.1 405B); "
                     "break-even = the TCO chapter's GB200/H100 TCO ratio.")
     return fig
@@ -184,9 +193,9 @@ def gb200_figure(E):
 
 def failures_table(E) -> str:
     """The rows whose printed MFU does not follow from their throughput, with the likely reason."""
-    rows = [[model_name(r.model_id), r.gpu_id, r.precision.upper(), f"{r.gpus:,}", pct(r.mfu_reported, 2),
-             pct(r.mfu_reproduced, 2), f"{r.ratio:.3f}", f"{r.publisher_flops_per_token:.3g}",
-             f"{r.flops_per_token:.3g}", r.diagnosis] for r in E.tables["conversion_failures"].itertuples()]
+    rows = [[model_name(r.model_id), gpu_name(r.gpu_id), r.precision.upper(), f"{r.gpus:,}", pct(r.mfu_reported, 2),
+             pct(r.mfu_reproduced, 2), f"{r.ratio:.3f}", flop(r.publisher_flops_per_token, ""),
+             flop(r.flops_per_token, ""), r.diagnosis] for r in E.tables["conversion_failures"].itertuples()]
     return markdown_table(["Model", "GPU", "Precision", "GPUs", "Printed MFU", "Reproduced MFU", "Ratio",
                            "Publisher FLOP/token", "6N+12Lhs FLOP/token", "Likely reason"], rows, "lllrrrrrrl")
 
@@ -195,3 +204,8 @@ def measured_section(E, P) -> str:
     """The "Measured on this machine" section (:mod:`analysis.measure.report`)."""
     return measured_section_markdown(E.tables["measured"], usd_per_device_hour=P.local_gpu_hour_usd,
                                       power_w=P.local_power_w)
+
+
+# The result keys of the box the chapter opens with, and its closing line.
+ANSWER = ["llama31_405b_bf16_tokens_per_s_per_gpu_2304", "llama31_405b_bf16_usd_per_million_tokens_2304", "gb200_vs_h100_llama31_405b_bf16_throughput_ratio", "conversion_failures_count"]
+ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."

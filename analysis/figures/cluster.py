@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import textwrap
+
+from analysis.formatting import flop
 from analysis.plots import PALETTE, add_source, new_figure
 
 
@@ -35,22 +38,23 @@ def power_build_up(C, P):
     parts = (("chip_w", "GPU chip (TDP)", PALETTE["blue"]), ("rest_of_it_w", "Rest of IT: server, network, storage",
                                                              PALETTE["sky"]),
              ("facility_overhead_w", f"Facility overhead (PUE {P.pue:.2f})", PALETTE["orange"]))
-    fig, ax = new_figure("Power of one GPU's share of the cluster, chip to meter", "Watts per GPU", "",
-                         figsize=(7.5, 3.4))
+    fig, ax = new_figure("One GPU's share of the cluster, chip to meter", "Watts per GPU", "",
+                         figsize=(7.0, 4.9))
     for i, build in table.iterrows():
         left = 0.0
         for column, name, colour in parts:
             ax.barh(i, build[column], left=left, color=colour, edgecolor="white", label=name if i == 0 else None)
-            ax.text(left + build[column] / 2, i, f"{build[column]:,.0f}", ha="center", va="center", fontsize=8)
+            ax.text(left + build[column] / 2, i, f"{build[column]:,.0f}", ha="center", va="center")
             left += build[column]
-        ax.text(left + 20, i, f"{left:,.0f} W", va="center", fontsize=8, fontweight="bold")
-    ax.set_yticks(range(len(table)), table["build_up"], fontsize=8)
+        ax.text(left + 20, i, f"{left:,.0f} W", va="center", fontweight="bold")
+    ax.set_yticks(range(len(table)), [textwrap.fill(str(label).replace("h100_it_w_per_gpu", "IT power per GPU"), 16) for label in table["build_up"]])
     ax.invert_yaxis()
     ax.grid(axis="y", visible=False)
     ax.set_xlim(0, table[[p[0] for p in parts]].sum(axis=1).max() * 1.15)
     megawatts = ax.secondary_xaxis("top", functions=(lambda w: w * P.gpus / 1e6, lambda mw: mw * 1e6 / P.gpus))
     megawatts.set_xlabel(f"Megawatts for {P.gpus:,} GPUs")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.25), ncol=3, fontsize=8)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.35, -0.25), ncol=1)
+    fig.subplots_adjust(left=0.3, right=0.95, top=0.8, bottom=0.4)
     add_source(fig, "SemiAnalysis 2024: component build-up (B14) and DGX H100 all-in IT (C02); PUE parameter "
                     "(C05 target); TDP from data/gpus.csv.")
     return fig
@@ -73,3 +77,16 @@ def first_failure_by_size(C, P):
     ax.legend(fontsize=8)
     add_source(fig, "SemiAnalysis 2024 link MTTF assumptions (B27, B28); exponential lifetimes.")
     return fig
+
+
+# The result keys of the box the chapter opens with, and its closing line.
+ANSWER = ["peak_fp8_eflops", "cluster_facility_mw", "cluster_annual_energy_twh", "capex_usd", "first_failure_minutes"]
+ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."
+
+
+def glue_flops(C) -> None:
+    """Glue the prose's FLOP counts written for people ('2.15 × 10²⁵'), not in e-notation."""
+    from analysis.notebook import glue
+
+    glue("gpt4_train_flop_text", flop(C["gpt4_train_flop"], ""), display=False)
+    glue("run_flop_text", flop(C["run_flop"], "", digits=2), display=False)

@@ -56,3 +56,8 @@ def breakeven(E):
     add_source(fig, "TCO model (capex: SemiAnalysis 2025; opex calibrated); Llama 3 failure rates; GB200 fault rate, "
                     "blast radius and repair time are assumptions; speed-ups from NVIDIA DGXC tables (v25.04/v25.05).")
     return fig
+
+
+# The result keys of the box the chapter opens with, and its closing line.
+ANSWER = ["gb200_breakeven_speedup", "gb200_breakeven_speedup_with_downtime", "h100_useful_frac", "gb200_useful_frac"]
+ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import matplotlib.pyplot as plt
 
 from analysis.notebook import format_quantity, glue, markdown_table
@@ -27,33 +29,31 @@ def power_build_up(E):
     the server-only IT with the overhead SA's figures then imply, and GB200 at its IT power and PUE."""
     c01_it = E["sa_implied_h100_meter_w_per_gpu"] / E["sa_implied_pue_over_c01_ratio"]
     builds = [  # (label, chip W, rest of IT W, facility overhead W)
-        (f"H100, {E['h100_it_w_per_gpu']:,.0f} W IT (C02) x PUE {E['pue']:.2f}", E["h100_chip_w"],
+        (f"H100\n{E['h100_it_w_per_gpu']:,.0f} W IT (C02)\n× PUE {E['pue']:.2f}", E["h100_chip_w"],
          E["h100_rest_of_it_w_per_gpu"], E["h100_overhead_w_per_gpu"]),
-        (f"H100, {c01_it:,.0f} W IT (C01) x {E['sa_implied_pue_over_c01_ratio']:.2f} (SA-implied)", E["h100_chip_w"],
+        (f"H100\n{c01_it:,.0f} W IT (C01)\n× {E['sa_implied_pue_over_c01_ratio']:.2f} SA-implied", E["h100_chip_w"],
          c01_it - E["h100_chip_w"], E["sa_implied_h100_meter_w_per_gpu"] - c01_it),
-        (f"GB200, {E['gb200_it_w_per_gpu']:,.0f} W IT x PUE {E['pue']:.2f}", E["gb200_chip_w"],
+        (f"GB200\n{E['gb200_it_w_per_gpu']:,.0f} W IT\n× PUE {E['pue']:.2f}", E["gb200_chip_w"],
          E["gb200_rest_of_it_w_per_gpu"], E["gb200_meter_w_per_gpu"] - E["gb200_it_w_per_gpu"]),
     ]
-    fig, ax = new_figure("Power of one GPU's share, from the chip to the meter", "Watts per GPU", "",
-                         figsize=(7.5, 4.0))
+    fig, ax = new_figure("One GPU's power, chip to meter", "", "Watts per GPU", figsize=(7.0, 6.4))
     parts = (("GPU chip", PALETTE["blue"]), ("Rest of IT: host, network, storage", PALETTE["sky"]),
              ("Facility overhead (PUE)", PALETTE["orange"]))
     for i, (_, *watts) in enumerate(builds):
-        left = 0.0
+        bottom = 0.0
         for w, (name, colour) in zip(watts, parts, strict=True):
-            ax.barh(i, w, left=left, color=colour, edgecolor="white", label=name if i == 0 else None)
-            ax.text(left + w / 2, i, f"{w:,.0f}", ha="center", va="center", fontsize=8)
-            left += w
-        ax.text(left + 20, i, f"{left:,.0f} W", va="center", fontsize=8, fontweight="bold")
-    ax.axvline(E["sa_implied_h100_meter_w_per_gpu"], color=PALETTE["vermillion"], lw=1.5, ls="--",
+            ax.bar(i, w, bottom=bottom, width=0.6, color=colour, edgecolor="white", label=name if i == 0 else None)
+            ax.text(i, bottom + w / 2, f"{w:,.0f}", ha="center", va="center")
+            bottom += w
+        ax.text(i, bottom + 30, f"{bottom:,.0f} W", ha="center", va="bottom", fontweight="bold")
+    ax.axhline(E["sa_implied_h100_meter_w_per_gpu"], color=PALETTE["vermillion"], lw=1.5, ls="--",
                label="implied by SA's energy figures (A31)")
-    ax.axvline(E["household_w"], color=PALETTE["black"], lw=1.0, ls=":", label="one US household's average draw")
-    ax.set_yticks(range(len(builds)), [b[0] for b in builds], fontsize=8)
-    ax.invert_yaxis()
-    ax.set_xlim(0, E["gb200_meter_w_per_gpu"] * 1.15)
-    ax.grid(axis="y", visible=False)
-    ax.set_title(ax.get_title(loc="left"), loc="left", pad=42)
-    ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3, fontsize=8)
+    ax.axhline(E["household_w"], color=PALETTE["black"], lw=1.0, ls=":", label="one US household's average draw")
+    ax.set_xticks(range(len(builds)), [b[0] for b in builds])
+    ax.set_ylim(0, E["gb200_meter_w_per_gpu"] * 1.12)
+    ax.grid(axis="x", visible=False)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=1)
+    fig.subplots_adjust(bottom=0.42)
     add_source(fig, "SemiAnalysis 2024 (C01, C02) and 2025 (A31); PUE and IT power per GPU are parameters; "
                     "chip power from data/gpus.csv; household from household_kwh_per_year.")
     return fig
@@ -105,8 +105,8 @@ def household_years(E):
     runs = E.tables["household_years"]
     households = E.tables["households"]
     us_years = households.loc[households["kind"] == "us_average", "period"].str[:4]
-    fig, ax = new_figure("Training runs in US household-years of electricity", "Household-years (log scale)", "",
-                         figsize=(7.5, 4.4))
+    fig, ax = new_figure("Training runs in household-years", "Household-years (log scale)", "",
+                         figsize=(7.0, 7.0))
     for i, r in runs.iterrows():
         first = i == 0
         ax.hlines(i, r["state_low"], r["state_high"], color=PALETTE["sky"], lw=9, alpha=0.5,
@@ -119,15 +119,15 @@ def household_years(E):
             ax.plot(r["sa"], i - 0.32, "v", color=PALETTE["vermillion"], ms=6,
                     label="SemiAnalysis's figure" if first else None)
         ax.annotate(f"{r['book']:,.0f}", (r["state_high"], i), xytext=(5, 0), textcoords="offset points",
-                    va="center", fontsize=8)
+                    va="center")
     ax.set_xscale("log")
     ax.xaxis.set_major_formatter(plt.FuncFormatter(lambda x, _: f"{x:,.0f}"))
-    ax.set_yticks(range(len(runs)), runs["label"], fontsize=8)
+    ax.set_yticks(range(len(runs)), [textwrap.fill(str(label), 20) for label in runs["label"]])
     ax.invert_yaxis()
     ax.grid(axis="y", visible=False)
     ax.set_xlim(runs["state_low"].min() / 2, runs["state_high"].max() * 4)
-    ax.set_title(ax.get_title(loc="left"), loc="left", pad=42)
-    ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=2, fontsize=8)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.3, -0.13), ncol=1)
+    fig.subplots_adjust(left=0.36, bottom=0.3)
     add_source(fig, "J/token from this chapter; household use from data/household_energy.csv (EIA, direct and "
                     "via secondary sources); SemiAnalysis 2025 (A30, A38, A43).")
     return fig
@@ -168,3 +168,8 @@ def measured_markdown(E, P) -> str:
                  f"{E['h100_meter_w_per_gpu']:,.0f} W per GPU at the meter: the measured device takes "
                  f"{fmt(E['measured_vs_h100_j_per_tflop_ratio'])} times as much energy per FLOP.")
     return text
+
+
+# The result keys of the box the chapter opens with, and its closing line.
+ANSWER = ["h100_meter_w_per_gpu", "gpt3_175b_fp8_j_per_token", "llama31_405b_bf16_household_years_15t_tokens", "cluster_annual_energy_twh"]
+ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."

@@ -79,3 +79,8 @@ def components_table() -> str:
              f"{{ref}}`{r.source_id} <src-{r.source_id}>`")
             for r in components.itertuples()]
     return markdown_table(["Part", "400G ports", "Power, W", "Price, USD", "Source"], rows, "lrrrl")
+
+
+# The result keys of the box the chapter opens with, and its closing line.
+ANSWER = ["network_switches_count", "network_transceivers_count", "network_capex_usd", "network_capex_share_of_cluster_frac", "network_it_mw"]
+ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from functools import partial
 
 import matplotlib.pyplot as plt
@@ -197,7 +198,8 @@ def goodput_by_size(E):
     """Goodput against job size: by checkpoint interval (left, with Monte Carlo dots) and by
     restart time (right)."""
     t, published = E.tables["goodput_by_size"], E["llama3_published_effective_training_time_frac"] * 100
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10.5, 4.2), sharey=True)
+    fig = plt.figure(figsize=(7.0, 9.5), layout="constrained")  # one column: legible at the book's width
+    left, right = fig.subplots(2, 1, sharex=True)
     left_lines = (("daly_interval_frac", "Daly optimum at each size", PALETTE["blue"], "-"),
                   ("llama3_interval_frac", f"fixed at Llama 3's optimum ({E['daly_interval_minutes']:.1f} min)",
                    PALETTE["orange"], "-"),
@@ -216,19 +218,19 @@ def goodput_by_size(E):
         mid = r.mean * 100
         left.errorbar([r.gpus], [mid], yerr=[[max(mid - r.p5 * 100, 0.0)], [max(r.p95 * 100 - mid, 0.0)]], fmt="o",
                       color=PALETTE["black"], ms=4, capsize=3)
-    left.set_title(f"Checkpoint interval (recovery {E['recovery_minutes']:g} min)", loc="left", fontsize=10)
-    right.set_title(f"Restart time (Daly interval, detection {E['failure_detection_minutes']:g} min)", loc="left",
-                    fontsize=10)
+    left.set_title(f"By checkpoint interval (recovery {E['recovery_minutes']:g} min)", loc="left")
+    right.set_title(f"By restart time (detection {E['failure_detection_minutes']:g} min)", loc="left")
     for ax in (left, right):
         ax.axhline(published, color=PALETTE["black"], lw=0.8, ls=":")
         ax.axvline(E["gpus"], color=PALETTE["vermillion"], lw=0.8, ls=":")
         ax.set_xscale("log")
         plain_log_ticks(ax.xaxis)
-        ax.set_xlabel("GPUs in the job (log scale)")
-        ax.legend(fontsize=7.5, loc="lower left")
-    left.set_ylabel("Goodput: effective training time (%)")
-    fig.suptitle(f"Goodput against job size ({failure_model_text(E)})", x=0.01, ha="left", fontweight="bold")
-    fig.tight_layout()
+        ax.set_ylabel("Goodput (%)")
+        ax.legend(loc="lower left")
+        ax.tick_params(labelbottom=True)
+    right.set_xlabel("GPUs in the job (log scale)")
+    fig.suptitle(textwrap.fill(f"Goodput against job size ({failure_model_text(E)})", 48), x=0.01, ha="left",
+                 fontweight="bold")
     add_source(fig, "analytic expectation (lines) and Monte Carlo (dots, 5th-95th percentile) of this chapter; the "
                     f"dotted horizontal line is Meta's {published:.0f} %.")
     return fig

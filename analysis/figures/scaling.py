@@ -104,3 +104,8 @@ def cost_figure(E, P):
     add_source(fig, f"strong-scaling model above; {P.llama3_train_tokens / 1e12:g}T tokens; "
                     f"${E['h100_tco_usd_per_gpu_hour']:.2f} per H100-hour (the TCO chapter's H100 TCO, this build).")
     return fig
+
+
+# The result keys of the box the chapter opens with, and its closing line.
+ANSWER = ["llama31_405b_fp8_mfu_2304", "strong_efficiency_at_max_frac", "strong_speedup_at_max_ratio", "strong_run_cost_at_max_usd"]
+ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."

@@ -39,3 +39,8 @@ def results_markdown(E) -> str:
 def compare(E):
     """Each scenario's headline results as ratios to the first scenario's."""
     return compare_figure(E.tables["scenarios"], names(E))
+
+
+# The result keys of the box the chapter opens with, and its closing line.
+ANSWER = ["scenarios_shipped_count"]
+ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."

@@ -102,3 +102,8 @@ def release_gains_table(E) -> str:
                      r.software_last, pct(r.mfu_last), f"{r.gain * 100:+.1f} %"])
     return markdown_table(["Model", "Precision", "GPUs", "First release", "MFU", "Last release", "MFU",
                            "Throughput gain"], rows, "llrlrlrr")
+
+
+# The result keys of the box the chapter opens with, and its closing line.
+ANSWER = ["gpt3_175b_fp8_mfu_jan2024", "gpt3_175b_fp8_mfu_dec2024", "gpt3_175b_fp8_cost_300b_tokens_dec2024_usd", "llama31_405b_bf16_software_saving_15t_tokens_usd"]
+ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."

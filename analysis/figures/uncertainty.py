@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import textwrap
 
+from analysis.formatting import plain
+from analysis.names import param_short_label
 from analysis.notebook import format_quantity
 from analysis.plots import PALETTE, add_source, new_figure
 from analysis.tables import markdown_table
@@ -18,7 +20,7 @@ TORNADO_TITLES = {
 
 def inputs_markdown(E) -> str:
     """The uncertain inputs: shape, low, this build's value, high, basis and why."""
-    rows = [(f"{r.label} (`{r.param}`)", r.shape, f"{r.low:,.4g}", f"{r.value:,.4g}", f"{r.high:,.4g}", r.basis, r.note)
+    rows = [(f"{r.label} (`{r.param}`)", r.shape, plain(r.low, 4), plain(r.value, 4), plain(r.high, 4), r.basis, r.note)
             for r in E.tables["inputs"].itertuples()]
     return markdown_table(["Input", "Shape", "Low", "This build", "High", "Basis", "Why"], rows)
 
@@ -34,13 +36,14 @@ def bands_figure(E):
     """Each result's P10-P90 bar and P50 tick as ratios to its point estimate."""
     table = E.tables["bands"]
     fig, ax = new_figure("Bands relative to the point estimate", "Ratio to the point estimate", "",
-                         figsize=(7.0, 3.8))
+                         figsize=(7.0, 1.2 + 0.75 * len(table)))
     for i, (_, row) in enumerate(table.iterrows()):
         ax.plot([row["p10"] / row["point"], row["p90"] / row["point"]], [i, i], color=PALETTE["blue"], lw=6,
                 solid_capstyle="butt")
         ax.plot(row["p50"] / row["point"], i, "|", color=PALETTE["black"], ms=14, mew=2)
     ax.axvline(1.0, color=PALETTE["vermillion"], lw=1, ls=":")
-    ax.set_yticks(range(len(table)), list(table["label"]), fontsize=8)
+    fig.subplots_adjust(left=0.34, right=0.97)
+    ax.set_yticks(range(len(table)), [textwrap.fill(str(label), 24) for label in table["label"]])
     ax.invert_yaxis()
     add_source(fig, f"Monte Carlo of this chapter, {E['monte_carlo_draws_count']:,.0f} draws "
                "(data/distributions.csv); bar = P10 to P90, tick = P50, dotted line = point estimate.")
@@ -52,16 +55,22 @@ def tornado_figure(E, name: str):
     bar labelled with what the input means."""
     t = E.tables[name]
     title, unit = TORNADO_TITLES[name]
-    fig, ax = new_figure(title, unit, "", figsize=(7.0, 0.9 + 0.5 * len(t)))
+    fig, ax = new_figure(title, unit, "", figsize=(7.0, 1.6 + 0.65 * len(t)))
     base = t["base"].iloc[0]
     for i, r in t.iterrows():
         ax.barh(i, r["at_low"] - base, left=base, color=PALETTE["sky"], label="input at its low" if i == 0 else None)
         ax.barh(i, r["at_high"] - base, left=base, color=PALETTE["orange"], label="input at its high" if i == 0 else None)
     ax.axvline(base, color=PALETTE["black"], lw=0.8)
-    # descriptions run long: wrap them so the bars keep most of the width
-    ax.set_yticks(range(len(t)), [textwrap.fill(label, 42) for label in t["label"]], fontsize=7)
+    # short labels (what each input means), wrapped so the bars keep most of the width
+    ax.set_yticks(range(len(t)), [textwrap.fill(param_short_label(p, 36), 20) for p in t["param"]])
     ax.invert_yaxis()
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.4, -0.18 - 1.2 / len(t) / 4), ncol=2)
+    fig.subplots_adjust(left=0.3, right=0.97, bottom=0.25)
     add_source(fig, "one-at-a-time swings over the ranges in data/distributions.csv; other inputs at this "
                "build's values.")
     return fig
+
+
+# The result keys of the box the chapter opens with, and its closing line.
+ANSWER = ["llama31_405b_bf16_usd_per_million_tokens_p10", "llama31_405b_bf16_usd_per_million_tokens_p90", "gb200_breakeven_speedup_p10", "gb200_breakeven_speedup_p90"]
+ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."
