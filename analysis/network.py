@@ -163,9 +163,10 @@ def fabric_media(fabric: Fabric, rail_optimized: bool = True, node_ports_per_tra
     multimode_switch = float(sum(switch_layers)) - single_mode
     return Media(
         dac_links=dac, multimode_links=node_optical + multimode_switch, single_mode_links=single_mode,
-        node_transceivers=node_optical / node_ports_per_transceiver,
+        # whole parts: a twin-port transceiver with one end in use is still a transceiver
+        node_transceivers=math.ceil(node_optical / node_ports_per_transceiver),
         # a switch-to-switch link has two switch ends, a GPU link one; two ends per twin-port transceiver
-        switch_multimode_transceivers=(node_optical + 2 * multimode_switch) / 2,
+        switch_multimode_transceivers=math.ceil((node_optical + 2 * multimode_switch) / 2),
         switch_single_mode_transceivers=single_mode,
     )
 

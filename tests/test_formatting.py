@@ -27,9 +27,9 @@ def test_count(value, expected):
     assert F.count(value) == expected
 
 
-def test_count_refuses_fractions():
-    with pytest.raises(ValueError):
-        F.count(11.4)
+def test_an_expected_count_is_rounded_for_readers():
+    """A mean count (628.95 expected interruptions) prints whole from 10 on; below, 3 digits."""
+    assert F.count(628.95) == "629" and F.count(87.6) == "88" and F.count(0.5) == "0.5"
 
 
 @pytest.mark.parametrize("n, word, expected", [

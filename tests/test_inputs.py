@@ -105,7 +105,7 @@ def test_a_parameter_of_a_needed_chapter_belongs():
       "-p", "maintenance_frac_per_year", "0", "-p", "other_usd_per_gpu_month", "0"],
      ("tariff_usd_per_kwh", "other_usd_per_gpu_month")),
     (["run", "scaling", "-p", "strong_max_gpus", "2"], ("strong_max_gpus", "strong_model")),
-    (["run", "reliability", "-p", "job_gpus", "2000000", "-p", "checkpoint_write_seconds", "3600"],
+    (["run", "downtime", "-p", "job_gpus", "2000000", "-p", "checkpoint_write_seconds", "3600"],
      ("job_gpus", "checkpoint_write_seconds")),
 ])
 def test_conflicting_parameters_name_both(args, names, out, capsys):
@@ -127,7 +127,7 @@ def test_compare_keeps_every_scenario_and_tells_same_names_apart(tmp_path, capsy
     columns = [c for c in table.columns if c not in ("label", "unit")]
     assert len(columns) == 3 and len(set(columns)) == 3, columns
     assert "twin.yaml" in columns[2]
-    assert table.loc["h100_tco_per_gpu_hour_usd", columns[2]] > table.loc["h100_tco_per_gpu_hour_usd", columns[0]]
+    assert table.loc["h100_tco_usd_per_gpu_hour", columns[2]] > table.loc["h100_tco_usd_per_gpu_hour", columns[0]]
     assert table[columns[0]].equals(table[columns[1]])
 
 

@@ -142,7 +142,7 @@ def test_a_fact_checked_twice_is_refused(data_copy):
     path = data_copy / "fact_checks.csv"
     checks = pd.read_csv(path, dtype=str, keep_default_na=False)
     pd.concat([checks, checks[checks["fact_id"] == "B09_fp8_eflops"]]).to_csv(path, index=False)
-    with pytest.raises(DataError, match="uniqueness|fact_id"):
+    with pytest.raises(DataError, match="uniqueness|fact_id|unique"):
         load_table("fact_checks")
 
 

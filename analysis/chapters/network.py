@@ -11,6 +11,8 @@ changing only what each option changes (:func:`options`).
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 
 from analysis import cluster, network
@@ -132,7 +134,7 @@ def _compute_design(P, res: ChapterResults) -> dict:
     res.add("network_node_transceivers_count", m.node_transceivers, "count", "Node-side (GPU-to-leaf) transceivers")
     res.add("backend_nic_links_count", d["nic_links"], "count",
             "NIC-to-leaf links, as SemiAnalysis counts them for failures (B27)")
-    res.add("cedar_backend_nic_links_count", P.gpus / 2, "count",
+    res.add("cedar_backend_nic_links_count", math.ceil(P.gpus / 2), "count",
             "NIC-to-leaf links with Cedar Fever's twin-port node optics (B28)")
     usd = res.add("network_capex_usd", d["usd"], "USD", "Network capex: backend fabric plus front-end and storage share")
     res.add("network_backend_capex_usd", d["backend_usd"], "USD", "Backend fabric capex")

@@ -45,7 +45,7 @@ def _param_text(p, value) -> str:
     """A parameter's value for readers: GPU names for GPU ids, code for other choices, the value
     and its unit for numbers (fractions also as a percentage)."""
     if isinstance(value, str):
-        return f"{gpu_name(value)} (`{value}`)" if p.choices_from == "gpus" else f"`{value}`"
+        return f"{gpu_name(value)} (`{value}`)" if p.choices_from in ("gpus", "gpus_with_fp8") else f"`{value}`"
     if p.unit.startswith("fraction"):
         return f"{param_value(value, p.unit)} {p.unit[len('fraction'):].strip()}".strip()
     return f"{param_value(value, p.unit)} {unit_label(p.unit)}".strip()
