@@ -117,6 +117,16 @@ R.add_table("breakeven_by_extra_loss", E.tables["breakeven_by_extra_loss"], "bre
 # ```
 
 # %% [markdown]
+# Move the job size, the backplane fault rate, the repair time and GB200's GPU fault rate below to see how the break-even speed-up with downtime responds.
+
+# %% tags=["remove-input"]
+from IPython.display import HTML
+
+from analysis.whatif import whatif_panel
+
+display(HTML(whatif_panel("downtime")))
+
+# %% [markdown]
 # ## How sure: P10, P50 and P90
 #
 # The GB200 reliability inputs are assumptions with wide ranges; drawn together with the cost
