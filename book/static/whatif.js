@@ -2,7 +2,8 @@
    data-panel="NAME"> written by analysis.whatif.whatif_panel is filled from the grid the build
    wrote to _static/whatif/NAME.js by calling the book's Python (analysis/whatif.py). This file
    computes nothing of its own: it interpolates between grid points (multilinear; in log(x) on
-   "log" axes, in 1/x on "inverse" axes), exactly as analysis.whatif.interpolate does. */
+   "log" axes, in 1/x on "inverse" axes; of log(value) for outputs on a log scale), exactly as
+   analysis.whatif.interpolate does. */
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -18,6 +19,7 @@
 
   function interpolate(grid, point, key) {
     var axes = grid.axes, data = grid.values[key], corners = [], strides = [], stride = 1, i, k;
+    var logValues = grid.outputs.filter(function (o) { return o.key === key; })[0].scale === "log";
     for (k = axes.length - 1; k >= 0; k--) { strides[k] = stride; stride *= axes[k].points.length; }
     for (k = 0; k < axes.length; k++) {
       var a = axes[k], pts = a.points, n = pts.length;
@@ -36,9 +38,9 @@
         w *= pick[1];
         idx += pick[0] * strides[k];
       }
-      if (w) total += w * data[idx];
+      if (w) total += w * (logValues ? Math.log(data[idx]) : data[idx]);
     }
-    return total;
+    return logValues ? Math.exp(total) : total;
   }
 
   function fmtArg(x) {  // as analysis.whatif._fmt: integers plainly, others as %g
