@@ -187,3 +187,30 @@ def test_write_grids_registers_each_panel(tmp_path):
         text = (tmp_path / f"{name}.js").read_text()
         assert text.startswith("window.BOOK_WHATIF=window.BOOK_WHATIF||{};")
         assert whatif.read_grid(tmp_path / f"{name}.js")["name"] == name
+
+
+# --- the chapters outside the build (JupyterLab): start() needs no results files ------------------
+
+def test_start_computes_needed_chapters_outside_the_pipeline(monkeypatch, tmp_path):
+    """Opened on its own (no ANALYSIS_RESULTS_DIR, no results files), a chapter's start() takes the
+    defaults and computes the chapters it needs, with the same numbers compute_section gives."""
+    import analysis.results
+    from analysis.notebook import start
+
+    monkeypatch.delenv("ANALYSIS_RESULTS_DIR", raising=False)
+    monkeypatch.setattr(analysis.results, "results_dir", lambda: tmp_path)
+    P, R = start("downtime", {"tariff_usd_per_kwh": 0.12}, show_parameters=False)
+    assert P.job_gpus == whatif.base_values(whatif.PANELS["downtime"])["job_gpus"]
+    assert set(R.upstream) == {"tco", "benchmarks"}
+    # downtime has no tariff parameter, so the TCO it reads is at the defaults
+    assert R.upstream["tco"]["h100_tco_usd_per_gpu_hour"] == pytest.approx(
+        compute_section("tco")["h100_tco_usd_per_gpu_hour"], rel=EXACT)
+
+
+def test_start_inside_the_pipeline_still_needs_the_results(monkeypatch, tmp_path):
+    from analysis.errors import ExecutionError
+    from analysis.notebook import start
+
+    monkeypatch.setenv("ANALYSIS_RESULTS_DIR", str(tmp_path))
+    with pytest.raises(ExecutionError, match="no results for section"):
+        start("downtime", {}, show_parameters=False)

@@ -64,8 +64,10 @@
   function fmtInput(x, axis) {
     if (axis.unit === "fraction") return (x * 100).toFixed(0) + " %";
     if (axis.unit === "per year") return (x * 100).toFixed(0) + " % per year";
-    var digits = Math.abs(x) >= 100 ? 0 : 3;
-    return Number(x.toPrecision(4)).toLocaleString("en-US", {maximumFractionDigits: digits}) + " " + axis.unit;
+    var text = Math.abs(x) >= 1000 ? Math.round(x).toLocaleString("en-US")
+      : Number(x.toPrecision(4)).toLocaleString("en-US", {maximumFractionDigits: 3});
+    if (Math.abs(x) >= 1e9) text = Number(x.toPrecision(3)).toExponential().replace("e+", " \u00d7 10^");
+    return axis.unit === "ratio" || axis.unit === "x" ? text + (axis.unit === "x" ? "\u00d7" : "") : text + " " + axis.unit;
   }
 
   function command(grid, point) {
