@@ -178,7 +178,8 @@
       text(L - 4, B, fmtValue(ymin, out), "end");
       text(L, B + 14, fmtInput(pts[0], a));
       text(R, B + 14, fmtInput(pts[pts.length - 1], a), "end");
-      text((L + R) / 2, B + 28, a.label + " \u2192 " + out.label, "middle");
+      text((L + R) / 2, B + 28, a.label + " (slider last moved)", "middle");
+      chart.setAttribute("aria-label", out.label + " against " + a.label);
     }
 
     function update() {
