@@ -59,18 +59,31 @@ def start(section_name: str, namespace: dict, show_parameters: bool = True):
     results of the sections it needs into ``R.upstream`` (for ``chapters.<name>.compute``).
     With ``show_parameters`` it displays the parameter table here; otherwise call
     :func:`show_parameters` where the chapter wants it."""
-    from analysis.chapters import ChapterResults
-    from analysis.results import load_results
-
     section = get_section(section_name)
     given = {p.name: namespace[p.name] for p in section.params if p.name in namespace}
     values = resolve_section(section, given)
     apply_style()
     R = Results(section_name, values)
-    R.upstream = {need: ChapterResults.from_json(load_results(need)) for need in section.needs}
+    R.upstream = {need: _upstream(need, given) for need in section.needs}
     if show_parameters:
         _display_parameters(section_name, values)
     return SimpleNamespace(**values), R
+
+
+def _upstream(need: str, given: dict):
+    """The results of a section this chapter needs: the results file the build (or ``python -m
+    analysis run``) wrote, or, where there is none outside the pipeline (a chapter opened on its
+    own in JupyterLab), the section computed here with this chapter's parameters
+    (:func:`analysis.chapters.compute_section`). Inside the pipeline (``ANALYSIS_RESULTS_DIR`` set) a
+    missing file stays an error."""
+    import os
+
+    from analysis.chapters import ChapterResults, compute_section
+    from analysis.results import load_results, results_dir
+
+    if "ANALYSIS_RESULTS_DIR" in os.environ or (results_dir() / f"{need}.json").is_file():
+        return ChapterResults.from_json(load_results(need))
+    return compute_section(need, given)
 
 
 def _display_parameters(section_name: str, values: dict) -> None:

@@ -12,6 +12,7 @@
    target 1 s or less).
 7. `python -m analysis measure --quick` on the CPU (into a temporary folder).
 8. `python -m analysis plan` for one run (a fresh process: imports, data, MFU fit, bands; target ~1 s).
+9. the what-if grids of every panel (`python -m analysis.whatif`, a fresh process; target under 5 s).
 
 Each step runs in a fresh copy of the repository under a temporary folder, so the developer's
 own `_build/` is untouched. Timings are wall-clock seconds on this machine.
@@ -101,6 +102,7 @@ def main() -> None:
         measure = _timed([*cli, "measure", "--quick", "--out", str(tmp / "measured")], pipeline)
         plan = min(_timed([*cli, "plan", "--model", "llama31_70b", "--tokens", "15e12", "--gpu", "h100_sxm",
                            "--gpus", "4096", "--json"], pipeline) for _ in range(3))
+        grids = _timed([sys.executable, "-m", "analysis.whatif", str(tmp / "whatif")], pipeline)
     from analysis import defaults as d
     from analysis.goodput import benchmark_seconds, llama3_simulation_inputs
 
@@ -118,6 +120,7 @@ def main() -> None:
         ("uncertainty Monte Carlo: 100,000 draws of every headline output", monte_carlo),
         ("measure --quick on the CPU (matmul sweep, one training step)", measure),
         ("plan one run (python -m analysis plan, best of 3, fresh process)", plan),
+        ("what-if grids of every panel (python -m analysis.whatif, fresh process)", grids),
     ]
     print(f"Book build times on {platform.node() or 'this machine'} ({os.cpu_count()} CPUs, "
           f"Python {platform.python_version()}):\n")

@@ -152,6 +152,16 @@ glue_figure("fig_cluster_power", figures.power_build_up(C, P))
 # ```
 
 # %% [markdown]
+# Try other sizes, power per GPU, PUE and tariffs below: the panel moves the cluster's meter power and yearly electricity bill, each number computed by this chapter's Python.
+
+# %% tags=["remove-input"]
+from IPython.display import HTML
+
+from analysis.whatif import whatif_panel
+
+display(HTML(whatif_panel("cluster")))
+
+# %% [markdown]
 # ## Capital
 #
 # The report gives no per-server price for 2024, only that each 100k cluster costs "over

@@ -127,6 +127,17 @@ glue("dsv3_verdict", figures.verdict(E, "gb200_vs_h100_deepseek_v3_bf16_throughp
 R.add_table("breakeven_by_extra_loss", E.tables["breakeven_by_extra_loss"], "break-even speed-up against extra loss")
 
 # %% [markdown]
+# %% [markdown]
+# Move the job size, the backplane fault rate, the repair time and GB200's GPU fault rate below to see how the break-even speed-up with downtime responds.
+
+# %% tags=["remove-input"]
+from IPython.display import HTML
+
+from analysis.whatif import whatif_panel
+
+display(HTML(whatif_panel("downtime")))
+
+# %% [markdown]
 # ## How sure: P10, P50 and P90
 #
 # The GB200 reliability inputs are assumptions with wide ranges; drawn together with the cost

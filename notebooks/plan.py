@@ -82,6 +82,16 @@ R.record(E)
 display(Markdown(figures.walkthrough_table(E)))
 
 # %% [markdown]
+# Plan your own Llama 3.1 405B run on H100 below: change the tokens, the GPUs and the MFU, and the planner's days, cost and energy follow.
+
+# %% tags=["remove-input"]
+from IPython.display import HTML
+
+from analysis.whatif import whatif_panel
+
+display(HTML(whatif_panel("plan")))
+
+# %% [markdown]
 # ## Which FLOPs a throughput counts
 #
 # Papers often quote an achieved TFLOP/s per GPU in hardware FLOPs, with the extra forward pass of

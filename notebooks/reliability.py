@@ -267,6 +267,16 @@ display(Markdown(comparison_table(R, [
     ("in_memory_copy_lost_gpu_days", "B26_gpu_days_copy")])))
 
 # %% [markdown]
+# Move the job size, the checkpoint interval and the write time below to see the expected goodput and the job MTBF this chapter's model gives.
+
+# %% tags=["remove-input"]
+from IPython.display import HTML
+
+from analysis.whatif import whatif_panel
+
+display(HTML(whatif_panel("goodput")))
+
+# %% [markdown]
 # ## Goodput, simulated
 #
 # The analytic shares are long-run averages. A seeded Monte Carlo

@@ -147,6 +147,16 @@ glue_figure("fig_tco_breakeven", figures.breakeven(E))
 # ```
 
 # %% [markdown]
+# Change the server price, life, cost of capital, utilization, power, PUE and tariff below and watch the TCO, the cost per million tokens and GB200's break-even move.
+
+# %% tags=["remove-input"]
+from IPython.display import HTML
+
+from analysis.whatif import whatif_panel
+
+display(HTML(whatif_panel("tco")))
+
+# %% [markdown]
 # ## Renting against owning
 #
 # Cloud prices for an H100-hour have ranged widely since 2023. Against the owner's TCO, each dated

@@ -24,10 +24,11 @@ FORBIDDEN = ("analysis.sections", "analysis.defaults", "analysis.chapters", "ana
 #   loading one validates it against every section's parameters (the registry) and evaluating one
 #   starts from every parameter's default (analysis.chapters.bands.model_values), as the CLI's
 #   `compare` and the scenarios chapter need. planner.py is orchestration too: a plan starts from
-#   the book's parameter defaults (`python -m analysis plan` and the plan chapter). (ledger.py, by contrast, takes the chapters' results
+#   the book's parameter defaults (`python -m analysis plan` and the plan chapter). whatif.py is
+#   orchestration too: it evaluates the chapters' functions on grids over parameters' ranges. (ledger.py, by contrast, takes the chapters' results
 #   as plain data and is checked as a domain module.)
 NOT_DOMAIN_FILES = {"sections.py", "defaults.py", "params.py", "notebook.py", "results.py", "plots.py", "tables.py",
-                    "names.py", "planner.py",
+                    "names.py", "planner.py", "whatif.py",
                     # schemas.py validates data/: fact_checks.csv names sections, so it reads the registry
                     "schemas.py",
                     "cli.py", "__main__.py", "scenarios.py"}

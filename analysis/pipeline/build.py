@@ -348,6 +348,7 @@ def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario
         results.mkdir(parents=True)
         src.mkdir()
         _stage_sources(root, src, scenario)
+        _write_whatif_grids(src, values)
         stage_front_matter(src, root)  # footer stamp (commit, date) and the landing page
         generated.mkdir(parents=True)
         _log(f"Executing {len(SECTIONS)} sections ({jobs} processes):")
@@ -386,6 +387,15 @@ def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario
         return report
     finally:
         shutil.rmtree(stage, ignore_errors=True)
+
+
+def _write_whatif_grids(src: Path, values: dict[str, dict]) -> None:
+    """The what-if panels' grids (analysis.whatif), at this build's parameters, into the staged
+    book's static folder (served as _static/whatif/<panel>.js)."""
+    from analysis.whatif import GRID_FOLDER, write_grids
+
+    seconds = write_grids(src / "book" / "static" / GRID_FOLDER, {k: v for s in values.values() for k, v in s.items()})
+    _log(f"What-if grids: {len(seconds)} panels in {sum(seconds.values()):.1f} s")
 
 
 def copy_project(dest: Path, root: Path = REPO_ROOT) -> Path:
