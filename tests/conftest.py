@@ -44,3 +44,18 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_sep("!", f"{len(skipped)} BROWSER TESTS SKIPPED: Chromium is missing, the HTML "
                                    "was not checked in a browser (run .ci/run, or apt-get install chromium)",
                                    red=True, bold=True)
+
+
+@pytest.fixture
+def data_copy(tmp_path, monkeypatch):
+    """A writable copy of data/ that the loader reads instead of the real one."""
+    import shutil
+
+    from analysis import data
+
+    folder = tmp_path / "data"
+    shutil.copytree(data.DATA_DIR, folder)
+    monkeypatch.setenv("ANALYSIS_DATA_DIR", str(folder))
+    data.clear_cache()
+    yield folder
+    data.clear_cache()

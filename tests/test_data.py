@@ -1,7 +1,6 @@
 """The data layer: every table validates, every row cites a known source, and a bad row is
 rejected with its file, line and column."""
 
-import shutil
 
 import pandas as pd
 import pytest
@@ -20,17 +19,6 @@ KNOWN_SPARSE_TFLOPS = {
     ("gb200_nvl72", "bf16"): 5000, ("gb200_nvl72", "fp8"): 10000, ("gb200_nvl72", "fp4"): 20000,
     ("gb300_nvl72", "bf16"): 5000, ("gb300_nvl72", "fp8"): 10000,
 }
-
-
-@pytest.fixture
-def data_copy(tmp_path, monkeypatch):
-    """A writable copy of data/ that the loader reads instead of the real one."""
-    folder = tmp_path / "data"
-    shutil.copytree(data.DATA_DIR, folder)
-    monkeypatch.setenv("ANALYSIS_DATA_DIR", str(folder))
-    data.clear_cache()
-    yield folder
-    data.clear_cache()
 
 
 @pytest.mark.parametrize("name", TABLES)

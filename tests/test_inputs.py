@@ -2,7 +2,6 @@
 line) or the parameters, before any work, and nothing is written."""
 
 import os
-import shutil
 
 import pandas as pd
 import pytest
@@ -132,16 +131,6 @@ def test_compare_keeps_every_scenario_and_tells_same_names_apart(tmp_path, capsy
 
 
 # --- data files ----------------------------------------------------------------------------------------
-
-@pytest.fixture
-def data_copy(tmp_path, monkeypatch):
-    folder = tmp_path / "data"
-    shutil.copytree(data.DATA_DIR, folder)
-    monkeypatch.setenv("ANALYSIS_DATA_DIR", str(folder))
-    data.clear_cache()
-    yield folder
-    data.clear_cache()
-
 
 def _lines(path):
     return path.read_text(encoding="utf-8").splitlines(keepends=True)

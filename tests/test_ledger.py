@@ -5,13 +5,11 @@ no build; the claims chapter (``tests/chapters/test_claims.py``) and the cross-c
 (``tests/test_chapters.py``) run the ledger on the computed chapters."""
 
 import re
-import shutil
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
-from analysis import data
 from analysis.data import DataError, load_table
 from analysis.ledger import (
     LedgerError,
@@ -117,16 +115,6 @@ def test_every_tolerance_above_three_percent_says_why():
         t = load_table(table)
         wide = t[t["tolerance_rel"] > TOLERANCE_WITHOUT_REASON]
         assert wide["tolerance_why"].notna().all(), table
-
-
-@pytest.fixture
-def data_copy(tmp_path, monkeypatch):
-    folder = tmp_path / "data"
-    shutil.copytree(data.DATA_DIR, folder)
-    monkeypatch.setenv("ANALYSIS_DATA_DIR", str(folder))
-    data.clear_cache()
-    yield folder
-    data.clear_cache()
 
 
 def test_a_wide_tolerance_without_a_reason_is_refused(data_copy):
