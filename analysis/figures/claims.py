@@ -68,3 +68,6 @@ def facts_markdown(E) -> str:
                      humanize(f.note) if isinstance(f.note, str) else ""))
     return markdown_table(["Fact", "Quantity", "Report", "This book", "Difference", "Tolerance", "Status",
                            "Chapter", "Also in", "Note"], rows)
+
+ANSWER = ["claims_total_count", "claims_reproduced_independently_count", "claims_corrected_count", "facts_checked_count", "facts_reproduced_independently_count", "facts_corrected_count"]
+ANSWER_MORE = "Below: what each status means, then the ledger of seed claims and the report figures the book checks."

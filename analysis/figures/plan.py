@@ -64,3 +64,6 @@ def backtest(E):
     add_source(fig, "data/backtest_runs.csv: Narayanan et al. 2021, OPT logbook, BigScience/GENCI, Llama 3.1 model card, "
                     "DeepSeek-V3 report; predictions: analysis.planner at the book's defaults.")
     return fig
+
+ANSWER = ["plan_llama31_405b_days_with_failures", "plan_llama31_405b_cost_usd", "plan_llama31_405b_energy_mwh", "plan_backtest_runs_count", "plan_backtest_median_abs_error_frac"]
+ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."
