@@ -30,6 +30,7 @@ P, R = start("plan", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
 R.record(E)
 display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
+figures.glue_flops(E)
 
 # %% tags=["remove-input"]
 glue_figure("fig_plan_backtest", figures.backtest(E))
@@ -71,8 +72,8 @@ show_parameters(P, R)
 # TFLOP/s per GPU, counted in model FLOPs. The planner takes those inputs and the book's defaults for
 # everything else.
 #
-# 1. **FLOPs.** Each token costs 6N + 12Lhs model FLOPs, {glue:text}`plan_llama31_405b_flops_per_token:.3e`,
-#    so the run needs {glue:text}`plan_llama31_405b_total_flop:.3e`.
+# 1. **FLOPs.** Each token costs 6N + 12Lhs model FLOPs, {glue:text}`plan_llama31_405b_flops_per_token_text`,
+#    so the run needs {glue:text}`plan_llama31_405b_total_flop_text` FLOP.
 # 2. **Throughput.** The published rate is an {term}`MFU` of {glue:text}`plan_llama31_405b_mfu_frac:.1%`, or
 #    {glue:text}`plan_llama31_405b_tokens_per_s_per_gpu:,.0f` tokens per second per GPU. Without a published rate
 #    the planner fits the MFU to the book's benchmark rows by model size and GPU count, and prints the
