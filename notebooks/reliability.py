@@ -32,7 +32,6 @@ R.record(E)
 display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 
 # %% tags=["remove-input"]
-display(Markdown(comparison_table(R, [("first_failure_minutes", "B27_first_failure_min")])))
 glue_figure("fig_reliability_mtbf", figures.job_mtbf(E))
 
 # %% [markdown]
@@ -197,6 +196,9 @@ R.add_table("measured_job_failures", E.tables["measured_job_failures"],
 # {glue:text}`gb200_gpus_per_rack:.0f` GPUs per month), a GB200 NVL72 job of
 # {glue:text}`gpus:,.0f` GPUs fails every {glue:text}`gb200_cluster_job_mtbf_minutes:.1f` minutes
 # (per-GPU scaling of the same rates).
+
+# %% tags=["remove-input"]
+display(Markdown(comparison_table(R, [("first_failure_minutes", "B27_first_failure_min")])))
 
 # %% [markdown]
 # ## How often to checkpoint
