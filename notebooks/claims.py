@@ -34,7 +34,7 @@ R.add_table("seed_claims", E.tables["seed_claims"], "the seed claims ledger")
 R.add_table("report_facts_checked", E.tables["report_facts_checked"], "the report figures the book recomputes")
 
 # %% [markdown]
-# This book started from two short second-hand summaries of SemiAnalysis reports, and several of
+# This book started from two short second-hand summaries of {term}`SemiAnalysis <SA>` reports, and several of
 # their numbers are wrong. Every claim they make is a row here, set against the original source and
 # against what the book computes, and so is every figure of the reports that the book checks, once
 # each, however many chapters show it. A status says what an agreement is worth:

@@ -37,7 +37,7 @@ glue_values(figures.prose_numbers(E))
 # figure comes from a cited row in `data/`, or from a named parameter with a unit, a valid range
 # and a justification, and every step is a small function in the `analysis` package.
 #
-# It starts from two SemiAnalysis reports, on the 100,000-H100 clusters of 2024 and on H100
+# It starts from two {term}`SemiAnalysis <SA>` reports, on the 100,000-H100 clusters of 2024 and on H100
 # against GB200 NVL72 training benchmarks in 2025, and from two second-hand summaries of them
 # that are partly wrong. Where a summary disagrees with its original, the book shows both and
 # says which it uses.
