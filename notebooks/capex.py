@@ -14,12 +14,6 @@
 # %% [markdown]
 # (chapter-capex)=
 # # Capex: what an H100 and a GB200 GPU cost to buy
-#
-# The capital is most of the cost of a training GPU. This chapter takes SemiAnalysis's prices for
-# a typical hyperscaler ({ref}`SemiAnalysis, 2025 <src-sa_gb200_2025>`), turns them into a price
-# per GPU, sets them against the second-hand summary this book started from, and spreads them over
-# the GPU's life as a charge per GPU-hour. Rerun it with your own prices:
-# `python -m analysis run capex -p gb200_allin_usd 3500000 -p useful_life_years 5`.
 
 # %% tags=["parameters", "remove-cell"]
 # The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
@@ -29,27 +23,45 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import capex as chapter
 from analysis.figures import capex as figures
-from analysis.notebook import (
-    claims_table,
-    comparison_table,
-    glue_facts,
-    glue_figure,
-    glue_seed_numbers,
-    seed_vs_source_table,
-    start,
-)
+from analysis.notebook import claims_table, comparison_table, glue_facts, glue_figure, glue_seed_numbers, start
+from analysis.tables import answer_from_results
 
 # %% tags=["remove-input"]
-P, R = start("capex", globals())
+P, R = start("capex", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
 R.record(E)
+display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 glue_facts("A09_allin_capex_ratio", "A13_h100_usd_per_gpu_hour")
 glue_seed_numbers("S03_h100_server_usd", "S05_gb200_rack_usd", "S06_gb200_allin_usd", "S07_capex_ratio")
+
+# %% tags=["remove-input"]
+glue_figure("fig_capex_build_up", figures.build_up(E))
+
+# %% [markdown]
+# ```{glue:figure} fig_capex_build_up
+# :name: fig-capex-build-up
+# :alt: Two stacked bars, H100 and GB200 NVL72 capex per GPU, each split into the server or rack and the networking, storage and other items, with dollar labels.
+#
+# The public bill of materials has two layers: the server or rack, and what "all-in" adds.
+# SemiAnalysis's finer split (switches, optics, storage, per buyer type) is paywalled.
+# ```
+
+# %% [markdown]
+# The capital is most of the cost of a training GPU. This chapter takes SemiAnalysis's prices for
+# a typical hyperscaler ({ref}`SemiAnalysis, 2025 <src-sa_gb200_2025>`), turns them into a price
+# per GPU, sets them against the second-hand summary this book started from, and spreads them over
+# the GPU's life as a charge per {term}`GPU-hour`. Rerun it with your own prices:
+# `python -m analysis run capex -p gb200_allin_usd 3500000 -p useful_life_years 5`.
+
+# %% tags=["remove-input"]
+from analysis.notebook import show_parameters
+
+show_parameters(P, R)
 
 # %% [markdown]
 # ## Price per server, price per GPU
 #
-# An H100 server holds {glue:text}`h100_gpus_per_server:.0f` GPUs; a GB200 NVL72 rack holds
+# An H100 server holds {glue:text}`h100_gpus_per_server:.0f` GPUs; a GB200 {term}`NVL72` rack holds
 # {glue:text}`gb200_gpus_per_rack:.0f`, joined by one NVLink domain. "All-in" adds what a cluster needs
 # around the servers: the back-end network, storage and other items.
 
@@ -73,35 +85,25 @@ display(Markdown(comparison_table(R, [
 # the ratio. The book uses the stated hyperscaler prices and shows the ratio they imply; the range
 # is the report's summary, not a number it derived in the open.
 
-# %% tags=["remove-input"]
-glue_figure("fig_capex_build_up", figures.build_up(E))
-
-# %% [markdown]
-# ```{glue:figure} fig_capex_build_up
-# :name: fig-capex-build-up
-# :alt: Two stacked bars, H100 and GB200 NVL72 capex per GPU, each split into the server or rack and the networking, storage and other items, with dollar labels.
-#
-# The public bill of materials has two layers: the server or rack, and what "all-in" adds.
-# SemiAnalysis's finer split (switches, optics, storage, per buyer type) is paywalled.
-# ```
-
 # %% [markdown]
 # ## The seed's prices against the report
 #
 # The summary this book started from prints an H100 server at about
 # \${glue:text}`seed_S03_h100_server_usd:,.0f` and a GB200 rack at
 # \${glue:text}`seed_gb200_rack_million_usd:.1f`M (\${glue:text}`seed_gb200_allin_million_usd:.1f`M all-in),
-# with a {glue:text}`seed_S07_capex_ratio:.1f`-{glue:text}`seed_S07_capex_ratio_2:.1f`x capex ratio. None
+# with a {glue:text}`seed_S07_capex_ratio:.1f`-{glue:text}`seed_S07_capex_ratio_2:.1f`x {term}`capex` ratio. None
 # of these appear in the report, whose text gives the figures below: the seed's server price is
 # {glue:text}`seed_to_report_h100_server_price_pct:.0f` % of the real one. The book uses the report's figures.
 
 # %% tags=["remove-input"]
+from analysis.notebook import seed_vs_source_table
+
 display(Markdown(seed_vs_source_table(["S03", "S05", "S06", "S07"])))
 
 # %% [markdown]
 # ## From a price to a charge per GPU-hour
 #
-# A buyer recovers capital over the GPU's useful life *n* at a cost of capital *r*. The level
+# A buyer recovers capital over the GPU's useful life *n* at a {term}`cost of capital` *r*. The level
 # yearly charge per dollar is the capital recovery factor, CRF(*r*, *n*) = *r* (1 + *r*)<sup>*n*</sup> /
 # ((1 + *r*)<sup>*n*</sup> − 1), and the charge per GPU-hour is capex × CRF / (8,760 h × utilization). With a
 # {glue:text}`useful_life_years:g`-year life, a {glue:text}`cost_of_capital_pct:.1f` % cost of

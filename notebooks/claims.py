@@ -14,8 +14,27 @@
 # %% [markdown]
 # (chapter-claims)=
 # # The claims ledger
-#
-# This book started from two short second-hand summaries of SemiAnalysis reports, and several of
+
+# %% tags=["parameters", "remove-cell"]
+# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
+
+# %% tags=["remove-input"]
+from IPython.display import Markdown, display
+
+from analysis.chapters import claims as chapter
+from analysis.figures import claims as figures
+from analysis.notebook import start
+from analysis.tables import answer_from_results
+
+P, R = start("claims", globals(), show_parameters=False)
+E = chapter.compute(P, R.upstream)  # raises, and so fails the build, if the ledger does not hold
+R.record(E)
+display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
+R.add_table("seed_claims", E.tables["seed_claims"], "the seed claims ledger")
+R.add_table("report_facts_checked", E.tables["report_facts_checked"], "the report figures the book recomputes")
+
+# %% [markdown]
+# This book started from two short second-hand summaries of {term}`SemiAnalysis <SA>` reports, and several of
 # their numbers are wrong. Every claim they make is a row here, set against the original source and
 # against what the book computes, and so is every figure of the reports that the book checks, once
 # each, however many chapters show it. A status says what an agreement is worth:
@@ -41,21 +60,10 @@
 # Tolerances are checked where a chapter ran with its default parameters, the report's inputs;
 # when you rebuild with your own, the rows show where your numbers land.
 
-# %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
-
 # %% tags=["remove-input"]
-from IPython.display import Markdown, display
+from analysis.notebook import show_parameters
 
-from analysis.chapters import claims as chapter
-from analysis.figures import claims as figures
-from analysis.notebook import start
-
-P, R = start("claims", globals())
-E = chapter.compute(P, R.upstream)  # raises, and so fails the build, if the ledger does not hold
-R.record(E)
-R.add_table("seed_claims", E.tables["seed_claims"], "the seed claims ledger")
-R.add_table("report_facts_checked", E.tables["report_facts_checked"], "the report figures the book recomputes")
+show_parameters(P, R)
 
 # %% [markdown]
 # All {glue:text}`claims_total_count:d` seed claims have a status:

@@ -13,16 +13,6 @@
 
 # %% [markdown]
 # # The economics of training large models on GPU clusters
-#
-# What does it cost, in dollars, joules and lost hours, to train a large model on NVIDIA H100s
-# or GB200 NVL72 racks, and why? This book answers with numbers that a reader can rerun: every
-# figure comes from a cited row in `data/`, or from a named parameter with a unit, a valid range
-# and a justification, and every step is a small function in the `analysis` package.
-#
-# It starts from two SemiAnalysis reports, on the 100,000-H100 clusters of 2024 and on H100
-# against GB200 NVL72 training benchmarks in 2025, and from two second-hand summaries of them
-# that are partly wrong. Where a summary disagrees with its original, the book shows both and
-# says which it uses.
 
 # %% tags=["parameters", "remove-cell"]
 # The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
@@ -33,17 +23,35 @@ from IPython.display import Markdown, display
 from analysis.chapters import intro as chapter
 from analysis.figures import intro as figures
 from analysis.notebook import chapters_table, glue_values, start
+from analysis.tables import answer_from_results
 
-P, R = start("intro", globals())
+P, R = start("intro", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
 R.record(E)
+display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 glue_values(figures.prose_numbers(E))
+
+# %% [markdown]
+# What does it cost, in dollars, joules and lost hours, to train a large model on NVIDIA H100s
+# or GB200 {term}`NVL72` racks, and why? This book answers with numbers that a reader can rerun: every
+# figure comes from a cited row in `data/`, or from a named parameter with a unit, a valid range
+# and a justification, and every step is a small function in the `analysis` package.
+#
+# It starts from two {term}`SemiAnalysis <SA>` reports, on the 100,000-H100 clusters of 2024 and on H100
+# against GB200 NVL72 training benchmarks in 2025, and from two second-hand summaries of them
+# that are partly wrong. Where a summary disagrees with its original, the book shows both and
+# says which it uses.
+
+# %% tags=["remove-input"]
+from analysis.notebook import show_parameters
+
+show_parameters(P, R)
 
 # %% [markdown]
 # ## The short version
 #
 # - **Compute.** A cluster of {glue:text}`cluster_gpus_count:,.0f` H100s peaks at
-#   {glue:text}`peak_fp8_eflops:.0f` EFLOP/s in FP8. At the MFU labs reach, it would redo GPT-4's
+#   {glue:text}`peak_fp8_eflops:.0f` EFLOP/s in {term}`FP8`. At the {term}`MFU` labs reach, it would redo GPT-4's
 #   training in {glue:text}`gpt4_retrain_days:.1f` days, a job that took GPT-4's A100 cluster
 #   {glue:text}`gpt4_training_days_low:.0f`-{glue:text}`gpt4_training_days_high:.0f` days.
 # - **Power.** It needs {glue:text}`cluster_it_mw:.0f` MW of critical IT and
@@ -53,7 +61,7 @@ glue_values(figures.prose_numbers(E))
 #   \${glue:text}`capex_busd:.1f`B; a year of electricity is {glue:text}`electricity_share_of_capex_pct:.0f` %
 #   of that.
 # - **Cost per hour and per token.** Owning and running an H100 costs
-#   \${glue:text}`h100_tco_usd_per_gpu_hour:.2f` per GPU-hour and a GB200 NVL72 GPU
+#   \${glue:text}`h100_tco_usd_per_gpu_hour:.2f` per {term}`GPU-hour` and a GB200 NVL72 GPU
 #   \${glue:text}`gb200_tco_usd_per_gpu_hour:.2f`, so GB200 must train
 #   {glue:text}`gb200_breakeven_speedup:.2f`x faster per GPU to pay off. At the H100's rate, a
 #   million Llama 3.1 405B tokens cost \${glue:text}`llama31_405b_bf16_usd_per_million_tokens:.2f`.

@@ -14,11 +14,6 @@
 # %% [markdown]
 # (chapter-opex)=
 # # Opex: what an H100 and a GB200 GPU cost to run
-#
-# Once bought, a GPU costs money every month: electricity for it and for its share of the servers,
-# network, storage and cooling; datacenter space; maintenance and support; and smaller items. This
-# chapter builds that cost item by item, per GPU per month, for both systems. Rerun it with your
-# own tariff or cooling: `python -m analysis run opex -p tariff_usd_per_kwh 0.12 -p pue 1.2`.
 
 # %% tags=["parameters", "remove-cell"]
 # The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
@@ -29,12 +24,37 @@ from IPython.display import Markdown, display
 from analysis.chapters import opex as chapter
 from analysis.figures import opex as figures
 from analysis.notebook import claims_table, glue_facts, glue_figure, glue_seed_numbers, start
+from analysis.tables import answer_from_results
 
-P, R = start("opex", globals())
+P, R = start("opex", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
 R.record(E)
+display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 glue_facts("C01_w_per_gpu", "C02_w_per_gpu", "A13_h100_usd_per_gpu_hour", "C05_pue_google", "C05_pue_industry_2022")
 glue_seed_numbers("S09_h100_opex", "S09_gb200_opex")
+
+# %% tags=["remove-input"]
+glue_figure("fig_opex_breakdown", figures.breakdown(E))
+
+# %% [markdown]
+# ```{glue:figure} fig_opex_breakdown
+# :name: fig-opex-breakdown
+# :alt: Two stacked bars of monthly opex per GPU, H100 and GB200 NVL72, split into power, datacenter, maintenance and support, and other, with dollar labels and totals.
+#
+# Maintenance, which scales with capex, is the largest item and widens the GB200's total the most;
+# power and the datacenter rent follow the watts.
+# ```
+
+# %% [markdown]
+# Once bought, a GPU costs money every month: electricity for it and for its share of the servers,
+# network, storage and cooling; datacenter space; maintenance and support; and smaller items. This
+# chapter builds that cost item by item, per GPU per month, for both systems. Rerun it with your
+# own tariff or cooling: `python -m analysis run opex -p tariff_usd_per_kwh 0.12 -p pue 1.2`.
+
+# %% tags=["remove-input"]
+from analysis.notebook import show_parameters
+
+show_parameters(P, R)
 
 # %% [markdown]
 # ## Watts: from the chip to the whole share of the cluster
@@ -43,8 +63,8 @@ glue_seed_numbers("S09_h100_opex", "S09_gb200_opex")
 # fans and power-supply losses to reach {glue:text}`fact_C01_w_per_gpu:,.0f` W per GPU at the
 # server, and the SuperPOD's storage, management servers and switches to reach
 # {glue:text}`fact_C02_w_per_gpu:,.0f` W of critical IT per GPU. For GB200 the report's figure is
-# behind its paywall; the book derives {glue:text}`gb200_it_w_per_gpu:,.0f` W from the NVL72 rack's
-# power (see the Assumptions appendix). The facility then draws PUE times the IT load at the meter.
+# behind its paywall; the book derives {glue:text}`gb200_it_w_per_gpu:,.0f` W from the {term}`NVL72` rack's
+# power (see the Assumptions appendix). The facility then draws {term}`PUE` times the IT load at the meter.
 
 # %% tags=["remove-input"]
 display(Markdown(figures.items_table(E)))
@@ -56,7 +76,7 @@ R.add_table("opex_items", E.tables["items"].reset_index(), "opex items per GPU-m
 # although its chip draws {glue:text}`gb200_chip_w:,.0f` W against {glue:text}`h100_chip_w:,.0f` W.
 # Electricity alone rises only {glue:text}`gb200_to_h100_power_ratio:.2f`x, because the chip is only
 # part of the power; maintenance, which scales with the price, rises with the capex ratio,
-# {glue:text}`gb200_to_h100_capex_ratio:.2f`x. The report's point (A10) that the opex gap is modest
+# {glue:text}`gb200_to_h100_capex_ratio:.2f`x. The report's point (A10) that the {term}`opex` gap is modest
 # next to the capex gap holds on these independent inputs, and the opex ratio stays below the capex ratio.
 
 # %% [markdown]
@@ -93,18 +113,6 @@ display(Markdown(figures.anchors_table(E)))
 # {glue:text}`seed_implied_maintenance_pct_per_year:.1f` % of capex a year. That rent is below every
 # market rate found above. An earlier edition of this book used those two rates as its defaults;
 # they are now a check, not an input.
-
-# %% tags=["remove-input"]
-glue_figure("fig_opex_breakdown", figures.breakdown(E))
-
-# %% [markdown]
-# ```{glue:figure} fig_opex_breakdown
-# :name: fig-opex-breakdown
-# :alt: Two stacked bars of monthly opex per GPU, H100 and GB200 NVL72, split into power, datacenter, maintenance and support, and other, with dollar labels and totals.
-#
-# Maintenance, which scales with capex, is the largest item and widens the GB200's total the most;
-# power and the datacenter rent follow the watts.
-# ```
 
 # %% [markdown]
 # ## Opex against the tariff and the cooling

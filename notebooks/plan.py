@@ -14,7 +14,36 @@
 # %% [markdown]
 # (chapter-plan)=
 # # Plan a run
+
+# %% tags=["parameters", "remove-cell"]
+# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
+
+# %% tags=["remove-input"]
+from IPython.display import Markdown, display
+
+from analysis.chapters import plan as chapter
+from analysis.figures import plan as figures
+from analysis.notebook import glue_figure, start
+from analysis.tables import answer_from_results
+
+P, R = start("plan", globals(), show_parameters=False)
+E = chapter.compute(P, R.upstream)
+R.record(E)
+display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
+figures.glue_flops(E)
+
+# %% tags=["remove-input"]
+glue_figure("fig_plan_backtest", figures.backtest(E))
+
+# %% [markdown]
+# ```{glue:figure} fig_plan_backtest
+# :name: fig-plan-backtest
+# :alt: A log-log scatter of predicted against published values, one point per published outcome (days, GPU-hours, energy, carbon, cost) with its P10-P90 band as a vertical bar, blue where the run published its throughput and orange where the planner estimated the MFU, and a dashed line where prediction equals publication.
 #
+# Each published outcome against the planner's prediction from the run's inputs.
+# ```
+
+# %% [markdown]
 # A reader's first question is what their own run would cost, how long it would take and how much
 # power it would burn. The planner answers it for any model, token count and cluster, from the
 # command line:
@@ -30,19 +59,10 @@
 # against what was published. Its arithmetic is `analysis.planner` and
 # `analysis.chapters.plan.compute`; its figures are drawn by `analysis.figures.plan`.
 
-# %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
-
 # %% tags=["remove-input"]
-from IPython.display import Markdown, display
+from analysis.notebook import show_parameters
 
-from analysis.chapters import plan as chapter
-from analysis.figures import plan as figures
-from analysis.notebook import glue_figure, start
-
-P, R = start("plan", globals())
-E = chapter.compute(P, R.upstream)
-R.record(E)
+show_parameters(P, R)
 
 # %% [markdown]
 # ## Seven steps, on Llama 3.1 405B
@@ -52,21 +72,21 @@ R.record(E)
 # TFLOP/s per GPU, counted in model FLOPs. The planner takes those inputs and the book's defaults for
 # everything else.
 #
-# 1. **FLOPs.** Each token costs 6N + 12Lhs model FLOPs, {glue:text}`plan_llama31_405b_flops_per_token:.3e`,
-#    so the run needs {glue:text}`plan_llama31_405b_total_flop:.3e`.
-# 2. **Throughput.** The published rate is an MFU of {glue:text}`plan_llama31_405b_mfu_frac:.1%`, or
+# 1. **FLOPs.** Each token costs 6N + 12Lhs model FLOPs, {glue:text}`plan_llama31_405b_flops_per_token_text`,
+#    so the run needs {glue:text}`plan_llama31_405b_total_flop_text` FLOP.
+# 2. **Throughput.** The published rate is an {term}`MFU` of {glue:text}`plan_llama31_405b_mfu_frac:.1%`, or
 #    {glue:text}`plan_llama31_405b_tokens_per_s_per_gpu:,.0f` tokens per second per GPU. Without a published rate
 #    the planner fits the MFU to the book's benchmark rows by model size and GPU count, and prints the
 #    fit and its leave-one-out error.
 # 3. **Time.** Without failures the run takes {glue:text}`plan_llama31_405b_days:.1f` days.
 # 4. **Failures.** With the per-GPU failure rates calibrated on Llama 3's own snapshot, the job fails
 #    every {glue:text}`plan_llama31_405b_job_mtbf_hours:.1f` hours. Checkpointing at Daly's optimum,
-#    every {glue:text}`plan_llama31_405b_checkpoint_interval_min:.1f` minutes, keeps a goodput of
+#    every {glue:text}`plan_llama31_405b_checkpoint_interval_min:.1f` minutes, keeps a {term}`goodput` of
 #    {glue:text}`plan_llama31_405b_goodput:.1%`, so the run takes {glue:text}`plan_llama31_405b_days_with_failures:.1f`
 #    days on the wall clock with {glue:text}`plan_llama31_405b_interruptions:,.0f` interruptions.
 # 5. **Cost.** Every wall-clock hour is paid on every GPU: {glue:text}`plan_llama31_405b_gpu_hours:,.0f`
 #    GPU-hours, against the {glue:text}`plan_llama31_405b_published_gpu_hours:,.0f` of Meta's model card.
-#    At the book's H100 TCO of ${glue:text}`plan_llama31_405b_usd_per_gpu_hour:.2f` per GPU-hour that
+#    At the book's H100 TCO of ${glue:text}`plan_llama31_405b_usd_per_gpu_hour:.2f` per {term}`GPU-hour` that
 #    is ${glue:text}`plan_llama31_405b_cost_usd:,.0f`. Without a price the command prints both this
 #    owning cost and the sourced rental prices; for a GPU whose TCO the book does not model it says so.
 # 6. **Energy.** Each paid GPU-hour draws {glue:text}`plan_llama31_405b_meter_w_per_gpu:,.0f` W at
@@ -118,17 +138,6 @@ display(HTML(whatif_panel("plan")))
 # planner had to estimate the MFU it is {glue:text}`plan_backtest_median_abs_error_estimated_frac:.0%`.
 
 # %% tags=["remove-input"]
-glue_figure("fig_plan_backtest", figures.backtest(E))
-
-# %% [markdown]
-# ```{glue:figure} fig_plan_backtest
-# :name: fig-plan-backtest
-# :alt: A log-log scatter of predicted against published values, one point per published outcome (days, GPU-hours, energy, carbon, cost) with its P10-P90 band as a vertical bar, blue where the run published its throughput and orange where the planner estimated the MFU, and a dashed line where prediction equals publication.
-#
-# Each published outcome against the planner's prediction from the run's inputs.
-# ```
-
-# %% tags=["remove-input"]
 display(Markdown(figures.backtest_table(E)))
 
 # %% [markdown]
@@ -147,12 +156,12 @@ display(Markdown(figures.backtest_table(E)))
 # and the GPU-hours come out {glue:text}`plan_backtest_llama31_8b_gpu_hours_error_frac:+.0%` and
 # {glue:text}`plan_backtest_llama31_70b_gpu_hours_error_frac:+.0%` against the model card. Meta did
 # not publish those jobs' GPU counts or throughput, so the planner assumes the 405B job's size.
-# DeepSeek-V3 trained an MoE model in FP8 on H800s, whose NVLink is cut to less than half the
+# DeepSeek-V3 trained an MoE model in {term}`FP8` on H800s, whose NVLink is cut to less than half the
 # H100's. Its GPU-hours come out {glue:text}`plan_backtest_deepseek_v3_pretrain_gpu_hours_error_frac:+.0%`:
 # the dense-model fit is not a model of an MoE run's all-to-all traffic.
 #
 # **Power and carbon follow each operator's own basis.** The planner charges every GPU-hour the
-# book's all-in IT power times the PUE, on the average US grid. BLOOM's
+# book's all-in IT power times the {term}`PUE`, on the average US grid. BLOOM's
 # published energy and carbon come from a French, mostly nuclear grid and a narrower power count, so the planner
 # overshoots its energy by {glue:text}`plan_backtest_bloom_176b_energy_mwh_error_frac:+.0%` and its
 # carbon by {glue:text}`plan_backtest_bloom_176b_co2_t_error_frac:+.0%`. Meta's model card counts

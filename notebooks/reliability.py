@@ -14,7 +14,41 @@
 # %% [markdown]
 # (chapter-reliability)=
 # # Reliability: failures, checkpoints and goodput
+
+# %% tags=["parameters", "remove-cell"]
+# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
+
+# %% tags=["remove-input"]
+from IPython.display import Markdown, display
+
+from analysis.chapters import reliability as chapter
+from analysis.figures import reliability as figures
+from analysis.notebook import comparison_table, glue, glue_figure, start
+from analysis.tables import answer_from_results
+
+P, R = start("reliability", globals(), show_parameters=False)
+E = chapter.compute(P, R.upstream)
+R.record(E)
+display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
+
+# %% tags=["remove-input"]
+glue_figure("fig_reliability_mtbf", figures.job_mtbf(E))
+
+# %% [markdown]
+# ```{glue:figure} fig_reliability_mtbf
+# :name: fig-reliability-mtbf
+# :alt: Falling straight lines on log-log axes of job MTBF in hours against job size from 8 to 300,000 GPUs: the per-GPU projection from Llama 3's rate passing through the measured Llama 3 point, a higher line for GPU-class causes only, a shaded A100 band, a lower GB200 line and a dashed links-only line. Below the projection sit Kokolis et al.'s measured points at 8 and 1,024 GPUs (an arrow marks the gap at 1,024), OPT-175B's upper bound at 1,024 and Kokolis et al.'s projections as hollow squares; a dashed purple line is the power-law fit to the measured points, shallower than the projection.
 #
+# Job {term}`MTBF` against job size. Lines project per-GPU rates as 1/GPUs; points are measured job
+# MTTFs and hollow squares Kokolis et al.'s projections; the dashed purple line is the fit to the
+# measured points. Jobs of {glue:text}`kokolis_large_job_gpus:,.0f` GPUs on Meta's research
+# clusters failed {glue:text}`measured_vs_projected_failure_rate_1024_gpus_ratio:.1f` times as
+# often as the projection (arrow). At {glue:text}`gpus:,.0f` GPUs (dotted line) the chosen model
+# stops a job every {glue:text}`cluster_job_mtbf_minutes:.0f` minutes, and GB200 {term}`NVL72` more often
+# still if its backplane adds the assumed faults.
+# ```
+
+# %% [markdown]
 # A synchronous training job stops whenever any one of its GPUs, hosts or links fails, so the
 # bigger the job, the more often it stops. Each stop costs the work since the last checkpoint, the
 # time to notice the failure and the time to restart. This chapter measures those costs on the one
@@ -26,19 +60,10 @@
 # comparison. Every assumption is a parameter with a range: rerun with
 # `python -m analysis run reliability -p restart_minutes 15 -p checkpoint_write_seconds 30`.
 
-# %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
-
 # %% tags=["remove-input"]
-from IPython.display import Markdown, display
+from analysis.notebook import show_parameters
 
-from analysis.chapters import reliability as chapter
-from analysis.figures import reliability as figures
-from analysis.notebook import comparison_table, glue, glue_figure, start
-
-P, R = start("reliability", globals())
-E = chapter.compute(P, R.upstream)
-R.record(E)
+show_parameters(P, R)
 
 # %% [markdown]
 # ## What interrupted Llama 3 405B
@@ -111,7 +136,7 @@ R.add_table("categories", E.tables["categories"], "Llama 3's interruptions, rate
 #
 # ### Measured job failures against the projection
 #
-# On Meta's research clusters, Kokolis et al. measured the mean time to failure (MTTF) of jobs by
+# On Meta's research clusters, Kokolis et al. measured the mean time to failure ({term}`MTTF`) of jobs by
 # size: {glue:text}`kokolis_1024_gpus_job_mttf_hours:.1f` hours for jobs of
 # {glue:text}`kokolis_large_job_gpus:,.0f` GPUs and {glue:text}`kokolis_8_gpus_job_mttf_hours:,.0f`
 # hours ({glue:text}`kokolis_8_gpus_job_mttf_days:.1f` days) for jobs of
@@ -149,7 +174,7 @@ R.add_table("categories", E.tables["categories"], "Llama 3's interruptions, rate
 # {glue:text}`fit_vs_per_gpu_failure_rate_cluster_ratio:.2f` times at {glue:text}`gpus:,.0f` GPUs.
 # Its slope is shallower, so the two meet near {glue:text}`fit_meets_per_gpu_gpus:,.0f` GPUs. The
 # parameter `failure_model` chooses which of the two sets the job MTBF of the modelled jobs
-# below (the cluster and the sweeps over job size, with their intervals and goodput); Llama 3's
+# below (the cluster and the sweeps over job size, with their intervals and {term}`goodput`); Llama 3's
 # own run stays on its counts. This build uses the {glue:text}`failure_model_text`; try
 # `python -m analysis run reliability -p failure_model measured-fit`.
 
@@ -174,21 +199,6 @@ R.add_table("measured_job_failures", E.tables["measured_job_failures"],
 
 # %% tags=["remove-input"]
 display(Markdown(comparison_table(R, [("first_failure_minutes", "B27_first_failure_min")])))
-glue_figure("fig_reliability_mtbf", figures.job_mtbf(E))
-
-# %% [markdown]
-# ```{glue:figure} fig_reliability_mtbf
-# :name: fig-reliability-mtbf
-# :alt: Falling straight lines on log-log axes of job MTBF in hours against job size from 8 to 300,000 GPUs: the per-GPU projection from Llama 3's rate passing through the measured Llama 3 point, a higher line for GPU-class causes only, a shaded A100 band, a lower GB200 line and a dashed links-only line. Below the projection sit Kokolis et al.'s measured points at 8 and 1,024 GPUs (an arrow marks the gap at 1,024), OPT-175B's upper bound at 1,024 and Kokolis et al.'s projections as hollow squares; a dashed purple line is the power-law fit to the measured points, shallower than the projection.
-#
-# Job MTBF against job size. Lines project per-GPU rates as 1/GPUs; points are measured job
-# MTTFs and hollow squares Kokolis et al.'s projections; the dashed purple line is the fit to the
-# measured points. Jobs of {glue:text}`kokolis_large_job_gpus:,.0f` GPUs on Meta's research
-# clusters failed {glue:text}`measured_vs_projected_failure_rate_1024_gpus_ratio:.1f` times as
-# often as the projection (arrow). At {glue:text}`gpus:,.0f` GPUs (dotted line) the chosen model
-# stops a job every {glue:text}`cluster_job_mtbf_minutes:.0f` minutes, and GB200 NVL72 more often
-# still if its backplane adds the assumed faults.
-# ```
 
 # %% [markdown]
 # ## How often to checkpoint

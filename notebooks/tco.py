@@ -14,15 +14,6 @@
 # %% [markdown]
 # (chapter-tco)=
 # # TCO: dollars per GPU-hour and per million tokens
-#
-# Total cost of ownership per GPU-hour is the capital charge from the {ref}`capex chapter
-# <chapter-capex>` plus the running cost from the {ref}`opex chapter <chapter-opex>`. SemiAnalysis
-# prices every H100 training token at its TCO with no rental margin, and argues that GB200 NVL72
-# must be faster per GPU by its TCO ratio to be worth buying ({ref}`SemiAnalysis, 2025
-# <src-sa_gb200_2025>`). The report does not publish its opex items or its cost of capital, so this
-# chapter builds its own TCO from independent public sources and sets it against both of the
-# report's numbers, prices every benchmark run per million tokens, and compares owning with renting. Rerun it with your own
-# inputs: `python -m analysis run tco -p tariff_usd_per_kwh 0.12 -p cost_of_capital 0.12`.
 
 # %% tags=["parameters", "remove-cell"]
 # The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
@@ -34,11 +25,40 @@ from analysis.chapters import tco as chapter
 from analysis.figures import opex as opex_figures
 from analysis.figures import tco as figures
 from analysis.notebook import bands_table, claims_table, comparison_table, glue_facts, glue_figure, start
+from analysis.tables import answer_from_results
 
-P, R = start("tco", globals())
+P, R = start("tco", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
 R.record(E)
+display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 glue_facts("A12_tco_ratio", "A13_h100_usd_per_gpu_hour")
+
+# %% tags=["remove-input"]
+glue_figure("fig_tco_breakeven", figures.breakeven(E))
+
+# %% [markdown]
+# ```{glue:figure} fig_tco_breakeven
+# :name: fig-tco-breakeven
+# :alt: Three rising lines of the GB200 break-even speed-up against GB200 all-in capex per GPU, for lower, equal and higher GB200 opex, with a dot at this build's point and a dotted line at the report's ratio.
+#
+# The speed-up GB200 needs rises in a straight line with its capex per GPU; its opex shifts the
+# line up or down.
+# ```
+
+# %% [markdown]
+# Total cost of ownership per {term}`GPU-hour` is the capital charge from the {ref}`capex chapter
+# <chapter-capex>` plus the running cost from the {ref}`opex chapter <chapter-opex>`. SemiAnalysis
+# prices every H100 training token at its {term}`TCO` with no rental margin, and argues that GB200 {term}`NVL72`
+# must be faster per GPU by its TCO ratio to be worth buying ({ref}`SemiAnalysis, 2025
+# <src-sa_gb200_2025>`). The report does not publish its opex items or its cost of capital, so this
+# chapter builds its own TCO from independent public sources and sets it against both of the
+# report's numbers, prices every benchmark run per million tokens, and compares owning with renting. Rerun it with your own
+# inputs: `python -m analysis run tco -p tariff_usd_per_kwh 0.12 -p cost_of_capital 0.12`.
+
+# %% tags=["remove-input"]
+from analysis.notebook import show_parameters
+
+show_parameters(P, R)
 
 # %% [markdown]
 # ## TCO per GPU-hour
@@ -65,7 +85,7 @@ display(Markdown(comparison_table(R, [("h100_tco_usd_per_gpu_hour", "A13_h100_us
 # Every input above is sourced independently of the report's cost figures: SemiAnalysis's prices
 # and watts, CBRE's wholesale rents for the datacenter ({ref}`opex chapter <chapter-opex>`), a
 # support-contract share for maintenance, and a {glue:text}`cost_of_capital_pct:.0f` % cost of
-# capital over {glue:text}`useful_life_years:g` years. The cost of capital is CoreWeave's
+# capital over {glue:text}`useful_life_years:g` years. The {term}`cost of capital` is CoreWeave's
 # effective rate on its unsecured 2030 notes, between hyperscaler bond yields and CoreWeave's
 # GPU-backed loans:
 
@@ -100,7 +120,7 @@ display(Markdown(figures.a13_check_table(E)))
 #
 # A benchmark's tokens per second per GPU turn the hourly TCO into a price per token:
 # \$/1M tokens = TCO per GPU-hour / 3,600 / (tokens/s/GPU) x 10⁶. Where a publisher reports only
-# MFU, the FLOP accounting of the {ref}`cluster chapter <chapter-cluster>` converts it to tokens/s
+# {term}`MFU`, the FLOP accounting of the {ref}`cluster chapter <chapter-cluster>` converts it to tokens/s
 # first. H100 rows use the H100 TCO and GB200 rows the GB200 TCO. Priced at the report's own
 # \${glue:text}`fact_A13_h100_usd_per_gpu_hour:.2f`, the same throughputs give the report's figures, which checks its throughput and FLOP
 # arithmetic; at the book's TCO they land higher by the TCO gap:
@@ -116,9 +136,9 @@ display(Markdown(comparison_table(R, [
     ("llama31_405b_bf16_usd_per_million_tokens", "A34_405b_bf16_cost_per_1m")])))
 
 # %% [markdown]
-# GPT-3 175B in FP8 cost {glue:text}`gpt3_175b_fp8_cents_per_million_tokens_jan2024:.1f`¢ per million tokens with January 2024
+# GPT-3 175B in {term}`FP8` cost {glue:text}`gpt3_175b_fp8_cents_per_million_tokens_jan2024:.1f`¢ per million tokens with January 2024
 # software and {glue:text}`gpt3_175b_fp8_cents_per_million_tokens:.1f`¢ with December 2024 software, on the same H100s.
-# Llama 3.1 405B in BF16 costs \${glue:text}`llama31_405b_bf16_usd_per_million_tokens:.2f` per million
+# Llama 3.1 405B in {term}`BF16` costs \${glue:text}`llama31_405b_bf16_usd_per_million_tokens:.2f` per million
 # tokens, \${glue:text}`llama31_405b_bf16_cost_15t_tokens_million_usd:.1f`M for {glue:text}`llama31_405b_train_trillion_tokens:.0f`T tokens: one
 # successful run, before any experiment, failure or restart. Every benchmark row:
 
@@ -133,18 +153,6 @@ display(Markdown(figures.usd_per_million_tokens_table(E)))
 # Performance per TCO dollar is throughput divided by TCO per GPU-hour, so GB200 beats the H100
 # only if its per-GPU throughput exceeds the H100's by more than the TCO ratio. The ratio moves
 # with what GB200 costs to buy and to run; the chart holds the H100 at this build's TCO.
-
-# %% tags=["remove-input"]
-glue_figure("fig_tco_breakeven", figures.breakeven(E))
-
-# %% [markdown]
-# ```{glue:figure} fig_tco_breakeven
-# :name: fig-tco-breakeven
-# :alt: Three rising lines of the GB200 break-even speed-up against GB200 all-in capex per GPU, for lower, equal and higher GB200 opex, with a dot at this build's point and a dotted line at the report's ratio.
-#
-# The speed-up GB200 needs rises in a straight line with its capex per GPU; its opex shifts the
-# line up or down.
-# ```
 
 # %% [markdown]
 # Change the server price, life, cost of capital, utilization, power, PUE and tariff below and watch the TCO, the cost per million tokens and GB200's break-even move.

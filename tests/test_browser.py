@@ -261,12 +261,8 @@ FRACTION_UNIT = re.compile(r"\d\s*fraction\b|^fraction$")
 
 # Pages known to fail a check, each with the reason; every other page must pass. Remove a page
 # from its list when it is fixed (an xfail that no longer fails is reported as XPASS).
-KNOWN_WIDE = {  # page: why it is wider than a 390 px phone
-    "book/generated/sources.html": "an unbroken source title (the AMD MLPerf v5.1 log path, MI355X_EPYC_9575F_...)",
-}
-KNOWN_NUMBERS = {  # page: why it shows e-notation
-    "book/generated/claims.html": "the ledger's claim text quotes '~2.15e25' FLOP (analysis/ledger.py, data/claims.csv)",
-}
+KNOWN_WIDE = {}  # page: why it is wider than a 390 px phone (none now)
+KNOWN_NUMBERS = {}  # page: why it shows e-notation (none now)
 
 
 def _known_failures(problems, known, what):

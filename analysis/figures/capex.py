@@ -44,3 +44,6 @@ def charge_vs_life(E):
     add_source(fig, "H100 all-in capex per GPU from SemiAnalysis 2025 (A04 / 8); capital recovery factor; "
                "utilization as in this build.")
     return fig
+
+ANSWER = ["h100_capex_usd_per_gpu", "gb200_capex_usd_per_gpu", "gb200_to_h100_capex_ratio", "h100_capex_usd_per_gpu_hour", "gb200_capex_usd_per_gpu_hour"]
+ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from analysis.formatting import humanize
 from analysis.ledger import status_label
 from analysis.notebook import format_quantity
 from analysis.tables import markdown_table
@@ -45,9 +46,9 @@ def claims_markdown(E) -> str:
     for c in E.tables["seed_claims"].itertuples():
         book = format_quantity(c.book_value, c.book_unit) if pd.notna(c.book_value) else "—"
         chapter = _chapter(c.section) if c.chapter_built else c.section
-        rows.append((f"**{c.claim_id}** {c.claim}", c.seed_value if isinstance(c.seed_value, str) else "—",
+        rows.append((f"**{c.claim_id}** {humanize(c.claim)}", humanize(c.seed_value) if isinstance(c.seed_value, str) else "—",
                      original(c), book, difference(c.difference_rel), tolerance(c), f"**{status_label(c.status)}**",
-                     chapter, c.explanation))
+                     chapter, humanize(c.explanation)))
     return markdown_table(["Claim", "Seed says", "Original source", "This book", "Difference", "Tolerance", "Status",
                            "Chapter", "Why"], rows)
 
@@ -62,8 +63,11 @@ def facts_markdown(E) -> str:
         if pd.notna(f.report_high):
             report += f" to {format_quantity(f.report_high, f.unit)}"
         also = ", ".join(_chapter(s) for s in f.also_in) or "—"
-        rows.append((f.fact_id, f.quantity, report, format_quantity(f.book_value, f.unit), difference(f.difference_rel),
+        rows.append((f.fact_id, humanize(f.quantity), report, format_quantity(f.book_value, f.unit), difference(f.difference_rel),
                      tolerance(f), status_label(f.status), _chapter(f.section), also,
-                     f.note if isinstance(f.note, str) else ""))
+                     humanize(f.note) if isinstance(f.note, str) else ""))
     return markdown_table(["Fact", "Quantity", "Report", "This book", "Difference", "Tolerance", "Status",
                            "Chapter", "Also in", "Note"], rows)
+
+ANSWER = ["claims_total_count", "claims_reproduced_independently_count", "claims_corrected_count", "facts_checked_count", "facts_reproduced_independently_count", "facts_corrected_count"]
+ANSWER_MORE = "Below: what each status means, then the ledger of seed claims and the report figures the book checks."

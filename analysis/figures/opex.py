@@ -73,3 +73,6 @@ def anchors_table(E) -> str:
     rows = [[ANCHOR_ITEMS[r.param], value(r), r.period, r.what, r.confidence, r.source_id]
             for r in E.tables["anchors"].itertuples()]
     return markdown_table(["Item", "Value", "Period", "What", "Confidence", "Source"], rows, "lrllll")
+
+ANSWER = ["h100_opex_usd_per_gpu_month", "gb200_opex_usd_per_gpu_month", "gb200_to_h100_opex_ratio"]
+ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."

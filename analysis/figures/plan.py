@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from analysis.formatting import flop
 from analysis.plots import PALETTE, add_source, new_figure
 from analysis.tables import markdown_table, pct
 
@@ -21,11 +22,20 @@ def backtest_table(E) -> str:
     return markdown_table(["Run", "Outcome", "Published", "Predicted", "P10-P90", "Error", "Throughput"], rows, "llrrrrl")
 
 
+def glue_flops(E) -> None:
+    """Glue the walkthrough's FLOP counts written for people ('3.94 × 10²⁵'), not in e-notation."""
+    from analysis.notebook import glue
+
+    p = "plan_llama31_405b"
+    glue(p + "_flops_per_token_text", flop(E[p + "_flops_per_token"], ""), display=False)
+    glue(p + "_total_flop_text", flop(E[p + "_total_flop"], ""), display=False)
+
+
 def walkthrough_table(E) -> str:
     """Markdown: the planner's steps for Llama 3.1 405B."""
     p = "plan_llama31_405b"
-    steps = [("FLOPs per token (6N + 12Lhs)", f"{E[p + '_flops_per_token']:.3e}"),
-             ("FLOPs of the run", f"{E[p + '_total_flop']:.3e}"),
+    steps = [("FLOPs per token (6N + 12Lhs)", flop(E[p + "_flops_per_token"], "")),
+             ("FLOPs of the run", flop(E[p + "_total_flop"], "")),
              ("Throughput: published TFLOP/s per GPU, model FLOPs", f"{E[p + '_achieved_tflops']:,.0f}"),
              ("= MFU", pct(E[p + "_mfu_frac"])),
              ("= tokens/s/GPU", f"{E[p + '_tokens_per_s_per_gpu']:,.0f}"),
@@ -64,3 +74,6 @@ def backtest(E):
     add_source(fig, "data/backtest_runs.csv: Narayanan et al. 2021, OPT logbook, BigScience/GENCI, Llama 3.1 model card, "
                     "DeepSeek-V3 report; predictions: analysis.planner at the book's defaults.")
     return fig
+
+ANSWER = ["plan_llama31_405b_days_with_failures", "plan_llama31_405b_cost_usd", "plan_llama31_405b_energy_mwh", "plan_backtest_runs_count", "plan_backtest_median_abs_error_frac"]
+ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."

@@ -234,3 +234,6 @@ def goodput_by_size(E):
     add_source(fig, "analytic expectation (lines) and Monte Carlo (dots, 5th-95th percentile) of this chapter; the "
                     f"dotted horizontal line is Meta's {published:.0f} %.")
     return fig
+
+ANSWER = ["llama3_unexpected_interruptions_per_day", "llama3_job_mtbf_hours", "llama3_gpu_mtbf_years", "llama3_effective_training_time_frac", "daly_interval_minutes"]
+ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."

@@ -102,3 +102,6 @@ def a13_check_table(E) -> str:
             for r in E.tables["a13_check"].itertuples()]
     return markdown_table(["Opex", "Life, years", "Opex, USD per GPU-hour", f"Cost of capital that gives {basis}",
                            "The book's"], rows, "lrrrr")
+
+ANSWER = ["h100_tco_usd_per_gpu_hour", "gb200_tco_usd_per_gpu_hour", "gb200_breakeven_speedup", "llama31_405b_bf16_usd_per_million_tokens"]
+ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."
