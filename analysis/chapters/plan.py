@@ -100,10 +100,11 @@ def _walkthrough(res: ChapterResults) -> None:
     res.add(f"{p}_meter_w_per_gpu", s["meter_w_per_gpu"], "W per GPU", "Llama 3.1 405B: power per GPU at the meter")
     res.add(f"{p}_usd_per_gpu_hour", s["usd_per_gpu_hour"], "USD per GPU-hour", "Llama 3.1 405B: price (the book's H100 TCO)")
     for key, (unit, label) in planner.KEYS.items():
-        res.add(f"{p}_{key}", q[key]["value"], unit, f"Llama 3.1 405B: {label[0].lower() + label[1:]}")
+        label = _sentence_case(label)
+        res.add(f"{p}_{key}", q[key]["value"], unit, f"Llama 3.1 405B: {label}")
         if key in ("days_with_failures", "cost_usd", "energy_mwh"):
-            res.add(f"{p}_{key}_p10", q[key]["p10"], unit, f"Llama 3.1 405B: {label[0].lower() + label[1:]}, P10")
-            res.add(f"{p}_{key}_p90", q[key]["p90"], unit, f"Llama 3.1 405B: {label[0].lower() + label[1:]}, P90")
+            res.add(f"{p}_{key}_p10", q[key]["p10"], unit, f"Llama 3.1 405B: {label}, P10")
+            res.add(f"{p}_{key}_p90", q[key]["p90"], unit, f"Llama 3.1 405B: {label}, P90")
     res.add(f"{p}_published_gpu_hours", r["published_gpu_hours"], "GPU-hours", "Llama 3.1 405B: published GPU-hours")
 
 
@@ -152,3 +153,8 @@ def _backtest(res: ChapterResults) -> None:
         res.add(f"plan_backtest_{run_id}_mfu_frac", mfu, "fraction", f"Backtest: {run_id}, MFU the planner used")
     worst = table.loc[err.idxmax()]
     res.add("plan_backtest_max_abs_error_frac", float(np.abs(worst["error_frac"])), "fraction", "Backtest: largest absolute error")
+
+
+def _sentence_case(label: str) -> str:
+    """Lower-case a label's first letter to follow a colon, unless it starts an acronym (GPU-hours)."""
+    return label if label[:2].isupper() else label[0].lower() + label[1:]
