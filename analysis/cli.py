@@ -155,10 +155,10 @@ def cmd_compare(args) -> int:
 
 def cmd_measure(args) -> int:
     from analysis.data import data_dir
-    from analysis.measure import harness, rows
+    from analysis.measure import harness
 
-    out = check_out_dir(args.out) if args.out is not None else data_dir() / "measured"
-    rows.check_out_dir(out)
+    # one check of the folder, before the measurement runs: the given --out, or data/measured
+    out = check_out_dir(args.out if args.out is not None else data_dir() / "measured")
     path, new = harness.run(args.device, args.quick, args.seed, out)
     print(harness.summary(path, new))
     return 0

@@ -19,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from analysis.data import read_raw, schema_columns, validate_frame
-from analysis.errors import ExecutionError, InputError
+from analysis.errors import ExecutionError
 from analysis.measure.timing import MatmulResult, Timing
 from analysis.units import TERA
 
@@ -161,20 +161,6 @@ def train_step_row(info: RunInfo, precision: str, config: str, params: int, seq_
 
 def table_file(out_dir: Path) -> Path:
     return Path(out_dir) / FILE_NAME
-
-
-def check_out_dir(out_dir: Path) -> None:
-    """--out must be a folder, or a path that can become one; an InputError (exit 2) otherwise."""
-    out_dir = Path(out_dir)
-    if out_dir.exists() and not out_dir.is_dir():
-        raise InputError(f"--out {out_dir}: exists and is not a folder")
-    probe = out_dir
-    while not probe.exists():
-        probe = probe.parent
-    if not probe.is_dir():
-        raise InputError(f"--out {out_dir}: {probe} is a file, so the folder cannot be made")
-    if not os.access(probe, os.W_OK):
-        raise InputError(f"--out {out_dir}: {probe} is not writable")
 
 
 def existing_rows(out_dir: Path) -> pd.DataFrame:
