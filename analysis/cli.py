@@ -91,7 +91,7 @@ def _headline_table(section, results: dict) -> str:
 def cmd_run(args) -> int:
     from analysis import constraints
     from analysis.pipeline.build import resolve_all
-    from analysis.pipeline.runner import run_sections
+    from analysis.pipeline.execute import execute_sections
     from analysis.results import load_results
     from analysis.sections import get_section, run_order
 
@@ -105,7 +105,11 @@ def cmd_run(args) -> int:
     # A staging folder of this process's own: a concurrent run into the same --out cannot mix files
     # with this one, and the numbers printed are read from this run's own staging copy.
     with staged(out) as stage:
-        run_sections(section.name, values, stage, REPO_ROOT)
+        # The sections it needs come from the book's cache where their inputs are unchanged
+        # (read only: a build may be running); the section itself always executes.
+        execute_sections(values, REPO_ROOT, 0, REPO_ROOT / "_build" / "cache", stage, stage,
+                         only=[section.name], always_run=(section.name,), cache_writable=False,
+                         tables_out=stage)
         results = load_results(section.name, stage)["results"]
     print(f"{section.title} -> {out / (section.name + '.ipynb')}, {out / (section.name + '.json')}")
     print(_headline_table(section, results))

@@ -32,17 +32,21 @@ PALETTE = {
 CYCLE = [PALETTE[c] for c in ("blue", "orange", "green", "vermillion", "sky", "purple", "black")]
 
 
+# The book's matplotlib defaults (and fixed metadata, so rebuilds are byte-stable).
+STYLE = {
+    "axes.prop_cycle": matplotlib.cycler(color=CYCLE),
+    "axes.spines.top": False, "axes.spines.right": False,
+    "axes.grid": True, "grid.alpha": 0.3, "axes.titleweight": "bold",
+    "figure.figsize": (MAX_WIDTH_IN, 4.4), "figure.dpi": FIGURE_DPI, "savefig.dpi": 2 * FIGURE_DPI,
+    "font.size": 12, "axes.titlesize": 13, "axes.labelsize": 12, "xtick.labelsize": 12,
+    "ytick.labelsize": 12, "legend.fontsize": 12, "legend.frameon": False,
+    "svg.hashsalt": "gpu-economics-book", "figure.max_open_warning": 0,
+}
+
+
 def apply_style() -> None:
-    """Set the book's matplotlib defaults (and fixed metadata, so rebuilds are byte-stable)."""
-    plt.rcParams.update({
-        "axes.prop_cycle": matplotlib.cycler(color=CYCLE),
-        "axes.spines.top": False, "axes.spines.right": False,
-        "axes.grid": True, "grid.alpha": 0.3, "axes.titleweight": "bold",
-        "figure.figsize": (MAX_WIDTH_IN, 4.4), "figure.dpi": FIGURE_DPI, "savefig.dpi": 2 * FIGURE_DPI,
-        "font.size": 12, "axes.titlesize": 13, "axes.labelsize": 12, "xtick.labelsize": 12,
-        "ytick.labelsize": 12, "legend.fontsize": 12, "legend.frameon": False,
-        "svg.hashsalt": "gpu-economics-book", "figure.max_open_warning": 0,
-    })
+    """Set the book's matplotlib defaults (:data:`STYLE`) and, inside a kernel, hi-dpi PNG output."""
+    plt.rcParams.update(STYLE)
     try:  # inside a kernel: render figures as hi-dpi PNG
         from matplotlib_inline.backend_inline import set_matplotlib_formats
         set_matplotlib_formats("retina")

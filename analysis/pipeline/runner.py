@@ -22,6 +22,7 @@ import nbformat
 
 from analysis.data import table_closure
 from analysis.errors import ExecutionError
+from analysis.pipeline import kernels
 from analysis.sections import Section
 
 HIDDEN_TAGS = ("parameters", "injected-parameters")
@@ -117,19 +118,19 @@ def execute_section(section: Section, params: dict, out_dir: Path, root: Path,
     saved = {k: os.environ.get(k) for k in env}
     os.environ.update(env)
     target = out_dir / f"{section.name}.ipynb"
+    # The kernel is forked from this process where it can be (analysis.pipeline.kernels), and
+    # killed once the last cell's outputs are in: a polite shutdown waits up to 2.5 s for a
+    # kernel that the shutdown's interrupt caught at the wrong moment, and nothing is left to save.
+    options = dict(parameters=params, kernel_name="python3", cwd=str(root), progress_bar=False,
+                   log_output=False, report_mode=False, execution_timeout=CELL_TIMEOUT_S,
+                   kernel_manager_class=kernels.manager_for(root), shutdown_kernel="immediate")
     try:
         try:
-            executed = papermill.execute_notebook(
-                nb, None, parameters=params, kernel_name="python3", cwd=str(root),
-                progress_bar=False, log_output=False, report_mode=False,
-                execution_timeout=CELL_TIMEOUT_S)
+            executed = papermill.execute_notebook(nb, None, **options)
         except RuntimeError as exc:  # a kernel that dies while starting (seen on an overloaded machine)
             if "Kernel died" not in str(exc) and "kernel_info" not in str(exc):
                 raise
-            executed = papermill.execute_notebook(
-                nb, None, parameters=params, kernel_name="python3", cwd=str(root),
-                progress_bar=False, log_output=False, report_mode=False,
-                execution_timeout=CELL_TIMEOUT_S)
+            executed = papermill.execute_notebook(nb, None, **options)
     except PapermillExecutionError as exc:
         raise SectionFailed(_describe_failure(section.name, source, exc)) from None
     except Exception as exc:  # kernel death, a cell timeout, bad notebook JSON, ...
@@ -182,15 +183,3 @@ def timed_execute(args) -> RunRecord:
     with _filtered_kernel_stderr():
         execute_section(*args)
     return RunRecord(args[0].name, time.perf_counter() - start, cached=False)
-
-
-def run_sections(name: str, values: dict[str, dict], out_dir: Path, root: Path) -> list[RunRecord]:
-    """Execute section ``name`` (after the sections it needs) into ``out_dir``, one at a time.
-    ``values`` holds the validated parameters of every section involved."""
-    from analysis.sections import run_order
-
-    records = []
-    for level in run_order([name]):
-        for section in level:
-            records.append(timed_execute((section, values[section.name], out_dir, root, out_dir)))
-    return records
