@@ -118,11 +118,15 @@ display(Markdown(figures.registry_table(E)))
 # Ironwood announcement compares Ironwood with Trillium only), so the v5p has no joules per token
 # rather than a guessed one. Dollars use the latest year of `data/cloud_prices.csv`: the H100 at
 # {glue:text}`atlas_h100_usd_per_device_hour_central:.2f` US$ an hour (central, within the 2026
-# range of the table), the B200 at its 2026 range, the GB200, v6e and v5p at one quoted price each,
-# all from secondary pages. No list price per GPU of a GB300 NVL72 rack was found, so the GB300 is
-# priced at the neocloud on-demand range of the same Blackwell Ultra GPU in an 8-GPU server, a
-# stand-in marked "proxy price" in the tables; a rack GPU probably costs more. No hourly price for
-# the MI355X or for Ironwood was found in a citable list. {glue:text}`atlas_measured_with_price_count:.0f`
+# range of the table), the B200 at its 2026 range from secondary pages, the GB200 between a
+# secondary quote and CoreWeave's on-demand list price, the v6e and v5p at Google's on-demand list
+# prices across its regions (as SkyPilot's catalog reads them from Google's billing catalog). No
+# list price per GPU of a GB300 NVL72 rack was found: CoreWeave and Nebius both ask buyers to
+# contact sales. The GB300 is therefore priced at the on-demand range of the same Blackwell Ultra
+# GPU in 8-GPU servers (two providers' list prices and a rental benchmark), a stand-in marked
+# "proxy price" in the tables; a rack GPU probably costs more. No hourly price for the MI355X or for
+# Ironwood was found in a citable list; the revision of Google's TPU7x documentation read here sends
+# buyers to their account team. {glue:text}`atlas_measured_with_price_count:.0f`
 # of the {glue:text}`atlas_measured_accelerators_count:.0f` measured accelerators have a price
 # ({glue:text}`atlas_measured_with_proxy_price_count:.0f` of them a stand-in's); for every one the
 # last column gives the hourly price at which it would match the H100's cost per token on the same

@@ -105,8 +105,8 @@ def test_measured_vs_specs_table_shows_joules_and_dollars(E):
 
 def test_gb300_is_priced_by_its_stand_in_and_says_so(E):
     assert E["atlas_measured_with_proxy_price_count"] == 1
-    # $5.00 and $7.25 an hour at 5,003 tokens/s: 5.00 / (5,003 x 3,600) x 1e6 = $0.278; 7.25 -> $0.403
+    # $5.00 and $9.50 an hour at 5,003 tokens/s: 5.00 / (5,003 x 3,600) x 1e6 = $0.278; 9.50 -> $0.527
     assert E["atlas_gb300_nvl72_usd_per_million_tokens_low"] == pytest.approx(5.00 / (5003 * 3600) * 1e6)
-    assert E["atlas_gb300_nvl72_usd_per_million_tokens_high"] == pytest.approx(7.25 / (5003 * 3600) * 1e6)
+    assert E["atlas_gb300_nvl72_usd_per_million_tokens_high"] == pytest.approx(9.50 / (5003 * 3600) * 1e6)
     gb300 = next(line for line in figures.summary_table(E).splitlines() if line.startswith("| GB300 |"))
     assert "(proxy price)" in gb300
