@@ -123,7 +123,7 @@ display(Markdown(figures.registry_table(E)))
 # prices across its regions (as SkyPilot's catalog reads them from Google's billing catalog). No
 # list price per GPU of a GB300 NVL72 rack was found: CoreWeave and Nebius both ask buyers to
 # contact sales. The GB300 is therefore priced at the on-demand range of the same Blackwell Ultra
-# GPU in 8-GPU servers (two providers' list prices and a rental benchmark), a stand-in marked
+# GPU in servers (three providers' list prices and a rental benchmark), a stand-in marked
 # "proxy price" in the tables; a rack GPU probably costs more. No hourly price for the MI355X or for
 # Ironwood was found in a citable list; the revision of Google's TPU7x documentation read here sends
 # buyers to their account team. {glue:text}`atlas_measured_with_price_count:.0f`

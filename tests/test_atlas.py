@@ -147,9 +147,9 @@ def test_every_price_row_cites_a_source_and_marks_a_stand_in():
 
 def test_stand_in_price_is_flagged_and_ranged():
     prices = load_table("cloud_prices")
-    # GB300 priced by B300 servers: Ornn's $5.00-7.25 (midpoint 6.125), Hyperstack's $7.40, Nebius's
-    # $7.85-9.50 (midpoint 8.675): lowest 5.00, median midpoint 7.40, highest 9.50
-    assert atlas.price_range(prices, "gb300_nvl72") == (5.00, 7.40, 9.50)
+    # GB300 priced by B300 servers: Ornn's $5.00-7.25 (midpoint 6.125), Verda's $6.99, Hyperstack's
+    # $7.40, Nebius's $7.85-9.50 (midpoint 8.675): lowest 5.00, median midpoint (6.99 + 7.40) / 2, highest 9.50
+    assert atlas.price_range(prices, "gb300_nvl72") == pytest.approx((5.00, 7.195, 9.50))
     # v5p, 2026: the quoted $4.20 and Google's $4.20-4.78 by region (midpoint 4.49): median 4.345
     assert atlas.price_range(prices, "tpu_v5p") == pytest.approx((4.20, 4.345, 4.78))
     assert atlas.price_is_proxy(prices, "gb300_nvl72")
