@@ -22,11 +22,13 @@ COVERAGE = ["j_per_token", "usd_per_million_tokens_low", "usd_per_million_tokens
 def registry(summary: pd.DataFrame) -> pd.DataFrame:
     """Every registry part with its vendor, dense and sparse BF16 peaks, whether it has measured
     training rows here and, for a measured one, its summary row's joules and dollars per token
-    (``COVERAGE``; parts without an ``accelerators.csv`` row are listed as unknown vendor)."""
+    (``COVERAGE``). A part without an ``accelerators.csv`` row takes its vendor from the first word
+    of its name when that is a known vendor, else "unknown"."""
     gpus = load_table("gpus")
     acc = load_table("accelerators").set_index("gpu_id")
     out = gpus[["gpu_id", "name", "bf16_dense_tflops", "fp8_dense_tflops", "memory_gb", "tdp_w", "launch_year"]].copy()
-    out["vendor"] = out["gpu_id"].map(acc["vendor"]).fillna("unknown")
+    maker = out["name"].str.split().str[0]  # "NVIDIA H800 SXM 80GB" -> NVIDIA, for parts without an accelerators.csv row
+    out["vendor"] = out["gpu_id"].map(acc["vendor"]).fillna(maker.where(maker.isin(set(acc["vendor"])))).fillna("unknown")
     out["bf16_sparse_tflops"] = out["gpu_id"].map(acc["bf16_sparse_tflops"])
     out["measured"] = out["gpu_id"].isin(set(summary["gpu_id"]))
     return out.merge(summary[["gpu_id", *COVERAGE]], on="gpu_id", how="left")
