@@ -130,6 +130,16 @@ def price_range(prices: pd.DataFrame, gpu_id: str) -> tuple[float, float, float]
     return float(rows["low_usd_per_gpu_hour"].min()), float(mid.median()), float(rows["high_usd_per_gpu_hour"].max())
 
 
+def price_is_proxy(prices: pd.DataFrame, gpu_id: str) -> bool:
+    """Whether any latest-year ``cloud_prices.csv`` row for ``gpu_id`` prices another device as a
+    stand-in (its ``what`` starts with "proxy:"), so that a table can say so beside the cost."""
+    rows = prices[prices["gpu_id"] == gpu_id]
+    if rows.empty:
+        return False
+    year = rows["period"].str[:4]
+    return bool(rows.loc[year == year.max(), "what"].str.startswith("proxy:").any())
+
+
 def latest_rows(atlas: pd.DataFrame) -> pd.DataFrame:
     """For each device, model and precision, the rows of the latest release that published it."""
     keys = ["gpu_id", "model_id", "precision"]

@@ -73,7 +73,13 @@ show_parameters(P, R)
 # "five petaflops" appears on a third as a sparse figure. TPUs have no sparsity mode. A test checks
 # that every dense peak sits below the vendor's sparse figure wherever `data/accelerators.csv`
 # records one, and that the registry's dense peaks are half of NVIDIA's and AMD's sparse headlines.
-# Google and AWS publish no chip power for TPUs or Trainium2.
+# AMD's dense peaks come from AMD's own documents: the ROCm documentation's per-clock rates per
+# compute unit for CDNA 3 (MI300X and MI325X) and its compute-unit counts, and AMD's MXFP4 figure
+# for the MI355X, whose FP8 and BF16 peaks are halved from it; the MI325X's bandwidth and power
+# and the MI355X's board power are still read from secondary pages, and `data/gpus.csv` says so
+# row by row. Google and AWS publish no chip power for TPUs or Trainium2. The last two columns give,
+# for each measured accelerator, the joules and dollars per token of the next section, or why
+# either is missing.
 
 # %% tags=["remove-input"]
 display(Markdown(figures.registry_table(E)))
@@ -108,13 +114,23 @@ display(Markdown(figures.registry_table(E)))
 # {glue:text}`atlas_gb200_it_w_per_device:,.0f` W for NVL72 racks), an assumption for every chip but those two;
 # for Ironwood, 10 MW per 9,216-chip pod as Google gave it at Hot Chips 2025; for v6e, that figure
 # moved by Google's "2x performance per watt", taken at the BF16 peak. Google publishes no v5p power,
-# so the v5p has no joules per token. Dollars use the latest year of `data/cloud_prices.csv`: the
-# H100 at {glue:text}`atlas_h100_usd_per_device_hour_central:.2f` US$ an hour (central, within the
-# 2026 range of the table), the B200 at its 2026 range, the GB200, v6e and v5p at one quoted price
-# each, all from secondary pages. {glue:text}`atlas_measured_with_price_count:.0f` measured
-# accelerators have a sourced price; for every one the last column gives the hourly price at which
-# it would match the H100's cost per token on the same model and precision, where the H100 has that
-# row, so a reader with a quote for the others can place it.
+# neither per chip nor per pod, and no chart of performance per watt that includes the v5p (its
+# Ironwood announcement compares Ironwood with Trillium only), so the v5p has no joules per token
+# rather than a guessed one. Dollars use the latest year of `data/cloud_prices.csv`: the H100 at
+# {glue:text}`atlas_h100_usd_per_device_hour_central:.2f` US$ an hour (central, within the 2026
+# range of the table), the B200 at its 2026 range from secondary pages, the GB200 between a
+# secondary quote and CoreWeave's on-demand list price, the v6e and v5p at Google's on-demand list
+# prices across its regions (as SkyPilot's catalog reads them from Google's billing catalog). No
+# list price per GPU of a GB300 NVL72 rack was found: CoreWeave and Nebius both ask buyers to
+# contact sales. The GB300 is therefore priced at the on-demand range of the same Blackwell Ultra
+# GPU in servers (three providers' list prices and a rental benchmark), a stand-in marked
+# "proxy price" in the tables; a rack GPU probably costs more. No hourly price for the MI355X or for
+# Ironwood was found in a citable list; the revision of Google's TPU7x documentation read here sends
+# buyers to their account team. {glue:text}`atlas_measured_with_price_count:.0f`
+# of the {glue:text}`atlas_measured_accelerators_count:.0f` measured accelerators have a price
+# ({glue:text}`atlas_measured_with_proxy_price_count:.0f` of them a stand-in's); for every one the
+# last column gives the hourly price at which it would match the H100's cost per token on the same
+# model and precision, where the H100 has that row, so a reader with a quote can place it.
 
 # %% tags=["remove-input"]
 display(Markdown(figures.summary_table(E)))
@@ -187,8 +203,10 @@ display(Markdown(figures.gains_table(E)))
 # AMD's MI300X and MI325X have MLPerf results only for Llama 2 70B LoRA fine-tuning, whose FLOPs per
 # token are not those of pre-training; AMD's own ROCm training tables could not be read for this
 # book; H200 and Trainium2 have no public pre-training throughput table here. They stay specs only.
-# Prices for GB300, MI355X and Ironwood were not found in a citable list; the break-even column
-# prices them against the H100 instead.
+# Hourly prices for the MI355X and Ironwood were not found in a citable list, and the GB300's is a
+# stand-in's; the break-even column prices them against the H100 instead. The v5p has no joules
+# per token because Google has published no power figure for it. A test fails if a measured
+# accelerator loses its price or its joules per token without being added to this list.
 
 # %% tags=["remove-input"]
 R.save()

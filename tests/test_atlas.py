@@ -109,3 +109,49 @@ def test_price_range_uses_the_latest_year():
 def test_breakeven_price():
     # twice the H100's throughput matches its cost per token at twice its price
     assert atlas.breakeven_usd_per_device_hour(3242, 1621, 2.95) == pytest.approx(5.90)
+
+
+def test_amd_peaks_follow_amds_per_clock_rates():
+    gpus = load_table("gpus").set_index("gpu_id")
+    # ROCm docs (rocm_mi300_arch): Matrix BF16 2,048 and FP8 4,096 FLOPs/clock/CU; 304 CUs
+    # (rocm_gpu_specs) at 2.1 GHz: 2,048 x 304 x 2.1e9 = 1,307.4 TFLOP/s, 4,096 x 304 x 2.1e9 = 2,614.9.
+    for gpu_id in ("mi300x", "mi325x"):
+        assert gpus.loc[gpu_id, "bf16_dense_tflops"] == pytest.approx(2_048 * 304 * 2.1e9 / 1e12, abs=0.05)
+        assert gpus.loc[gpu_id, "fp8_dense_tflops"] == pytest.approx(4_096 * 304 * 2.1e9 / 1e12, abs=0.05)
+    # MI355X: AMD's "up to 10 petaFLOPS (MXFP4)" per GPU, FP8 half of it, BF16 half of FP8 ...
+    mi355x = gpus.loc["mi355x"]
+    assert mi355x["fp4_dense_tflops"] == 10_000
+    assert mi355x["fp8_dense_tflops"] == mi355x["fp4_dense_tflops"] / 2
+    assert mi355x["bf16_dense_tflops"] == mi355x["fp8_dense_tflops"] / 2
+    # ... and a dense rate: 8,192 FP8 FLOPs/clock/CU (ISSCC) x 256 CUs needs ~2.4 GHz to reach it, a
+    # real clock; the 10 PF "sparse" reading would need ~4.8 GHz.
+    assert 2.2e9 < mi355x["fp8_dense_tflops"] * 1e12 / (8_192 * 256) < 2.6e9
+
+
+def test_amd_peaks_cite_amds_own_documents():
+    gpus = load_table("gpus").set_index("gpu_id")
+    kind = load_table("sources").set_index("source_id")["kind"]
+    for gpu_id in ("mi300x", "mi325x", "mi355x"):
+        assert kind[gpus.loc[gpu_id, "source_id"]] == "vendor-doc", gpu_id
+
+
+def test_every_price_row_cites_a_source_and_marks_a_stand_in():
+    prices = load_table("cloud_prices")
+    sources = load_table("sources").set_index("source_id")
+    assert prices["source_id"].isin(sources.index).all()
+    assert sources.loc[prices["source_id"], "url"].notna().all()
+    proxy = prices[prices["what"].str.startswith("proxy:")]
+    assert set(proxy["gpu_id"]) == {"gb300_nvl72"}
+    assert proxy["note"].str.contains("proxy").all()
+
+
+def test_stand_in_price_is_flagged_and_ranged():
+    prices = load_table("cloud_prices")
+    # GB300 priced by B300 servers: Ornn's $5.00-7.25 (midpoint 6.125), Verda's $6.99, Hyperstack's
+    # $7.40, Nebius's $7.85-9.50 (midpoint 8.675): lowest 5.00, median midpoint (6.99 + 7.40) / 2, highest 9.50
+    assert atlas.price_range(prices, "gb300_nvl72") == pytest.approx((5.00, 7.195, 9.50))
+    # v5p, 2026: the quoted $4.20 and Google's $4.20-4.78 by region (midpoint 4.49): median 4.345
+    assert atlas.price_range(prices, "tpu_v5p") == pytest.approx((4.20, 4.345, 4.78))
+    assert atlas.price_is_proxy(prices, "gb300_nvl72")
+    assert not atlas.price_is_proxy(prices, "h100_sxm")
+    assert not atlas.price_is_proxy(prices, "mi355x")

@@ -15,16 +15,23 @@ SHORT = {"gb300_nvl72": "GB300", "gb200_nvl72": "GB200", "b200_hgx": "B200", "h2
          "tpu_v6e": "TPU v6e", "tpu7x_ironwood": "Ironwood", "trainium2": "Trainium2"}
 
 
-def registry(measured: set[str]) -> pd.DataFrame:
-    """Every registry part with its vendor, dense and sparse BF16 peaks and whether it has
-    measured training rows here (parts without an ``accelerators.csv`` row are listed as unknown vendor)."""
+COVERAGE = ["j_per_token", "usd_per_million_tokens_low", "usd_per_million_tokens_central", "usd_per_million_tokens_high",
+            "price_is_proxy", "breakeven_usd_per_device_hour"]
+
+
+def registry(summary: pd.DataFrame) -> pd.DataFrame:
+    """Every registry part with its vendor, dense and sparse BF16 peaks, whether it has measured
+    training rows here and, for a measured one, its summary row's joules and dollars per token
+    (``COVERAGE``). A part without an ``accelerators.csv`` row takes its vendor from the first word
+    of its name when that is a known vendor, else "unknown"."""
     gpus = load_table("gpus")
     acc = load_table("accelerators").set_index("gpu_id")
     out = gpus[["gpu_id", "name", "bf16_dense_tflops", "fp8_dense_tflops", "memory_gb", "tdp_w", "launch_year"]].copy()
-    out["vendor"] = out["gpu_id"].map(acc["vendor"]).fillna("unknown")
+    maker = out["name"].str.split().str[0]  # "NVIDIA H800 SXM 80GB" -> NVIDIA, for parts without an accelerators.csv row
+    out["vendor"] = out["gpu_id"].map(acc["vendor"]).fillna(maker.where(maker.isin(set(acc["vendor"])))).fillna("unknown")
     out["bf16_sparse_tflops"] = out["gpu_id"].map(acc["bf16_sparse_tflops"])
-    out["measured"] = out["gpu_id"].isin(measured)
-    return out
+    out["measured"] = out["gpu_id"].isin(set(summary["gpu_id"]))
+    return out.merge(summary[["gpu_id", *COVERAGE]], on="gpu_id", how="left")
 
 
 def _power(P) -> dict[str, float]:
@@ -36,11 +43,6 @@ def _power(P) -> dict[str, float]:
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("atlas")
     rows = res.add_table("rows", atlas.load_atlas(P.mfu_check_tolerance))
-    reg = res.add_table("registry", registry(set(rows["gpu_id"])))
-    res.add("atlas_accelerators_count", len(reg), "count", "Accelerators in the registry")
-    res.add("atlas_vendors_count", reg["vendor"].nunique(), "count", "Vendors in the registry")
-    res.add("atlas_measured_accelerators_count", reg["measured"].sum(), "count", "Accelerators with measured training rows")
-    res.add("atlas_specs_only_count", (~reg["measured"]).sum(), "count", "Accelerators with specifications only")
     res.add("atlas_rows_count", len(rows), "count", "Measured training rows in the atlas")
     prints = rows[rows["printed_flops_per_token"].notna()]
     res.add("atlas_rows_printing_flops_count", len(prints), "count", "Rows that print a TFLOP/s or an MFU")
@@ -69,6 +71,7 @@ def compute(P, upstream) -> ChapterResults:
     prices_table = load_table("cloud_prices")
     prices = {g: atlas.price_range(prices_table, g) for g in power}
     summary = atlas.energy_and_cost(atlas.summary_rows(rows), power, P.pue, prices)
+    summary["price_is_proxy"] = [atlas.price_is_proxy(prices_table, g) for g in summary["gpu_id"]]
     latest = res.add_table("latest", atlas.energy_and_cost(atlas.latest_rows(rows), power, P.pue, prices))
     h100 = latest[latest["gpu_id"] == "h100_sxm"].set_index(["model_id", "precision"])["tokens_per_s_per_device"]
     h100_price = prices["h100_sxm"][1]
@@ -100,6 +103,15 @@ def compute(P, upstream) -> ChapterResults:
             "Measured accelerators with a joules-per-token figure")
     res.add("atlas_measured_with_price_count", summary["usd_per_million_tokens_central"].notna().sum(), "count",
             "Measured accelerators with a sourced hourly price")
+    res.add("atlas_measured_with_proxy_price_count", summary["price_is_proxy"].sum(), "count",
+            "Measured accelerators priced by a stand-in device's hourly price")
+
+    # the registry: measured or specs only, with each measured part's joules and dollars per token
+    reg = res.add_table("registry", registry(summary))
+    res.add("atlas_accelerators_count", len(reg), "count", "Accelerators in the registry")
+    res.add("atlas_vendors_count", reg["vendor"].nunique(), "count", "Vendors in the registry")
+    res.add("atlas_measured_accelerators_count", reg["measured"].sum(), "count", "Accelerators with measured training rows")
+    res.add("atlas_specs_only_count", (~reg["measured"]).sum(), "count", "Accelerators with specifications only")
 
     # software gains on the same chip, apart from FLOP-counting changes
     gains = res.add_table("gains", atlas.release_gains(rows))

@@ -77,19 +77,36 @@ def energy_figure(E):
     return fig
 
 
+NO_POWER = "n/a (no published power)"
+NO_PRICE = "no sourced price"
+
+
+def cost_text(r, breakeven: bool = False) -> str:
+    """$ per 1M tokens of a summary or registry row: one figure, a low–high range, a range marked
+    as a stand-in device's price, or why there is none (with ``breakeven``, and where the H100 has
+    the same model and precision, the hourly price that would match the H100's cost per token)."""
+    if np.isnan(r.usd_per_million_tokens_central):
+        if breakeven and not np.isnan(r.breakeven_usd_per_device_hour):
+            return f"{NO_PRICE}; matches the H100 at {usd(r.breakeven_usd_per_device_hour)}/h"
+        return NO_PRICE
+    if r.usd_per_million_tokens_low == r.usd_per_million_tokens_high:
+        cost = usd(r.usd_per_million_tokens_central)
+    else:
+        cost = f"{usd(r.usd_per_million_tokens_low)}–{usd(r.usd_per_million_tokens_high)}"
+    return f"{cost} (proxy price)" if r.price_is_proxy else cost
+
+
+def energy_text(r) -> str:
+    return NO_POWER if np.isnan(r.j_per_token) else f"{r.j_per_token:.2f}"
+
+
 def summary_table(E) -> str:
     s = E.tables["summary"]
     body = []
     for r in s.itertuples():
-        if np.isnan(r.usd_per_million_tokens_central):
-            cost = "no sourced price"
-        elif r.usd_per_million_tokens_low == r.usd_per_million_tokens_high:
-            cost = usd(r.usd_per_million_tokens_central)
-        else:
-            cost = f"{usd(r.usd_per_million_tokens_low)}–{usd(r.usd_per_million_tokens_high)}"
         body.append([SHORT[r.gpu_id], MODELS[r.model_id], r.precision.upper(), r.release, rate(r.tokens_per_s_per_device),
-                     pct(r.mfu), "n/a (no published power)" if np.isnan(r.j_per_token) else f"{r.j_per_token:.2f}",
-                     cost, "" if np.isnan(r.breakeven_usd_per_device_hour) else usd(r.breakeven_usd_per_device_hour)])
+                     pct(r.mfu), energy_text(r), cost_text(r),
+                     "" if np.isnan(r.breakeven_usd_per_device_hour) else usd(r.breakeven_usd_per_device_hour)])
     return markdown_table(["accelerator", "model", "precision", "release", "tokens/s/device", "MFU (book)",
                            "J/token", "$ per 1M tokens", "break-even $/h vs H100"], body, "lllllrrrr")
 
@@ -104,14 +121,17 @@ def rows_table(E) -> str:
 
 
 def registry_table(E) -> str:
+    """The registry, measured or specs only; a measured part also shows its J/token and $ per 1M
+    tokens from the summary (or why either is missing)."""
     reg = E.tables["registry"]
     body = [[r.name, r.vendor, f"{r.bf16_dense_tflops:,.0f}",
              "" if np.isnan(r.bf16_sparse_tflops) else f"{r.bf16_sparse_tflops:,.0f}",
              "" if np.isnan(r.fp8_dense_tflops) else f"{r.fp8_dense_tflops:,.0f}", f"{r.memory_gb:,.0f}",
-             "not published" if np.isnan(r.tdp_w) else f"{r.tdp_w:,.0f}", "measured" if r.measured else "specs only"]
+             "not published" if np.isnan(r.tdp_w) else f"{r.tdp_w:,.0f}", "measured" if r.measured else "specs only",
+             energy_text(r) if r.measured else "", cost_text(r, breakeven=True) if r.measured else ""]
             for r in reg.itertuples()]
     return markdown_table(["accelerator", "vendor", "BF16 dense", "BF16 sparse", "FP8 dense", "HBM (GB)", "TDP (W)",
-                           "in this atlas"], body, "llrrrrrl")
+                           "in this atlas", "J/token", "$ per 1M tokens"], body, "llrrrrrlrr")
 
 
 def gains_table(E) -> str:
