@@ -12,10 +12,14 @@ section's cache key (which hashes exactly the declared files) can never miss a d
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import functools
+import hashlib
+import importlib.metadata
 import io
 import os
+import pickle
 from pathlib import Path
 
 import pandas as pd
@@ -195,8 +199,44 @@ def schema_columns(name: str) -> list[str]:
     return list(SCHEMAS[name](lambda *_: []).columns)
 
 
+# Validated tables are also kept on disk between processes (pandera takes about 0.5 s for all of
+# them; a pickle loads in milliseconds), keyed by the bytes of the table and of every table its
+# validation reads, the validating code and the library versions: an edited file is validated
+# afresh. ANALYSIS_TABLE_CACHE=0 turns it off; an unwritable folder just skips it.
+TABLE_CACHE_DIR = REPO_ROOT / "_build" / "cache" / "tables"
+
+
+def _cache_path(name: str, folder: str) -> Path | None:
+    if os.environ.get("ANALYSIS_TABLE_CACHE", "1") == "0":
+        return None
+    h = hashlib.sha256(f"{pd.__version__} {importlib.metadata.version('pandera')}".encode())
+    for code in (Path(__file__), Path(__file__).with_name("schemas.py"), Path(__file__).with_name("errors.py")):
+        h.update(code.read_bytes())
+    for dep in table_closure([name]):
+        path = Path(folder) / table_file(dep)
+        h.update(dep.encode() + (path.read_bytes() if path.is_file() else b"absent"))
+    return TABLE_CACHE_DIR / f"{name}-{h.hexdigest()[:24]}.pkl"
+
+
 @functools.cache
 def _validated(name: str, folder: str) -> pd.DataFrame:
+    cached = _cache_path(name, folder)
+    if cached is not None and cached.is_file():
+        with contextlib.suppress(Exception):  # a damaged entry is validated afresh and rewritten
+            return pickle.loads(cached.read_bytes())
+    table = _validate_file(name, folder)
+    if cached is not None:
+        with contextlib.suppress(OSError):
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            for old in cached.parent.glob(f"{name}-*.pkl"):  # one entry per table
+                old.unlink(missing_ok=True)
+            tmp = cached.with_suffix(f".tmp-{os.getpid()}")
+            tmp.write_bytes(pickle.dumps(table))
+            tmp.replace(cached)
+    return table
+
+
+def _validate_file(name: str, folder: str) -> pd.DataFrame:
     path = Path(folder) / table_file(name)
     if not path.is_file() and name in OPTIONAL:
         raw = pd.read_csv(io.StringIO(",".join(schema_columns(name)) + "\n"), dtype=str)  # header only

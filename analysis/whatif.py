@@ -227,8 +227,9 @@ def base_values(panel: Panel, overrides: dict | None = None) -> dict:
     """The parameters the panel's chapter runs with (defaults, then ``overrides``), with those of
     the chapters it needs (as :func:`analysis.chapters.compute_section` applies them); for the
     planner, the plan's defaults of its axes."""
-    if panel.command == "plan":
-        return {"tokens": 15e12, "gpus": 16384, "mfu": 0.4, **(overrides or {})}
+    if panel.command == "plan":  # _plan reads these three; no other parameter of the book moves it
+        base = {"tokens": 15e12, "gpus": 16384, "mfu": 0.4}
+        return {**base, **{k: v for k, v in (overrides or {}).items() if k in base}}
     from analysis.sections import get_section, resolve_section
 
     section = get_section(panel.section)
@@ -321,18 +322,22 @@ def _fmt(x: float) -> str:
     return str(int(x)) if float(x).is_integer() and abs(x) < 1e12 else f"{x:g}"
 
 
+def grid_script(panel: Panel, overrides: dict | None = None) -> str:
+    """The ``<panel>.js`` file's text: a script that registers the panel's grid in
+    ``window.BOOK_WHATIF``, so the page works from file:// too."""
+    doc = json.dumps(grid(panel, overrides), separators=(",", ":"))
+    return ("window.BOOK_WHATIF=window.BOOK_WHATIF||{};\n"
+            f"window.BOOK_WHATIF[{json.dumps(panel.name)}]={doc};\n")
+
+
 def write_grids(dest: Path, overrides: dict | None = None) -> dict[str, float]:
-    """Write ``dest/<panel>.js`` for every panel (a script that registers the grid in
-    ``window.BOOK_WHATIF``, so the page works from file:// too). Returns seconds per panel."""
+    """Write ``dest/<panel>.js`` (:func:`grid_script`) for every panel. Returns seconds per panel."""
     dest = Path(dest)
     dest.mkdir(parents=True, exist_ok=True)
     seconds = {}
     for panel in PANELS.values():
         t0 = time.perf_counter()
-        doc = json.dumps(grid(panel, overrides), separators=(",", ":"))
-        (dest / f"{panel.name}.js").write_text(
-            "window.BOOK_WHATIF=window.BOOK_WHATIF||{};\n"
-            f"window.BOOK_WHATIF[{json.dumps(panel.name)}]={doc};\n", encoding="utf-8")
+        (dest / f"{panel.name}.js").write_text(grid_script(panel, overrides), encoding="utf-8")
         seconds[panel.name] = time.perf_counter() - t0
     return seconds
 

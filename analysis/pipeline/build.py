@@ -148,9 +148,12 @@ def build_book(overrides: dict | None = None, origin: dict | None = None, jobs: 
 def _clear_debris(build_dir: Path) -> None:
     """Remove what a killed build left behind. Called under the build lock, so nothing of these
     belongs to a build still running."""
-    debris = [*build_dir.glob(".stage-*"), *build_dir.glob(".old-*"), *build_dir.glob("cache/*/.tmp-*")]
+    debris = [*build_dir.glob(".stage-*"), *build_dir.glob(".old-*"), *build_dir.glob("cache/*/.tmp-*")]  # whatif/.tmp-* are files
     for path in debris:
-        shutil.rmtree(path, ignore_errors=True)
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
     if debris:
         _log(f"Removed {len(debris)} folder(s) left by an interrupted build.")
 
@@ -161,6 +164,7 @@ def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario
     stage = build_dir / f".stage-{os.getpid()}"
     src, results = stage / "src", stage / "results"
     generated = src / "book" / "generated"
+    renderer = render.Renderer(build_dir / ".render")
     try:
         results.mkdir(parents=True)
         src.mkdir()
@@ -169,7 +173,9 @@ def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario
         stage_front_matter(src, root)  # footer stamp (commit, date) and the landing page
         generated.mkdir(parents=True)
         _log(f"Executing {len(SECTIONS)} sections ({jobs} processes):")
-        records, keys = execute_sections(values, root, jobs, build_dir / "cache", results, generated)
+        # Sphinx starts up beside the first executing chapter (nothing executes: it starts at the end).
+        records, keys = execute_sections(values, root, jobs, build_dir / "cache", results, generated,
+                                         on_first_run=lambda: renderer.start(src))
         (generated / "assumptions.md").write_text(assumptions_page(values, scenario), encoding="utf-8")
         (generated / "sources.md").write_text(sources_page(), encoding="utf-8")
         (generated / "facts.md").write_text(facts_page(), encoding="utf-8")
@@ -191,7 +197,7 @@ def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario
             _log("Rendering with jupyter-book ...")
             t0 = time.perf_counter()
             new_html = stage / "html"
-            render.render(src, build_dir / ".render", new_html, scenario)
+            renderer.finish(src, new_html, scenario)
             report.sphinx_seconds = time.perf_counter() - t0
             (new_html / ".build-hash").write_text(build_hash)
             with _interrupts_deferred():
@@ -203,29 +209,36 @@ def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario
         report.seconds = time.perf_counter() - started
         return report
     finally:
+        renderer.cancel()
         shutil.rmtree(stage, ignore_errors=True)
 
 
 def _write_whatif_grids(src: Path, values: dict[str, dict], root: Path, cache_root: Path) -> None:
     """The what-if panels' grids (analysis.whatif), at this build's parameters, into the staged
-    book's static folder (served as _static/whatif/<panel>.js); cached by a hash of the
-    parameters, the package and the data."""
-    from analysis.whatif import GRID_FOLDER, write_grids
+    book's static folder (served as _static/whatif/<panel>.js). Each panel's grid is cached by a
+    hash of the parameters it is computed from, the package and the data."""
+    from analysis.whatif import GRID_FOLDER, PANELS, base_values, grid_script
 
     flat = {k: v for s in values.values() for k, v in s.items()}
-    h = hashlib.sha256(json.dumps(flat, sort_keys=True).encode())
-    digest_files(h, [*package_files(root), *(p for p in (root / "data").rglob("*") if p.is_file())], root)
-    entry, dest = cache_root / "whatif" / h.hexdigest()[:20], src / "book" / "static" / GRID_FOLDER
-    if entry.is_dir():
-        shutil.copytree(entry, dest, dirs_exist_ok=True)
-        _log("What-if grids: unchanged (cached)")
-        return
-    seconds = write_grids(dest, flat)
-    _log(f"What-if grids: {len(seconds)} panels in {sum(seconds.values()):.1f} s")
-    shutil.rmtree(cache_root / "whatif", ignore_errors=True)  # one entry: the grids of the last build
-    tmp = cache_root / "whatif" / f".tmp-{os.getpid()}"
-    shutil.copytree(dest, tmp)
-    tmp.rename(entry)
+    code = hashlib.sha256()
+    digest_files(code, [*package_files(root), *(p for p in (root / "data").rglob("*") if p.is_file())], root)
+    dest, folder = src / "book" / "static" / GRID_FOLDER, cache_root / "whatif"
+    dest.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(parents=True, exist_ok=True)
+    computed, started = [], time.perf_counter()
+    for panel in PANELS.values():
+        h = code.copy()
+        h.update(json.dumps(base_values(panel, flat), sort_keys=True).encode())
+        cached = folder / f"{panel.name}-{h.hexdigest()[:20]}.js"
+        if not cached.is_file():
+            for old in folder.glob(f"{panel.name}-*.js"):  # one entry per panel: the last build's
+                old.unlink()
+            tmp = folder / f".tmp-{panel.name}-{os.getpid()}"
+            tmp.write_text(grid_script(panel, flat), encoding="utf-8")
+            tmp.rename(cached)
+            computed.append(panel.name)
+        shutil.copyfile(cached, dest / f"{panel.name}.js")
+    _log(f"What-if grids: {len(computed)} of {len(PANELS)} panels computed in {time.perf_counter() - started:.1f} s")
 
 
 def copy_project(dest: Path, root: Path = REPO_ROOT) -> Path:

@@ -131,15 +131,16 @@ class _Workers:
 def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root: Path,
                      results_out: Path, notebooks_out: Path, only: list[str] | None = None,
                      always_run: tuple[str, ...] = (), cache_writable: bool = True,
-                     tables_out: Path | None = None) -> tuple[list[RunRecord], dict[str, str]]:
+                     tables_out: Path | None = None, on_first_run=None) -> tuple[list[RunRecord], dict[str, str]]:
     """Run or fetch from the cache every section (or the sections ``only`` names and those they
     need); copy results to ``results_out``, notebooks to ``notebooks_out`` and each chapter's
     downloadable tables to ``tables_out`` (default ``notebooks_out/data``). Sections in
     ``always_run`` are executed even when cached; with ``cache_writable`` false nothing is
-    written to the cache."""
+    written to the cache. ``on_first_run()`` is called once, before the first section executes."""
     outs = (results_out, notebooks_out, tables_out or notebooks_out / "data")
     order = [s for level in run_order(only or [s.name for s in SECTIONS]) for s in level]
     keys, records, done, running, errors = {}, [], set(), {}, []
+    made: set[Path] = set()  # work folders not yet finished: removed if anything goes wrong
     workers, completed = _Workers(jobs), False
     try:
         pending = list(order)
@@ -155,8 +156,12 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
                     done.add(section.name)
                     _log(f"  {section.name:<12} unchanged (cached)")
                     continue
+                if on_first_run is not None:
+                    on_first_run()
+                    on_first_run = None
                 work = (cache_root / section.name if cache_writable else results_out / ".work") / f".tmp-{key}-{os.getpid()}"
                 shutil.rmtree(work, ignore_errors=True)
+                made.add(work)
                 work.mkdir(parents=True)
                 for n in section.needs:
                     shutil.copy2(results_out / f"{n}.json", work / f"{n}.json")
@@ -187,17 +192,16 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
                     final = cache_root / section.name / keys[section.name]
                     shutil.rmtree(final, ignore_errors=True)
                     work.rename(final)
+                    made.discard(work)
                     _prune(cache_root / section.name)
-                else:
-                    shutil.rmtree(work, ignore_errors=True)
                 done.add(section.name)
         if errors:
             raise ExecutionError("build failed; the previous book is untouched.\n  " + "\n  ".join(errors))
         completed = True
     finally:
-        for _, work in running.values():  # on any failure or Ctrl-C, no half-written cache entry survives
-            shutil.rmtree(work, ignore_errors=True)
         workers.close(abort=not completed)
+        for work in made:  # on any failure or Ctrl-C, no half-written cache entry survives
+            shutil.rmtree(work, ignore_errors=True)
         if not cache_writable:
             shutil.rmtree(results_out / ".work", ignore_errors=True)
     return records, keys

@@ -1,9 +1,13 @@
-"""Render the staged book with ``jupyter-book build``, incrementally.
+"""Render the staged book with ``jupyter-book build``, incrementally and started early.
 
 Sphinx keeps its environment and doctrees between builds in ``_build/.render/``, and re-reads
 only the pages whose source changed: :func:`sync_tree` copies the staged sources there, writing
 only the files whose bytes differ, so an unchanged page keeps its modification time and is not
-re-read. A full render takes 7–8 s on the 2-core machine; one changed chapter about 2–3 s.
+re-read. A full render takes 7–8 s on the 2-core machine; one changed chapter about 2 s.
+
+:class:`Renderer` starts ``jupyter-book`` when the first chapter starts executing: it imports
+Sphinx and the extensions and loads the environment (about 1 s) beside the chapters, then waits
+for them.
 
 The scenario banner is not part of Sphinx's configuration (a changed configuration makes Sphinx
 write every page again): the configuration holds a fixed marker, and :func:`announce` replaces it
@@ -16,9 +20,11 @@ warning again; so does one interrupted mid-way (its marker file is left behind).
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import subprocess
 import sys
+import tempfile
 from html import escape as html_escape
 from pathlib import Path
 
@@ -29,6 +35,7 @@ MARKER = "@@scenario-announcement@@"
 BANNER = ('\n<aside class="bd-header-announcement" aria-label="Announcement">\n'
           '  <div class="bd-header-announcement__content">{}</div>\n</aside>')
 IN_PROGRESS = ".in-progress"
+GENERATED = "book/generated"  # the executed chapters and generated appendices
 
 
 def banner_text(scenario: str) -> str:
@@ -38,14 +45,20 @@ def banner_text(scenario: str) -> str:
             "the Assumptions appendix lists what changed.")
 
 
-def sync_tree(src: Path, dest: Path) -> int:
+def sync_tree(src: Path, dest: Path, skip: str | None = None) -> int:
     """Make ``dest`` a copy of ``src``, writing only files whose bytes differ and removing files
-    ``src`` lacks. Returns the number of files written or removed."""
+    ``src`` lacks; files under the relative folder ``skip`` are left alone on both sides.
+    Returns the number of files written or removed."""
+    def kept(rel: Path) -> bool:
+        return skip is None or not rel.is_relative_to(skip)
+
     changed = 0
-    wanted = {p.relative_to(src) for p in src.rglob("*") if p.is_file()}
+    wanted = {rel for rel in (p.relative_to(src) for p in src.rglob("*") if p.is_file()) if kept(rel)}
     if dest.exists():
         for path in sorted(dest.rglob("*"), reverse=True):
             rel = path.relative_to(dest)
+            if not kept(rel):
+                continue
             if path.is_file() and rel not in wanted:
                 path.unlink()
                 changed += 1
@@ -62,34 +75,67 @@ def sync_tree(src: Path, dest: Path) -> int:
     return changed
 
 
-def jupyter_book(src: Path, out: Path) -> None:
-    exe = Path(sys.executable).parent / "jupyter-book"
-    cmd = [str(exe), "build", str(src), "--path-output", str(out), "-W", "-n", "--keep-going", "--quiet"]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0 and "No space left on device" in proc.stdout + proc.stderr:
-        raise ExecutionError("jupyter-book build failed: no space left on device; the previous book is untouched")
-    if proc.returncode != 0:
-        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-30:])
-        raise ExecutionError(f"jupyter-book build failed; the previous book is untouched.\n{tail}")
+class Renderer:
+    """``jupyter-book build`` of the staged book, started early: the process imports Sphinx and
+    the book's extensions and loads the previous environment (about 1 s) while chapters still
+    execute, then waits; :meth:`finish` syncs the executed chapters in and lets it build.
 
+    Sphinx checks the configuration's files (favicon, static and extra folders) when it starts,
+    so :meth:`start` syncs every staged file except the executed chapters first; a chapter file
+    left from the last build is replaced only at :meth:`finish`, so Sphinx sees it changed then.
+    """
 
-def render(src: Path, work: Path, html_out: Path, scenario: str | None) -> None:
-    """Render the staged book ``src`` (its configuration holding :data:`MARKER` as the
-    announcement) with Sphinx's state kept in ``work``; write the finished HTML to ``html_out``."""
-    if (work / IN_PROGRESS).exists():  # a render was interrupted: its state is not trusted
-        shutil.rmtree(work, ignore_errors=True)
-    work.mkdir(parents=True, exist_ok=True)
-    (work / IN_PROGRESS).touch()
-    try:
-        sync_tree(src, work / "src")
-        jupyter_book(work / "src", work / "out")
-    except BaseException:
-        shutil.rmtree(work, ignore_errors=True)
-        raise
-    (work / IN_PROGRESS).unlink()
-    # A copy, not links: Sphinx rewrites its output files in place on the next build.
-    shutil.copytree(work / "out" / "_build" / "html", html_out)
-    announce(html_out, scenario)
+    def __init__(self, work: Path):
+        self.work, self.proc, self.log = work, None, None
+
+    def start(self, src: Path) -> None:
+        if self.proc is not None:
+            return
+        if (self.work / IN_PROGRESS).exists():  # a render was interrupted: its state is not trusted
+            shutil.rmtree(self.work, ignore_errors=True)
+        self.work.mkdir(parents=True, exist_ok=True)
+        (self.work / IN_PROGRESS).touch()
+        sync_tree(src, self.work / "src", skip=GENERATED)
+        self.log = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "analysis.pipeline.render", str(self.work / "src"), str(self.work / "out")],
+            stdin=subprocess.PIPE, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def finish(self, src: Path, html_out: Path, scenario: str | None) -> None:
+        """Build, and write the finished HTML (banner set) to ``html_out``."""
+        self.start(src)
+        try:
+            sync_tree(src, self.work / "src")
+            self.proc.communicate(b"go\n")
+            self.log.seek(0)
+            output = self.log.read().decode(errors="replace")
+            if self.proc.returncode != 0:
+                if "No space left on device" in output:
+                    raise ExecutionError("jupyter-book build failed: no space left on device; "
+                                         "the previous book is untouched")
+                tail = "\n".join(output.strip().splitlines()[-30:])
+                raise ExecutionError(f"jupyter-book build failed; the previous book is untouched.\n{tail}")
+        except BaseException:
+            self.cancel()
+            shutil.rmtree(self.work, ignore_errors=True)
+            raise
+        self.cancel()  # closes the log; the process has ended
+        (self.work / IN_PROGRESS).unlink()
+        # A copy, not links: Sphinx rewrites its output files in place on the next build.
+        shutil.copytree(self.work / "out" / "_build" / "html", html_out)
+        announce(html_out, scenario)
+
+    def cancel(self) -> None:
+        """Stop a renderer still waiting or building (a failed or interrupted build, or one whose
+        pages turned out unchanged)."""
+        if self.proc is not None:
+            with contextlib.suppress(OSError):
+                self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+        if self.log is not None:
+            self.log.close()
+            self.log = None
 
 
 def announce(html_dir: Path, scenario: str | None) -> None:
@@ -100,3 +146,31 @@ def announce(html_dir: Path, scenario: str | None) -> None:
         data = page.read_bytes()
         if banner in data:
             page.write_bytes(data.replace(banner, replacement))
+
+
+def _serve(src: str, out: str) -> None:
+    """The renderer process: ``jupyter-book build`` whose Sphinx application, once created,
+    waits for a line "go" on standard input before it builds (anything else: exit 3)."""
+    with contextlib.suppress(OSError, AttributeError):  # die with the build (Linux): never outlive its lock
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    from sphinx.application import Sphinx
+
+    build = Sphinx.build
+
+    def build_when_told(self, *args, **kwargs):
+        if sys.stdin.readline().strip() != "go":
+            raise SystemExit(3)
+        return build(self, *args, **kwargs)
+
+    Sphinx.build = build_when_told
+    from jupyter_book.cli.main import main
+
+    sys.argv = ["jupyter-book", "build", src, "--path-output", out, "-W", "-n", "--keep-going", "--quiet"]
+    main()
+
+
+if __name__ == "__main__":
+    _serve(*sys.argv[1:3])
