@@ -118,26 +118,33 @@ def it_w_per_device(gpu_id: str, accelerators: pd.DataFrame, gpus: pd.DataFrame,
     return it_w_with_chip_swapped(h100_it_w, float(gpus.loc["h100_sxm", "tdp_w"]), chip)
 
 
-def price_range(prices: pd.DataFrame, gpu_id: str) -> tuple[float, float, float] | None:
-    """(low, central, high) USD per device-hour from the latest year of ``cloud_prices.csv`` rows for
-    ``gpu_id``: the lowest low, the median of the rows' midpoints, the highest high; None if unpriced."""
+def priced_rows(prices: pd.DataFrame, gpu_id: str) -> pd.DataFrame:
+    """The ``cloud_prices.csv`` rows that price ``gpu_id``: those of the latest year, and of these the
+    device's own prices where it has any; stand-ins (``what`` starting "proxy:") only where it has none."""
     rows = prices[prices["gpu_id"] == gpu_id]
     if rows.empty:
-        return None
+        return rows
     year = rows["period"].str[:4]
     rows = rows[year == year.max()]
+    own = rows[~rows["what"].str.startswith("proxy:")]
+    return own if not own.empty else rows
+
+
+def price_range(prices: pd.DataFrame, gpu_id: str) -> tuple[float, float, float] | None:
+    """(low, central, high) USD per device-hour from :func:`priced_rows`: the lowest low, the median of
+    the rows' midpoints, the highest high; None if unpriced."""
+    rows = priced_rows(prices, gpu_id)
+    if rows.empty:
+        return None
     mid = (rows["low_usd_per_gpu_hour"] + rows["high_usd_per_gpu_hour"]) / 2
     return float(rows["low_usd_per_gpu_hour"].min()), float(mid.median()), float(rows["high_usd_per_gpu_hour"].max())
 
 
 def price_is_proxy(prices: pd.DataFrame, gpu_id: str) -> bool:
-    """Whether any latest-year ``cloud_prices.csv`` row for ``gpu_id`` prices another device as a
-    stand-in (its ``what`` starts with "proxy:"), so that a table can say so beside the cost."""
-    rows = prices[prices["gpu_id"] == gpu_id]
-    if rows.empty:
-        return False
-    year = rows["period"].str[:4]
-    return bool(rows.loc[year == year.max(), "what"].str.startswith("proxy:").any())
+    """Whether ``gpu_id`` is priced only by stand-ins (another device's hourly price, ``what``
+    starting "proxy:"), so that a table can say so beside the cost."""
+    rows = priced_rows(prices, gpu_id)
+    return bool(not rows.empty and rows["what"].str.startswith("proxy:").all())
 
 
 def latest_rows(atlas: pd.DataFrame) -> pd.DataFrame:

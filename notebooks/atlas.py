@@ -112,23 +112,31 @@ display(Markdown(figures.registry_table(E)))
 # ({glue:text}`atlas_pue:.2f`): for GPUs, the chip's TDP plus the rest of the reference build-up of the same
 # system kind (the H100's {glue:text}`atlas_h100_it_w_per_device:,.0f` W for 8-GPU servers, the GB200's
 # {glue:text}`atlas_gb200_it_w_per_device:,.0f` W for NVL72 racks), an assumption for every chip but those two;
-# for Ironwood, 10 MW per 9,216-chip pod as Google gave it at Hot Chips 2025; for v6e, that figure
-# moved by Google's "2x performance per watt", taken at the BF16 peak. Google publishes no v5p power,
-# neither per chip nor per pod, and no chart of performance per watt that includes the v5p (its
-# Ironwood announcement compares Ironwood with Trillium only), so the v5p has no joules per token
-# rather than a guessed one. Dollars use the latest year of `data/cloud_prices.csv`: the H100 at
+# for Ironwood, 10 MW per 9,216-chip pod as Google gave it at Hot Chips 2025. Google publishes no
+# power for the v6e or the v5p, per chip or per pod; its Ironwood announcement charts peak FLOP/s
+# per watt for each generation against TPU v2, which Epoch AI's hardware database reads as 14.6x
+# for the v6e, 5.2x for the v5p and 29.3x for Ironwood (at its FP8 peak). The v6e and v5p watts are
+# Ironwood's moved by peak and by that ratio: a secondary reading of a chart, marked so in
+# `data/accelerators.csv`, and an assumption that the rest of the pod scales with the chip. (The
+# first version of this chapter took Google's "2x over Trillium" at Ironwood's BF16 peak, which
+# doubled the v6e's watts; the chart puts Ironwood at FP8.) Dollars use the latest year of
+# `data/cloud_prices.csv`: the H100 at
 # {glue:text}`atlas_h100_usd_per_device_hour_central:.2f` US$ an hour (central, within the 2026
 # range of the table), the B200 at its 2026 range from secondary pages, the GB200 between a
 # secondary quote and CoreWeave's on-demand list price, the v6e and v5p at Google's on-demand list
-# prices across its regions (as SkyPilot's catalog reads them from Google's billing catalog). No
-# list price per GPU of a GB300 NVL72 rack was found: CoreWeave and Nebius both ask buyers to
-# contact sales. The GB300 is therefore priced at the on-demand range of the same Blackwell Ultra
-# GPU in servers (three providers' list prices and a rental benchmark), a stand-in marked
-# "proxy price" in the tables; a rack GPU probably costs more. No hourly price for the MI355X or for
-# Ironwood was found in a citable list; the revision of Google's TPU7x documentation read here sends
-# buyers to their account team. {glue:text}`atlas_measured_with_price_count:.0f`
+# prices across its regions (as SkyPilot's catalog reads them from Google's billing catalog). The
+# GB300 and the MI355X are priced from the providers' own lists, read through public copies:
+# Oracle's price list gives both an on-demand price per GPU-hour, and Vultr's plan list an 8-GPU
+# MI355X server by the month, so the MI355X spans a neocloud and a hyperscaler. Oracle is the one
+# list found with a GB300 price; the same Blackwell Ultra GPU in 8-GPU servers rents for
+# {glue:text}`atlas_gb300_nvl72_stand_in_usd_per_device_hour_low:.2f` to
+# {glue:text}`atlas_gb300_nvl72_stand_in_usd_per_device_hour_high:.2f` US$ on neoclouds, a stand-in
+# the table keeps but no longer uses, since CoreWeave and Nebius ask GB300 buyers to contact sales.
+# No hourly price for Ironwood was found in a citable list; the revision of Google's TPU7x
+# documentation read here sends buyers to their account team, and SkyPilot's copy of Google's
+# billing catalog has no TPU7x rows. {glue:text}`atlas_measured_with_price_count:.0f`
 # of the {glue:text}`atlas_measured_accelerators_count:.0f` measured accelerators have a price
-# ({glue:text}`atlas_measured_with_proxy_price_count:.0f` of them a stand-in's); for every one the
+# ({glue:text}`atlas_measured_with_proxy_price_count:.0f` of them only a stand-in's); for every one the
 # last column gives the hourly price at which it would match the H100's cost per token on the same
 # model and precision, where the H100 has that row, so a reader with a quote can place it.
 
@@ -161,7 +169,8 @@ glue_figure("fig_atlas_energy", figures.energy_figure(E))
 # follows power per device over throughput: an NVL72 GPU draws more than an H100's share of its
 # server but trains about three times as many tokens, and an Ironwood chip, on Google's pod figure,
 # draws less and trains more still. Every value but the H100's and GB200's rests on the
-# TDP-swap assumption or on Google's pod figure, as described above.
+# TDP-swap assumption or on Google's pod figure (for the v6e and v5p, moved by Google's chart of
+# performance per watt as Epoch AI reads it), as described above.
 # ```
 
 # %% [markdown]
@@ -203,9 +212,9 @@ display(Markdown(figures.gains_table(E)))
 # AMD's MI300X and MI325X have MLPerf results only for Llama 2 70B LoRA fine-tuning, whose FLOPs per
 # token are not those of pre-training; AMD's own ROCm training tables could not be read for this
 # book; H200 and Trainium2 have no public pre-training throughput table here. They stay specs only.
-# Hourly prices for the MI355X and Ironwood were not found in a citable list, and the GB300's is a
-# stand-in's; the break-even column prices them against the H100 instead. The v5p has no joules
-# per token because Google has published no power figure for it. A test fails if a measured
+# No hourly price for Ironwood was found in a citable list, so the break-even column prices it
+# against the H100 instead. The v5p's and v6e's joules per token rest on a secondary reading of
+# Google's chart, not on a published power figure. A test fails if a measured
 # accelerator loses its price or its joules per token without being added to this list.
 
 # %% tags=["remove-input"]

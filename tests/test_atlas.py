@@ -93,9 +93,22 @@ def test_power_build_up_by_hand():
     assert atlas.it_w_per_device("b200_hgx", acc, gpus, 1389, 1833) == 1689
     # GB300 in an NVL72 rack: 1,400 W + (1,833 - 1,200) W = 2,033 W.
     assert atlas.it_w_per_device("gb300_nvl72", acc, gpus, 1389, 1833) == 2033
-    # Ironwood: 10 MW / 9,216 chips = 1,085 W, from data; v5p: nothing published.
+    # Ironwood: 10 MW / 9,216 chips = 1,085 W, from data.
     assert atlas.it_w_per_device("tpu7x_ironwood", acc, gpus, 1389, 1833) == 1085
-    assert math.isnan(atlas.it_w_per_device("tpu_v5p", acc, gpus, 1389, 1833))
+    # v5p and v6e: Ironwood's 1,085 W moved by peak (459 or 918 over Ironwood's 4,614 FP8) and by the
+    # chart's perf-per-watt ratio (29.3 / 5.2 or 29.3 / 14.6, Epoch AI's reading): 608 W and 433 W.
+    assert atlas.it_w_per_device("tpu_v5p", acc, gpus, 1389, 1833) == round(1085 * 459 / 4614 * 29.3 / 5.2)
+    assert atlas.it_w_per_device("tpu_v6e", acc, gpus, 1389, 1833) == round(1085 * 918 / 4614 * 29.3 / 14.6)
+    # Trainium2: no power figure published, no TDP: NaN, not a guess.
+    assert math.isnan(atlas.it_w_per_device("trainium2", acc, gpus, 1389, 1833))
+
+
+def test_derived_tpu_power_is_marked_and_cites_its_reading():
+    acc = load_table("accelerators").set_index("gpu_id")
+    sources = load_table("sources").set_index("source_id")
+    for gpu_id in ("tpu_v5p", "tpu_v6e"):
+        assert "derived" in acc.loc[gpu_id, "note"], gpu_id
+        assert sources.loc[acc.loc[gpu_id, "it_w_source_id"], "note"].startswith("secondary"), gpu_id
 
 
 def test_price_range_uses_the_latest_year():
@@ -103,7 +116,11 @@ def test_price_range_uses_the_latest_year():
     low, central, high = atlas.price_range(prices, "h100_sxm")
     # 2026 rows: 2.35, 2.95 and 1.99-5.00: lowest 1.99, median midpoint 2.95, highest 5.00.
     assert (low, central, high) == (1.99, 2.95, 5.00)
-    assert atlas.price_range(prices, "mi355x") is None
+    # MI355X: Vultr's $15,126 a month for 8 GPUs (/ 730 h / 8 = $2.59) and Oracle's $8.60:
+    # lowest 2.59, median midpoint (2.59 + 8.60) / 2 = 5.595, highest 8.60.
+    assert 15_126 / 730 / 8 == pytest.approx(2.59, abs=0.005)
+    assert atlas.price_range(prices, "mi355x") == pytest.approx((2.59, 5.595, 8.60))
+    assert atlas.price_range(prices, "tpu7x_ironwood") is None
 
 
 def test_breakeven_price():
@@ -145,13 +162,21 @@ def test_every_price_row_cites_a_source_and_marks_a_stand_in():
     assert proxy["note"].str.contains("proxy").all()
 
 
-def test_stand_in_price_is_flagged_and_ranged():
+def test_own_price_beats_stand_ins():
     prices = load_table("cloud_prices")
-    # GB300 priced by B300 servers: Ornn's $5.00-7.25 (midpoint 6.125), Verda's $6.99, Hyperstack's
-    # $7.40, Nebius's $7.85-9.50 (midpoint 8.675): lowest 5.00, median midpoint (6.99 + 7.40) / 2, highest 9.50
-    assert atlas.price_range(prices, "gb300_nvl72") == pytest.approx((5.00, 7.195, 9.50))
+    # GB300: Oracle's list price for the part itself, $18.00, is used; the B300-server stand-ins
+    # ($5.00-9.50) stay in the table but no longer price it.
+    assert atlas.price_range(prices, "gb300_nvl72") == pytest.approx((18.00, 18.00, 18.00))
+    assert not atlas.price_is_proxy(prices, "gb300_nvl72")
+    assert len(atlas.priced_rows(prices, "gb300_nvl72")) == 1
+    # without the device's own row, the stand-ins price it and say so: Ornn's $5.00-7.25 (midpoint
+    # 6.125), Verda's $6.99, Hyperstack's $7.40, Nebius's $7.85-9.50 (midpoint 8.675): lowest 5.00,
+    # median midpoint (6.99 + 7.40) / 2, highest 9.50
+    stand_ins = prices[prices["snapshot_id"] != "gb300_oci_2026"]
+    assert atlas.price_range(stand_ins, "gb300_nvl72") == pytest.approx((5.00, 7.195, 9.50))
+    assert atlas.price_is_proxy(stand_ins, "gb300_nvl72")
     # v5p, 2026: the quoted $4.20 and Google's $4.20-4.78 by region (midpoint 4.49): median 4.345
     assert atlas.price_range(prices, "tpu_v5p") == pytest.approx((4.20, 4.345, 4.78))
-    assert atlas.price_is_proxy(prices, "gb300_nvl72")
     assert not atlas.price_is_proxy(prices, "h100_sxm")
     assert not atlas.price_is_proxy(prices, "mi355x")
+    assert not atlas.price_is_proxy(prices, "tpu7x_ironwood")  # unpriced is not a stand-in

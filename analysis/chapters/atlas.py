@@ -105,6 +105,11 @@ def compute(P, upstream) -> ChapterResults:
             "Measured accelerators with a sourced hourly price")
     res.add("atlas_measured_with_proxy_price_count", summary["price_is_proxy"].sum(), "count",
             "Measured accelerators priced by a stand-in device's hourly price")
+    stand_in = prices_table[(prices_table["gpu_id"] == "gb300_nvl72") & prices_table["what"].str.startswith("proxy:")]
+    res.add("atlas_gb300_nvl72_stand_in_usd_per_device_hour_low", stand_in["low_usd_per_gpu_hour"].min(), "USD per GPU-hour",
+            "GB300: lowest on-demand price of the B300 in 8-GPU servers (stand-ins, not used for its cost)")
+    res.add("atlas_gb300_nvl72_stand_in_usd_per_device_hour_high", stand_in["high_usd_per_gpu_hour"].max(), "USD per GPU-hour",
+            "GB300: highest on-demand price of the B300 in 8-GPU servers (stand-ins, not used for its cost)")
 
     # the registry: measured or specs only, with each measured part's joules and dollars per token
     reg = res.add_table("registry", registry(summary))

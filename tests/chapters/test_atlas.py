@@ -29,10 +29,12 @@ def test_coverage(E):
 
 def test_energy_for_every_measured_accelerator_with_a_power_figure(E):
     s = E.tables["summary"]
-    # v5p is the one measured accelerator without a published power figure
-    assert set(s.loc[s["j_per_token"].isna(), "gpu_id"]) == {"tpu_v5p"}
+    assert s["j_per_token"].notna().all()
     # H100 70B FP8: 1,389 W x 1.30 / 1,621 tokens/s = 1.114 J/token
     assert E["atlas_h100_sxm_j_per_token"] == pytest.approx(1389 * 1.30 / 1621)
+    # v5p Mixtral 8x7B BF16: 608 W (Ironwood's pod figure moved by Google's perf-per-watt chart)
+    # x 1.30 / 2,909 tokens/s = 0.272 J/token
+    assert E["atlas_tpu_v5p_j_per_token"] == pytest.approx(608 * 1.30 / 2909)
 
 
 def test_cost_per_million_tokens_by_hand(E):
@@ -40,6 +42,10 @@ def test_cost_per_million_tokens_by_hand(E):
     assert E["atlas_h100_sxm_usd_per_million_tokens_central"] == pytest.approx(2.95 / (1621 * 3600) * 1e6)
     assert (E["atlas_h100_sxm_usd_per_million_tokens_low"] < E["atlas_h100_sxm_usd_per_million_tokens_central"]
             < E["atlas_h100_sxm_usd_per_million_tokens_high"])
+    # MI355X, Llama 3.1 8B at 31,365 tokens/s: Vultr's $2.59 and Oracle's $8.60 an hour give
+    # 2.59 / (31,365 x 3,600) x 1e6 = $0.023 and $0.076 per million tokens
+    assert E["atlas_mi355x_usd_per_million_tokens_low"] == pytest.approx(2.59 / (31_365.12 * 3600) * 1e6)
+    assert E["atlas_mi355x_usd_per_million_tokens_high"] == pytest.approx(8.60 / (31_365.12 * 3600) * 1e6)
     # GB300 matches the H100's cost per token at 2.95 x 5,003 / 1,621 = $9.10 an hour
     assert E["atlas_gb300_nvl72_breakeven_usd_per_device_hour"] == pytest.approx(2.95 * 5003 / 1621)
 
@@ -70,9 +76,9 @@ def test_figures_and_tables_draw(E):
         assert table.count("\n") >= 5
 
 
-# Measured accelerators allowed to lack a figure, and which: no power is published for the v5p;
-# no citable hourly price was found for the MI355X or Ironwood. Anything else missing fails.
-KNOWN_GAPS = {"tpu_v5p": {"energy"}, "mi355x": {"price"}, "tpu7x_ironwood": {"price"}}
+# Measured accelerators allowed to lack a figure, and which: no citable hourly price was found for
+# Ironwood. Anything else missing fails.
+KNOWN_GAPS = {"tpu7x_ironwood": {"price"}}
 
 
 def test_every_measured_accelerator_has_energy_and_price_or_a_known_gap(E):
@@ -83,8 +89,8 @@ def test_every_measured_accelerator_has_energy_and_price_or_a_known_gap(E):
         gaps = ({"energy"} if pd.isna(r.j_per_token) else set()) | ({"price"} if pd.isna(r.usd_per_million_tokens_central) else set())
         assert gaps == KNOWN_GAPS.get(r.gpu_id, set()), r.gpu_id
     assert set(KNOWN_GAPS) <= set(measured["gpu_id"])  # a gap closed or dropped: update the list
-    assert E["atlas_measured_with_energy_count"] == len(measured) - 1
-    assert E["atlas_measured_with_price_count"] == len(measured) - 2
+    assert E["atlas_measured_with_energy_count"] == len(measured)
+    assert E["atlas_measured_with_price_count"] == len(measured) - 1
 
 
 def test_measured_vs_specs_table_shows_joules_and_dollars(E):
@@ -105,10 +111,13 @@ def test_measured_vs_specs_table_shows_joules_and_dollars(E):
     assert "matches the H100 at \\$7.51/h" in ironwood
 
 
-def test_gb300_is_priced_by_its_stand_in_and_says_so(E):
-    assert E["atlas_measured_with_proxy_price_count"] == 1
-    # $5.00 and $9.50 an hour at 5,003 tokens/s: 5.00 / (5,003 x 3,600) x 1e6 = $0.278; 9.50 -> $0.527
-    assert E["atlas_gb300_nvl72_usd_per_million_tokens_low"] == pytest.approx(5.00 / (5003 * 3600) * 1e6)
-    assert E["atlas_gb300_nvl72_usd_per_million_tokens_high"] == pytest.approx(9.50 / (5003 * 3600) * 1e6)
+def test_gb300_is_priced_by_its_own_list_price_not_a_stand_in(E):
+    assert E["atlas_measured_with_proxy_price_count"] == 0
+    # Oracle's $18.00 an hour at 5,003 tokens/s: 18.00 / (5,003 x 3,600) x 1e6 = $0.999 per million
+    assert E["atlas_gb300_nvl72_usd_per_million_tokens_low"] == pytest.approx(18.00 / (5003 * 3600) * 1e6)
+    assert E["atlas_gb300_nvl72_usd_per_million_tokens_high"] == E["atlas_gb300_nvl72_usd_per_million_tokens_low"]
+    # the B300-server stand-ins stay in view: $5.00 (Ornn's low) to $9.50 (Nebius from October)
+    assert E["atlas_gb300_nvl72_stand_in_usd_per_device_hour_low"] == 5.00
+    assert E["atlas_gb300_nvl72_stand_in_usd_per_device_hour_high"] == 9.50
     gb300 = next(line for line in figures.summary_table(E).splitlines() if line.startswith("| GB300 |"))
-    assert "(proxy price)" in gb300
+    assert "(proxy price)" not in gb300
