@@ -23,9 +23,11 @@ book: venv
 	$(PY) -m analysis build --jobs $(JOBS)
 	@echo "Open _build/html/index.html"
 
+# PYTHONHASHSEED=0: the hash seed the chapter kernels run with, so that builds the tests run in
+# this process can fork their kernels (analysis/pipeline/kernels.py) instead of launching them.
 test: venv
 	$(PY) -m ruff check .
-	$(PY) -m pytest
+	PYTHONHASHSEED=0 $(PY) -m pytest
 
 bench: venv
 	$(PY) -m bench.build_times

@@ -94,7 +94,8 @@ class _Workers:
         self.jobs, self.pool = jobs, None
 
     def submit(self, args) -> Future:
-        kernels.preload()  # before the pool forks, so every worker (and kernel) inherits it
+        if not kernels.warm_kernel_ready(args[3]):
+            kernels.preload()  # before the pool forks, so every worker (and kernel) inherits it
         if self.jobs == 0:
             future = Future()
             try:

@@ -23,6 +23,7 @@ import nbformat
 from analysis.data import table_closure
 from analysis.errors import ExecutionError
 from analysis.pipeline import kernels
+from analysis.pipeline.kernels import NOISE
 from analysis.sections import Section
 
 HIDDEN_TAGS = ("parameters", "injected-parameters")
@@ -152,10 +153,6 @@ def execute_section(section: Section, params: dict, out_dir: Path, root: Path,
     return target
 
 
-# ipykernel 7 warns on every start that its loopback TCP channels are unencrypted; the kernel is
-# local and short-lived; and it logs the interrupt papermill sends at shutdown. Those lines are
-# dropped from the kernel's stderr and the rest passed on.
-NOISE = ("Kernel is running over TCP without encryption", "KeyboardInterrupt caught in kernel")
 
 
 @contextlib.contextmanager
