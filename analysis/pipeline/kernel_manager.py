@@ -62,11 +62,13 @@ class ForkingKernelManager(AsyncKernelManager):
     async def _async_launch_kernel(self, kernel_cmd: list[str], **kw) -> None:
         if (self.root is None or "ipykernel_launcher" not in kernel_cmd
                 or Path(kernel_cmd[0]).resolve() != Path(sys.executable).resolve()):
+            _note("launched")
             await super()._async_launch_kernel(kernel_cmd, **kw)
             return
         argv = kernel_cmd[kernel_cmd.index("ipykernel_launcher") + 1:]
         env, cwd = kw.get("env") or dict(os.environ), kw.get("cwd") or os.getcwd()
         pid = kernels.hand_to_warm_kernel(self.root, argv, env, cwd)
+        _note("warm" if pid is not None else "forked" if kernels.can_fork_for(self.root) else "launched")
         if pid is None and not kernels.can_fork_for(self.root):
             await super()._async_launch_kernel(kernel_cmd, **kw)
             return
@@ -81,3 +83,10 @@ class ForkingKernelManager(AsyncKernelManager):
         provisioner.pid = pid
         provisioner.pgid = pid  # the child leads its own session, as jupyter_client's launch does
         self._reconcile_connection_info(provisioner.connection_info)
+
+
+def _note(kind: str) -> None:
+    """With ``ANALYSIS_DEBUG_KERNELS`` set, say on stderr how each kernel started (warm, forked or
+    launched): the tests check that the fast paths are the ones taken."""
+    if os.environ.get("ANALYSIS_DEBUG_KERNELS"):
+        print(f"kernel: {kind}", file=sys.stderr, flush=True)

@@ -21,6 +21,7 @@ warning again; so does one interrupted mid-way (its marker file is left behind).
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import subprocess
 import sys
@@ -106,6 +107,10 @@ class Renderer:
         self.start(src)
         try:
             sync_tree(src, self.work / "src")
+            # Sphinx links a static file with "?v=<checksum>" when the file is already in the
+            # output as it writes a page; myst-nb's stylesheet and MathJax arrive only after the
+            # pages. Starting without _static/ gives the pages a clean build writes.
+            shutil.rmtree(self.work / "out" / "_build" / "html" / "_static", ignore_errors=True)
             self.proc.communicate(b"go\n")
             self.log.seek(0)
             output = self.log.read().decode(errors="replace")
@@ -148,6 +153,37 @@ def announce(html_dir: Path, scenario: str | None) -> None:
             page.write_bytes(data.replace(banner, replacement))
 
 
+def prune_stale_outputs(html_dir: Path, images: set[str], downloads: set[str]) -> None:
+    """Remove what an incremental build leaves of earlier versions of re-read pages: images in
+    ``_images/`` and files in ``_downloads/<digest>/`` that no page uses now (``images`` and
+    ``downloads``: the names Sphinx's environment holds, which a clean build would copy)."""
+    for path in sorted((html_dir / "_images").glob("*")):
+        if path.is_file() and path.name not in images:
+            path.unlink()
+    for path in sorted((html_dir / "_downloads").glob("*/*")):
+        if path.is_file() and f"{path.parent.name}/{path.name}" not in downloads:
+            path.unlink()
+            if not any(path.parent.iterdir()):
+                path.parent.rmdir()
+
+
+def drop_stale_search_terms(index_file: Path) -> None:
+    """An incremental build keeps, with no page, the words that only earlier versions of its
+    re-read pages had; a clean build has no such word. Rewritten with Sphinx's own serializer."""
+    from sphinx.search import js_index
+
+    if not index_file.is_file():
+        return
+    data = js_index.loads(index_file.read_text(encoding="utf-8"))
+    stale = False
+    for key in ("terms", "titleterms"):
+        kept = {word: docs for word, docs in data.get(key, {}).items() if docs != []}
+        stale |= len(kept) != len(data.get(key, {}))
+        data[key] = kept
+    if stale:
+        index_file.write_text(js_index.dumps(data), encoding="utf-8")
+
+
 def _serve(src: str, out: str) -> None:
     """The renderer process: ``jupyter-book build`` whose Sphinx application, once created,
     waits for a line "go" on standard input before it builds (anything else: exit 3)."""
@@ -163,7 +199,16 @@ def _serve(src: str, out: str) -> None:
     def build_when_told(self, *args, **kwargs):
         if sys.stdin.readline().strip() != "go":
             raise SystemExit(3)
-        return build(self, *args, **kwargs)
+        # The search index keeps the index entries (glossary terms) only of the pages it writes:
+        # mark the pages that have some as changed, so the index holds all of them, as a clean build's does.
+        for docname, entries in self.env.get_domain("index").entries.items():
+            if entries and Path(self.env.doc2path(docname)).is_file():
+                os.utime(self.env.doc2path(docname))
+        result = build(self, *args, **kwargs)
+        drop_stale_search_terms(Path(self.outdir) / "searchindex.js")
+        prune_stale_outputs(Path(self.outdir), {uniq for _, uniq in self.env.images.values()},
+                            {dest for _, dest in self.env.dlfiles.values()})
+        return result
 
     Sphinx.build = build_when_told
     from jupyter_book.cli.main import main
