@@ -23,7 +23,6 @@ import pickle
 from pathlib import Path
 
 import pandas as pd
-import pandera.pandas as pa
 
 from analysis.errors import InputError, clip
 from analysis.schemas import CLAIM_STATUSES, DEPENDS, FILES, KEYS, OPTIONAL, SCHEMAS, UNITS  # noqa: F401 (re-exported)
@@ -174,11 +173,13 @@ def read_raw(path: Path) -> pd.DataFrame:
 def validate_frame(name: str, raw: pd.DataFrame, path: Path) -> pd.DataFrame:
     """Validate text cells ``raw`` against table ``name``'s schema; errors name ``path``, line and
     column as if ``raw`` were that file (row 0 is line 2). Writers call this before writing."""
+    from pandera.errors import SchemaErrors
+
     lines = raw.attrs.get("lines")
     _refuse_literal_not_a_number(raw, path, lines)
     try:
         return SCHEMAS[name](_ids).validate(raw, lazy=True)
-    except pa.errors.SchemaErrors as exc:
+    except SchemaErrors as exc:
         raise DataError(_format_failures(path, exc.failure_cases, lines)) from None
 
 

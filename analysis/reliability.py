@@ -200,8 +200,10 @@ def checkpoint_transfer_seconds(gb_per_gpu: float, gpus: float, storage_tb_per_s
 def completed_segments_per_failure(mtbf, interval, write):
     """Mean number of checkpointed segments (interval + write) finished between two failures:
     with exponential up-times of mean M, P(at least k) = exp(-k s / M), so the mean is
-    1 / (exp(s / M) - 1) for a segment of length s."""
-    return 1.0 / np.expm1((np.asarray(interval, dtype=float) + write) / np.asarray(mtbf, dtype=float))
+    1 / (exp(s / M) - 1) for a segment of length s. A segment hundreds of times the MTBF
+    overflows exp to infinity, and 1 / inf = 0 segments is the right limit, so no warning."""
+    with np.errstate(over="ignore"):
+        return 1.0 / np.expm1((np.asarray(interval, dtype=float) + write) / np.asarray(mtbf, dtype=float))
 
 
 def expected_time_fractions(mtbf, interval, write, detection, restart, planned_per_hour: float = 0.0) -> dict:

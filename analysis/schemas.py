@@ -8,7 +8,19 @@ against the validated data.
 
 from __future__ import annotations
 
-import pandera.pandas as pa
+
+class _Pandera:
+    """pandera, imported when a schema is first built (validating a table), not when this module
+    is: with the validated tables cached on disk (:mod:`analysis.data`), most processes never
+    validate, and pandera's import is a sixth of a second of every command's start."""
+
+    def __getattr__(self, name: str):
+        import pandera.pandas
+
+        return getattr(pandera.pandas, name)
+
+
+pa = _Pandera()
 
 ID = r"^[a-z0-9][a-z0-9_]*$"
 # Units a report fact or seed number may carry: a closed list, so a typo ("kwh", "USD/hr") is caught.
