@@ -9,4 +9,9 @@ if os.environ.get("PYTHONHASHSEED") != "0" and hasattr(os, "execve"):
 
 from analysis.cli import main  # noqa: E402
 
-sys.exit(main())
+code = main()
+# Every output is written and closed by now, and the pool and renderer have ended; skipping the
+# interpreter's teardown of a thousand imported modules saves about 0.3 s of every command.
+sys.stdout.flush()
+sys.stderr.flush()
+os._exit(code)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from analysis import constraints
-from analysis.data import load_table, table_closure, table_path
+from analysis.data import data_dir, load_table, table_closure, table_path
 from analysis.errors import InputError
 from analysis.pipeline import render
 from analysis.pipeline.execute import LOCK_FD, digest_files, execute_sections, package_files
@@ -183,7 +183,7 @@ def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario
         for name in SCHEMAS:
             if table_path(name).is_file():  # optional tables (a measurement not yet made) may be absent
                 shutil.copy2(table_path(name), generated / "data" / f"{name}.csv")
-        (generated / "data_tables.md").write_text(data_page(), encoding="utf-8")
+        (generated / "data_tables.md").write_text(_data_page_cached(root, build_dir / "cache"), encoding="utf-8")
         h = hashlib.sha256(json.dumps([keys, scenario], sort_keys=True).encode())
         digest_files(h, [p for p in src.rglob("*") if p.is_file()], src)
         build_hash = h.hexdigest()
@@ -213,6 +213,31 @@ def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario
         shutil.rmtree(stage, ignore_errors=True)
 
 
+def _digest_package_and_data(h, root: Path) -> None:
+    """Hash the package's code and every data file this process reads (``data_dir()``)."""
+    digest_files(h, package_files(root), root)
+    folder = data_dir()
+    digest_files(h, [p for p in folder.rglob("*") if p.is_file()], folder)
+
+
+def _data_page_cached(root: Path, cache_root: Path) -> str:
+    """The Data appendix (:func:`data_page`: every schema, built with pandera, a quarter second),
+    cached by the package and the data files it describes."""
+    h = hashlib.sha256()
+    _digest_package_and_data(h, root)
+    cached = cache_root / "pages" / f"data_tables-{h.hexdigest()[:20]}.md"
+    if cached.is_file():
+        return cached.read_text(encoding="utf-8")
+    text = data_page()
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    for old in cached.parent.glob("data_tables-*.md"):
+        old.unlink()
+    tmp = cached.with_name(f".tmp-{os.getpid()}.md")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(cached)
+    return text
+
+
 def _write_whatif_grids(src: Path, values: dict[str, dict], root: Path, cache_root: Path) -> None:
     """The what-if panels' grids (analysis.whatif), at this build's parameters, into the staged
     book's static folder (served as _static/whatif/<panel>.js). Each panel's grid is cached by a
@@ -221,7 +246,7 @@ def _write_whatif_grids(src: Path, values: dict[str, dict], root: Path, cache_ro
 
     flat = {k: v for s in values.values() for k, v in s.items()}
     code = hashlib.sha256()
-    digest_files(code, [*package_files(root), *(p for p in (root / "data").rglob("*") if p.is_file())], root)
+    _digest_package_and_data(code, root)
     dest, folder = src / "book" / "static" / GRID_FOLDER, cache_root / "whatif"
     dest.mkdir(parents=True, exist_ok=True)
     folder.mkdir(parents=True, exist_ok=True)
