@@ -36,6 +36,38 @@ def book(tmp_path_factory) -> Path:
     return root
 
 
+# The browser tests (test_browser.py, test_browser_whatif.py): Playwright driving Debian's Chromium.
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync"]
+needs_chromium = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is not "
+                                    "installed; .ci/run installs it with apt-get install -y chromium")
+
+
+def serve_folder(folder: Path):
+    """Serve ``folder`` on localhost in a background thread: (server, base URL)."""
+    import functools
+    import http.server
+    import threading
+
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
+    http.server.SimpleHTTPRequestHandler.log_message = lambda *a: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium for every browser test of the session."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
+        yield b
+        b.close()
+
+
 def pytest_terminal_summary(terminalreporter):
     """Say loudly when the browser tests did not run: a green run without them never looked at
     the HTML in a browser (`.ci/run` installs Chromium so that CI always runs them)."""

@@ -6,47 +6,27 @@ always runs these. Screenshots of every page are saved under `_build/test-artifa
 
 from __future__ import annotations
 
-import functools
-import http.server
 import re
-import threading
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlparse
 
 import pytest
-from conftest import REPO
+from conftest import REPO, needs_chromium, serve_folder
 
 from analysis.sections import SECTIONS
 
-CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
 ARTIFACTS = REPO / "_build" / "test-artifacts" / "screenshots"
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is not "
-                                "installed; .ci/run installs it with apt-get install -y chromium")
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
 def site(book):
     """The built book served on localhost: yields (base URL, html folder)."""
     html = book / "_build" / "html"
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(html))
-    http.server.SimpleHTTPRequestHandler.log_message = lambda *a: None
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/", html
+    server, base = serve_folder(html)
+    yield base, html
     server.shutdown()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        yield b
-        b.close()
 
 
 def _pages(html: Path) -> list[str]:

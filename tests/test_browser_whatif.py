@@ -8,33 +8,17 @@ Skipped, with the reason, only when /usr/bin/chromium is missing (as tests/test_
 
 from __future__ import annotations
 
-import functools
-import http.server
 import shutil
-import threading
-from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-from conftest import REPO
+from conftest import REPO, needs_chromium, serve_folder
 
 from analysis import whatif
 
-CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
 WIDTHS = (1280, 390)
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is not "
-                                "installed; .ci/run installs it with apt-get install -y chromium")
-
-
-def _serve(folder: Path):
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
-    http.server.SimpleHTTPRequestHandler.log_message = lambda *a: None
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
@@ -55,19 +39,10 @@ def panels_page(tmp_path_factory):
                     '<link rel="stylesheet" href="../../_static/whatif.css">'
                     '<script src="../../_static/whatif.js"></script></head>'
                     f"<body><main>{body}</main></body></html>", encoding="utf-8")
-    server, base = _serve(root)
+    server, base = serve_folder(root)
     yield base + "book/generated/panels.html"
     server.shutdown()
 
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        yield b
-        b.close()
 
 
 def _open(browser, url: str, width: int):
@@ -151,7 +126,7 @@ def test_page_interpolation_equals_python(browser, panels_page, name):
 def test_built_chapters_carry_working_panels(book, browser):
     """In the built book, each chapter page with a panel renders it, offline and without errors."""
     html = book / "_build" / "html"
-    server, base = _serve(html)
+    server, base = serve_folder(html)
     try:
         for panel in whatif.PANELS.values():
             page, errors = _open(browser, f"{base}book/generated/{panel.section}.html", 390)
