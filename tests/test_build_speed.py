@@ -57,9 +57,10 @@ def test_incremental_build_matches_a_clean_build(book, tmp_path):
     assert changed.returncode == 0, changed.stderr[-3000:]
     banner = "Scenario: custom parameters (gpt3_train_tokens = 4e11)"
     assert banner in (root / "_build" / "html" / "book" / "generated" / "capex.html").read_text()
-    back = run_cli("build", cwd=root)
+    back = run_cli("build", cwd=root, env={"ANALYSIS_DEBUG_KERNELS": "1"})
     assert back.returncode == 0, back.stderr[-3000:]
     assert "software     ran" in back.stderr and "capex        unchanged (cached)" in back.stderr, back.stderr
+    assert "kernel: forked" in back.stderr and "kernel: launched" not in back.stderr, back.stderr
     assert (root / "_build" / ".render" / "out").is_dir()  # Sphinx's state was kept, not rebuilt
     assert banner not in (root / "_build" / "html" / "book" / "generated" / "capex.html").read_text()
     for folder in ("html", "results", "executed"):

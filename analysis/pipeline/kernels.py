@@ -52,8 +52,12 @@ def enabled() -> bool:
 
 def preload(sections: list[str] | None = None) -> None:
     """Import what every chapter's kernel imports (each chapter and figure module of ``sections``,
-    default all), once per process. Does nothing when forking is disabled."""
-    if _PRELOADED["done"] or not enabled():
+    default all), once per process. Does nothing when forking is disabled, or when this process
+    is no clean base for a kernel (:func:`_clean_base`): its kernels are then launched."""
+    if _PRELOADED["done"] or _PRELOADED.get("unfit") or not enabled():
+        return
+    if not _clean_base():
+        _PRELOADED["unfit"] = True
         return
     os.environ.setdefault("MPLBACKEND", INLINE_BACKEND)
     if "matplotlib" in sys.modules and os.environ["MPLBACKEND"] == INLINE_BACKEND:
@@ -70,6 +74,17 @@ def preload(sections: list[str] | None = None) -> None:
                 importlib.import_module(f"analysis.{layer}.{name}")
     _warm_matplotlib()
     _PRELOADED["done"] = True
+
+
+def _clean_base() -> bool:
+    """Whether a kernel forked from this process would start as a launched one does: no IPython
+    shell exists yet (a kernel creates the one allowed per process; a test that rendered a
+    figure in a notebook style creates one), and pyplot has not picked a backend for this
+    process (the kernel's is the inline one)."""
+    if "matplotlib.pyplot" in sys.modules:
+        return False
+    shell = sys.modules.get("IPython.core.interactiveshell")
+    return shell is None or not shell.InteractiveShell.initialized()
 
 
 def _warm_matplotlib() -> None:
