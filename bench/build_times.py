@@ -105,6 +105,10 @@ def main() -> None:
         # One chapter rerun: its needs are unchanged (read from the build's cache), so only it executes.
         rerun = _median([_timed([*cli, "run", "capex", "-p", "h100_server_usd", str(value), "--out", str(tmp / "run")],
                                 pipeline) for value in (180_000, 200_000, 220_000)])
+        from analysis.sections import SECTIONS
+
+        every_run = sorted(_timed([*cli, "run", section.name, "--out", str(tmp / "run")], pipeline)
+                           for section in SECTIONS)
         rerun_cluster = _timed([*cli, "run", "cluster", "-p", "gpus", "50000", "--out", str(tmp / "run")], pipeline)
         # One parameter of one chapter changed in an already-built book: that chapter and the
         # ledger re-run, and Sphinx re-reads their pages.
@@ -130,6 +134,7 @@ def main() -> None:
         ("clean build, jupyter-book executing itself", jb),
         ("rebuild, nothing changed", unchanged),
         ("rerun one chapter, changed parameter (run capex -p h100_server_usd ..., median of 3)", rerun),
+        (f"rerun each of the {len(every_run)} chapters in turn (run SECTION): median", _median(every_run)),
         ("rerun a chapter and the one it needs (run cluster -p gpus 50000)", rerun_cluster),
         ("rebuild after one chapter's parameter changed (build -p gpt3_train_tokens ..., median of 3)", one_param),
         ("rebuild after a scenario changing many chapters (pue 1.2)", changed_build),
@@ -143,6 +148,9 @@ def main() -> None:
           f"Python {platform.python_version()}):\n")
     for label, seconds in rows:
         print(f"  {label:<92} {seconds:7.2f} s")
+    print(f"\n  Rerunning each chapter: fastest {every_run[0]:.2f} s, slowest {every_run[-1]:.2f} s; "
+          f"{sum(t <= 2.5 for t in every_run)} of {len(every_run)} at most 2.5 s (a chapter's own cells, "
+          "such as the reliability Monte Carlo, add to about 1.5 s of start-up).")
     targets = [  # issue 20's targets, from this one run
         ("clean build / jupyter-book executing the same notebooks", clean / jb, 0.5, "x"),
         ("run SECTION -p NAME VALUE (one chapter)", rerun, 2.5, "s"),
