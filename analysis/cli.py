@@ -228,7 +228,8 @@ def cmd_plan(args) -> int:
         flops_counted=args.flops_counted, usd_per_gpu_hour=args.usd_per_gpu_hour, pue=args.pue,
         tariff_usd_per_kwh=args.tariff_usd_per_kwh,
         grid_g_co2_per_kwh=None if args.grid_kg_co2_per_kwh is None else args.grid_kg_co2_per_kwh * 1_000.0,
-        checkpoint_write_s=args.checkpoint_write_s, restart_min=args.restart_min, failure_model=args.failure_model)
+        checkpoint_write_seconds=args.checkpoint_write_seconds, restart_minutes=args.restart_minutes,
+        failure_model=args.failure_model)
     try:
         result = planner.plan(inputs)
     except planner.PlanError as exc:
@@ -323,8 +324,11 @@ def make_parser() -> argparse.ArgumentParser:
     money.add_argument("--tariff-usd-per-kwh", type=_number("--tariff-usd-per-kwh", float, 0, 1, low_open=False), help="electricity price (TCO)")
     money.add_argument("--grid-kg-co2-per-kwh", type=_number("--grid-kg-co2-per-kwh", float, 0, 2, low_open=False), help="grid carbon intensity")
     fail = p.add_argument_group("failures")
-    fail.add_argument("--checkpoint-write-s", type=_number("--checkpoint-write-s", float, 0, 86_400), help="seconds to write a checkpoint")
-    fail.add_argument("--restart-min", type=_number("--restart-min", float, 0, 10_000), help="minutes to restart after a failure")
+    # The short spellings are the flags' first names, kept so existing commands still work.
+    fail.add_argument("--checkpoint-write-seconds", "--checkpoint-write-s", dest="checkpoint_write_seconds",
+                      type=_number("--checkpoint-write-seconds", float, 0, 86_400), help="seconds to write a checkpoint")
+    fail.add_argument("--restart-minutes", "--restart-min", dest="restart_minutes",
+                      type=_number("--restart-minutes", float, 0, 10_000), help="minutes to restart after a failure")
     fail.add_argument("--failure-model", choices=("per-gpu", "measured-fit"), default="per-gpu",
                       help="per-GPU rates (Llama 3) or a fit to measured job failures")
     out = p.add_argument_group("output")

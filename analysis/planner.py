@@ -76,8 +76,8 @@ class PlanInputs:
     pue: float | None = None
     tariff_usd_per_kwh: float | None = None
     grid_g_co2_per_kwh: float | None = None
-    checkpoint_write_s: float | None = None
-    restart_min: float | None = None
+    checkpoint_write_seconds: float | None = None
+    restart_minutes: float | None = None
     failure_model: str = "per-gpu"
     draws: int = 4_000
     seed: int = 0
@@ -311,9 +311,9 @@ def plan(inputs: PlanInputs) -> Plan:
     mtbf, planned, failure_how = job_mtbf_hours(inputs.gpus, inputs.failure_model)
     steps["job_mtbf_hours"] = mtbf
     notes.append(f"Failures: {failure_how}; job MTBF {mtbf:,.2f} h.")
-    write_s = d.CHECKPOINT_WRITE_SECONDS.default if inputs.checkpoint_write_s is None else inputs.checkpoint_write_s
-    restart_min = d.RESTART_MINUTES.default if inputs.restart_min is None else inputs.restart_min
-    detect_min = d.FAILURE_DETECTION_MINUTES.default
+    write_seconds = d.CHECKPOINT_WRITE_SECONDS.default if inputs.checkpoint_write_seconds is None else inputs.checkpoint_write_seconds
+    restart_minutes = d.RESTART_MINUTES.default if inputs.restart_minutes is None else inputs.restart_minutes
+    detection_minutes = d.FAILURE_DETECTION_MINUTES.default
     # 5. price
     tco = tco_usd_per_gpu_hour(inputs.gpu_id, inputs.pue, inputs.tariff_usd_per_kwh)
     rentals = cloud_prices(inputs.gpu_id)
@@ -334,10 +334,10 @@ def plan(inputs: PlanInputs) -> Plan:
     grid = d.GRID_G_CO2_PER_KWH.default if inputs.grid_g_co2_per_kwh is None else inputs.grid_g_co2_per_kwh
     household = d.HOUSEHOLD_KWH_PER_YEAR.default
     steps.update(it_w_per_gpu=it_w, pue=pue, meter_w_per_gpu=energy.meter_w_per_gpu(it_w, pue),
-                 grid_g_co2_per_kwh=grid, checkpoint_write_s=write_s, restart_min=restart_min)
+                 grid_g_co2_per_kwh=grid, checkpoint_write_seconds=write_seconds, restart_minutes=restart_minutes)
     notes.append(f"Power: {it_w:,.0f} W of IT per GPU from {it_how}, x PUE {pue:.2f}; every paid GPU-hour draws it.")
-    point = _outcomes(inputs.tokens, inputs.gpus, rate, mtbf, planned, write_s / SECONDS_PER_HOUR,
-                      detect_min / 60.0, restart_min / 60.0, energy.meter_w_per_gpu(it_w, pue), price, household, grid)
+    point = _outcomes(inputs.tokens, inputs.gpus, rate, mtbf, planned, write_seconds / SECONDS_PER_HOUR,
+                      detection_minutes / 60.0, restart_minutes / 60.0, energy.meter_w_per_gpu(it_w, pue), price, household, grid)
     # 7. bands: the inputs the user left to the book vary over their ranges
     rng = np.random.default_rng(inputs.seed)
     n = inputs.draws
@@ -346,10 +346,10 @@ def plan(inputs: PlanInputs) -> Plan:
     else:
         scale = _draw(rng, "mfu_scale", 1.0, n)
     pue_draw = np.full(n, pue) if inputs.pue is not None else _draw(rng, "pue", pue, n)
-    restart_draw = np.full(n, restart_min) if inputs.restart_min is not None else _draw(rng, "restart_minutes", restart_min, n)
+    restart_draw = np.full(n, restart_minutes) if inputs.restart_minutes is not None else _draw(rng, "restart_minutes", restart_minutes, n)
     household_draw = _draw(rng, "household_kwh_per_year", household, n)
-    draws = _outcomes(inputs.tokens, inputs.gpus, rate * scale, mtbf, planned, write_s / SECONDS_PER_HOUR,
-                      detect_min / 60.0, restart_draw / 60.0, energy.meter_w_per_gpu(it_w, pue_draw), price,
+    draws = _outcomes(inputs.tokens, inputs.gpus, rate * scale, mtbf, planned, write_seconds / SECONDS_PER_HOUR,
+                      detection_minutes / 60.0, restart_draw / 60.0, energy.meter_w_per_gpu(it_w, pue_draw), price,
                       household_draw, grid)
     results = {}
     for key, (unit, _) in KEYS.items():
@@ -358,10 +358,10 @@ def plan(inputs: PlanInputs) -> Plan:
             continue
         p10, p50, p90 = np.percentile(np.broadcast_to(draws[key], (n,)), [10, 50, 90])
         results[key] = {"value": float(point[key]), "unit": unit, "p10": float(p10), "p50": float(p50), "p90": float(p90)}
-    fixed = [name for name, v in (("PUE", inputs.pue), ("restart time", inputs.restart_min)) if v is not None]
+    fixed = [name for name, v in (("PUE", inputs.pue), ("restart time", inputs.restart_minutes)) if v is not None]
     notes.append(f"Bands: {n:,} seeded draws of "
                  + ("the MFU estimate's leave-one-out errors" if est is not None else "your cluster's throughput against the given one (+-10 %)")
-                 + (", PUE" if inputs.pue is None else "") + (", restart time" if inputs.restart_min is None else "")
+                 + (", PUE" if inputs.pue is None else "") + (", restart time" if inputs.restart_minutes is None else "")
                  + " and the household baseline (data/distributions.csv)"
                  + (f"; fixed as given: {', '.join(fixed)}" if fixed else "") + ".")
     return Plan(results, steps, notes, prices)
