@@ -231,7 +231,7 @@ def _validated(name: str, folder: str) -> pd.DataFrame:
             cached.parent.mkdir(parents=True, exist_ok=True)
             for old in cached.parent.glob(f"{name}-*.pkl"):  # one entry per table
                 old.unlink(missing_ok=True)
-            tmp = cached.with_suffix(f".tmp-{os.getpid()}")
+            tmp = cached.parent / f".tmp-{name}-{os.getpid()}"  # an interrupted write: removed by the next build
             tmp.write_bytes(pickle.dumps(table))
             tmp.replace(cached)
     return table

@@ -20,7 +20,7 @@ same outputs, only slower:
   thread, and a lock held by another one would stay held in the child);
 - the ``analysis`` package imported here is not the one the section's project root holds (a
   test or benchmark building a copy of the project from another checkout);
-- ``ANALYSIS_FORK_KERNELS=0`` is set, or the platform has no ``fork``.
+- ``ANALYSIS_FORK_KERNELS=0`` is set, or the platform is not Linux.
 """
 
 from __future__ import annotations
@@ -47,7 +47,8 @@ _PRELOADED = {"done": False}
 
 
 def enabled() -> bool:
-    return hasattr(os, "fork") and os.environ.get("ANALYSIS_FORK_KERNELS", "1") != "0"
+    # Linux only: macOS's system libraries are not safe to use in a forked child.
+    return sys.platform.startswith("linux") and os.environ.get("ANALYSIS_FORK_KERNELS", "1") != "0"
 
 
 def preload(sections: list[str] | None = None) -> None:
