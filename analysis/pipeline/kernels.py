@@ -4,7 +4,10 @@ A chapter's kernel normally starts a fresh Python (``python -m ipykernel_launche
 IPython, ipykernel, numpy, pandas, matplotlib and ``analysis`` again: about 1.3 s of every
 chapter's run on the 2-core machine, more than most chapters compute. Here the process that runs
 papermill imports those modules once (:func:`preload`), and each chapter's kernel is a
-``fork()`` of it that goes straight to ipykernel's own start-up (:class:`ForkingKernelManager`).
+``fork()`` of it that goes straight to ipykernel's own start-up
+(:class:`analysis.pipeline.kernel_manager.ForkingKernelManager`). ``python -m analysis run``
+forks a warm kernel at its start instead (:func:`start_warm_kernel`), which imports beside the
+command's own checks and then becomes the first kernel the command launches.
 
 What stays the same as a launched kernel: papermill and nbclient drive it over the same
 ZeroMQ sockets; it reads the same connection file, gets the environment, working directory and
@@ -20,6 +23,7 @@ same outputs, only slower:
   thread, and a lock held by another one would stay held in the child);
 - the ``analysis`` package imported here is not the one the section's project root holds (a
   test or benchmark building a copy of the project from another checkout);
+- this process already has an IPython shell, or has imported pyplot (:func:`_clean_base`);
 - ``ANALYSIS_FORK_KERNELS=0`` is set, or the platform is not Linux.
 """
 
@@ -131,7 +135,7 @@ _WARM: dict = {}  # the warm kernel: {"root": Path, "pid": int, "fd": int}
 def start_warm_kernel(root: Path, sections: list[str] | None = None) -> None:
     """Fork, now, a process that imports what a kernel needs (:func:`preload`) beside this one and
     then waits to become the next kernel launched for ``root``: ``python -m analysis run`` imports
-    and validates its inputs (about 0.7 s) while the kernel gets ready (about 0.7 s), on the
+    and validates its inputs (about 0.8 s) while the kernel gets ready (about 1 s), on the
     second core. It preloads the chapter modules of ``sections`` (default all). Unused (an input
     error, Ctrl-C), it exits when this process closes the pipe."""
     if _WARM or _PRELOADED["done"] or not _safe_to_fork(root):
