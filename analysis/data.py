@@ -211,7 +211,8 @@ def _cache_path(name: str, folder: str) -> Path | None:
     if os.environ.get("ANALYSIS_TABLE_CACHE", "1") == "0":
         return None
     h = hashlib.sha256(f"{pd.__version__} {importlib.metadata.version('pandera')}".encode())
-    for code in (Path(__file__), Path(__file__).with_name("schemas.py"), Path(__file__).with_name("errors.py")):
+    schemas = sorted(Path(__file__).with_name("schemas").glob("*.py"))  # the schemas package, by name
+    for code in (Path(__file__), *schemas, Path(__file__).with_name("errors.py")):
         h.update(code.read_bytes())
     for dep in table_closure([name]):
         path = Path(folder) / table_file(dep)

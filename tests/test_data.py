@@ -1,6 +1,9 @@
 """The data layer: every table validates, every row cites a known source, and a bad row is
 rejected with its file, line and column."""
 
+import subprocess
+import sys
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -110,3 +113,21 @@ def test_every_claim_s01_to_s22_has_a_status():
     assert claims["status"].isin(data.CLAIM_STATUSES).all()
     cluster_claims = claims[claims["claim_id"].isin([f"S{i}" for i in range(17, 23)])]
     assert (cluster_claims["status"] != "pending").all()
+
+
+def test_importing_the_data_layer_does_not_import_pandera():
+    """pandera is imported when a schema is first built, not when analysis.data or analysis.schemas
+    is imported: most processes read validated tables from the disk cache and never validate."""
+    code = "import analysis.data, analysis.schemas, sys; assert 'pandera' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], cwd=data.REPO_ROOT, check=True)
+
+
+def test_the_table_cache_key_hashes_every_module_of_the_schemas_package(monkeypatch):
+    monkeypatch.setenv("ANALYSIS_TABLE_CACHE", "1")
+    modules = sorted((data.REPO_ROOT / "analysis" / "schemas").glob("*.py"))
+    assert {m.name for m in modules} >= {"__init__.py", "columns.py", "ledger.py"}
+    before = data._cache_path("gpus", str(data.DATA_DIR))
+    edited = modules[-1]  # a schema module gpus' schema does not live in: the key changes all the same
+    original = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda self: original(self) + (b"#" if self == edited else b""))
+    assert data._cache_path("gpus", str(data.DATA_DIR)) != before

@@ -1,0 +1,116 @@
+"""Schemas of the ledger's tables: report_facts, claims, fact_checks and seed_numbers, and the
+ledger's statuses and tolerance rule."""
+
+from __future__ import annotations
+
+from analysis.schemas.columns import ID, UNITS, _num, _source, _text, pa
+
+
+def _report_facts_schema(ids) -> pa.DataFrameSchema:
+    return pa.DataFrameSchema(
+        {
+            "fact_id": _text(regex=r"^[ABC][0-9]{2}(_[a-z0-9_]+)?$", unique=True),
+            "quantity": _text(),
+            "value": _num(-1e30, 1e30),
+            "value_high": _num(-1e30, 1e30, nullable=True),
+            "unit": _text(isin=UNITS),
+            "source_id": _source(ids("sources")),
+            "confidence": _text(isin={"verbatim", "derived", "digest"}),
+            "note": _text(nullable=True),
+        },
+        strict=True,
+    )
+
+
+# Statuses of the claims ledger (data/README.md). The first three say the book's value agrees with
+# the original within the row's tolerance, and how much that agreement is worth: recomputed from
+# inputs that neither include the figure nor were tuned to it; reproduced only because an input was
+# calibrated to it; or the figure itself (or a unit conversion of it) is the input, shown back.
+AGREEING_STATUSES = ("reproduced_independently", "reproduced_by_calibration", "input_quoted")
+FACT_STATUSES = (*AGREEING_STATUSES, "corrected", "context")
+CLAIM_STATUSES = (*FACT_STATUSES, "unverifiable", "pending")
+# Above this relative tolerance a row must say why (tolerance_why): the source's own rounding.
+TOLERANCE_WITHOUT_REASON = 0.03
+USES = r"^[a-z0-9_]+:[a-z0-9_]+(;[a-z0-9_]+:[a-z0-9_]+)*$"  # section:results_key;section:results_key
+
+
+def _tolerance_checks() -> list[pa.Check]:
+    """Rules shared by claims.csv and fact_checks.csv: a tolerance above 3 % says why; an agreeing
+    or corrected row has a tolerance to be judged by."""
+    return [
+        pa.Check(lambda d: d["tolerance_rel"].isna() | (d["tolerance_rel"] <= TOLERANCE_WITHOUT_REASON)
+                 | d["tolerance_why"].notna(),
+                 error=f"a tolerance_rel above {TOLERANCE_WITHOUT_REASON} needs tolerance_why (the source's rounding)"),
+        pa.Check(lambda d: ~d["status"].isin([*AGREEING_STATUSES, "corrected"]) | d["tolerance_rel"].notna(),
+                 error="a reproduced, input_quoted or corrected row needs tolerance_rel"),
+    ]
+
+
+def _claims_schema(ids) -> pa.DataFrameSchema:
+    return pa.DataFrameSchema(
+        {
+            "claim_id": _text(regex=r"^S[0-9]{2}$", unique=True),
+            "seed_file": _text(),
+            "claim": _text(),
+            "seed_value": _text(nullable=True),
+            "fact_id": _text(nullable=True, isin=ids("report_facts", "fact_id")),
+            "source_id": _source(ids("sources")),
+            "section": _text(regex=ID),
+            "results_key": _text(nullable=True, regex=ID),
+            "tolerance_rel": _num(0, 1, nullable=True),
+            "status": _text(isin=CLAIM_STATUSES),
+            "explanation": _text(),
+            "tolerance_why": _text(nullable=True),
+        },
+        checks=[pa.Check(lambda d: ~d["status"].isin([*AGREEING_STATUSES, "corrected"])
+                         | (d["results_key"].notna() & d["tolerance_rel"].notna() & d["fact_id"].notna()),
+                         error="a reproduced, input_quoted or corrected claim needs fact_id, results_key and tolerance_rel"),
+                *_tolerance_checks()],
+        strict=True,
+    )
+
+
+def _seed_numbers_schema(ids) -> pa.DataFrameSchema:
+    return pa.DataFrameSchema(
+        {
+            "number_id": _text(regex=r"^S[0-9]{2}_[a-z0-9_]+$", unique=True),
+            "claim_id": _text(regex=r"^S[0-9]{2}$"),
+            "quantity": _text(),
+            "value": _num(-1e30, 1e30),
+            "value_2": _num(-1e30, 1e30, nullable=True),
+            "unit": _text(isin=UNITS),
+            "source_id": _source(ids("sources")),
+            "note": _text(nullable=True),
+        },
+        strict=True,
+    )
+
+
+def _section_names() -> list[str]:
+    from analysis.sections import section_names  # imported late: sections imports the parameters
+
+    return section_names()
+
+
+def _fact_checks_schema(ids) -> pa.DataFrameSchema:
+    return pa.DataFrameSchema(
+        {
+            "fact_id": _text(isin=ids("report_facts", "fact_id")),
+            "section": _text(isin=_section_names()),  # caught at load with its line, not at execution
+            "results_key": _text(regex=ID),
+            "tolerance_rel": _num(0, 1, nullable=True),
+            "status": _text(isin=FACT_STATUSES),
+            "source_id": _source(ids("sources")),  # the fact's source, repeated so every row cites one
+            "note": _text(nullable=True),
+            "uses": _text(nullable=True, regex=USES),  # other chapters that show the same fact
+            # places that show the fact beside a different number on another basis (a cost at the
+            # book's own TCO against the report's at its $1.42): shown, never counted as checks
+            "context_uses": _text(nullable=True, regex=USES),
+            "tolerance_why": _text(nullable=True),
+        },
+        checks=[*_tolerance_checks(),
+                pa.Check(lambda d: d["status"].isin(AGREEING_STATUSES) | d["note"].notna(),
+                         error="a corrected or context fact needs a note that says why it differs")],
+        unique=["fact_id"],  # one check per fact; the other chapters that show it are its uses
+        strict=True,
+    )
