@@ -117,28 +117,33 @@ def test_every_tolerance_above_three_percent_says_why():
         assert wide["tolerance_why"].notna().all(), table
 
 
-def test_a_wide_tolerance_without_a_reason_is_refused(data_copy):
+def _edit_fact_checks(data_copy, edit) -> None:
+    """Rewrite the copy's fact_checks.csv as ``edit(table)`` returns it (text cells, as written)."""
     path = data_copy / "fact_checks.csv"
-    checks = pd.read_csv(path, dtype=str, keep_default_na=False)
-    checks.loc[checks["fact_id"] == "B12_gpt4_days", "tolerance_why"] = ""
-    checks.to_csv(path, index=False)
+    edit(pd.read_csv(path, dtype=str, keep_default_na=False)).to_csv(path, index=False)
+
+
+def _blank(fact_id: str, column: str):
+    def edit(checks):
+        checks.loc[checks["fact_id"] == fact_id, column] = ""
+        return checks
+    return edit
+
+
+def test_a_wide_tolerance_without_a_reason_is_refused(data_copy):
+    _edit_fact_checks(data_copy, _blank("B12_gpt4_days", "tolerance_why"))
     with pytest.raises(DataError, match="tolerance_why"):
         load_table("fact_checks")
 
 
 def test_a_fact_checked_twice_is_refused(data_copy):
-    path = data_copy / "fact_checks.csv"
-    checks = pd.read_csv(path, dtype=str, keep_default_na=False)
-    pd.concat([checks, checks[checks["fact_id"] == "B09_fp8_eflops"]]).to_csv(path, index=False)
+    _edit_fact_checks(data_copy, lambda checks: pd.concat([checks, checks[checks["fact_id"] == "B09_fp8_eflops"]]))
     with pytest.raises(DataError, match="uniqueness|fact_id|unique"):
         load_table("fact_checks")
 
 
 def test_a_corrected_fact_needs_a_note(data_copy):
-    path = data_copy / "fact_checks.csv"
-    checks = pd.read_csv(path, dtype=str, keep_default_na=False)
-    checks.loc[checks["fact_id"] == "B14_critical_it_mw", "note"] = ""
-    checks.to_csv(path, index=False)
+    _edit_fact_checks(data_copy, _blank("B14_critical_it_mw", "note"))
     with pytest.raises(DataError, match="note"):
         load_table("fact_checks")
 

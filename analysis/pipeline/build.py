@@ -23,7 +23,7 @@ from analysis import constraints
 from analysis.data import data_dir, load_table, table_closure, table_path
 from analysis.errors import InputError
 from analysis.pipeline import render
-from analysis.pipeline.execute import LOCK_FD, digest_files, execute_sections, package_files
+from analysis.pipeline.execute import LOCK_FD, digest_files, execute_sections, package_digest
 from analysis.pipeline.pages import assumptions_page, data_page, facts_page, sources_page, stage_front_matter
 from analysis.pipeline.runner import RunRecord
 from analysis.schemas import SCHEMAS
@@ -169,7 +169,8 @@ def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario
         results.mkdir(parents=True)
         src.mkdir()
         _stage_sources(root, src)
-        _write_whatif_grids(src, values, root, build_dir / "cache")
+        inputs = _package_and_data_digest(root)
+        _write_whatif_grids(src, values, inputs, build_dir / "cache")
         stage_front_matter(src, root)  # footer stamp (commit, date) and the landing page
         generated.mkdir(parents=True)
         _log(f"Executing {len(SECTIONS)} sections ({jobs} processes):")
@@ -183,7 +184,7 @@ def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario
         for name in SCHEMAS:
             if table_path(name).is_file():  # optional tables (a measurement not yet made) may be absent
                 shutil.copy2(table_path(name), generated / "data" / f"{name}.csv")
-        (generated / "data_tables.md").write_text(_data_page_cached(root, build_dir / "cache"), encoding="utf-8")
+        (generated / "data_tables.md").write_text(_data_page_cached(inputs, build_dir / "cache"), encoding="utf-8")
         h = hashlib.sha256(json.dumps([keys, scenario], sort_keys=True).encode())
         digest_files(h, [p for p in src.rglob("*") if p.is_file()], src)
         build_hash = h.hexdigest()
@@ -213,19 +214,19 @@ def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario
         shutil.rmtree(stage, ignore_errors=True)
 
 
-def _digest_package_and_data(h, root: Path) -> None:
-    """Hash the package's code and every data file this process reads (``data_dir()``)."""
-    digest_files(h, package_files(root), root)
+def _package_and_data_digest(root: Path) -> str:
+    """Hash of the package's code and every data file this process reads (``data_dir()``): the
+    inputs of the what-if grids and the Data appendix besides the parameters."""
+    h = hashlib.sha256(package_digest(root))
     folder = data_dir()
     digest_files(h, [p for p in folder.rglob("*") if p.is_file()], folder)
+    return h.hexdigest()
 
 
-def _data_page_cached(root: Path, cache_root: Path) -> str:
+def _data_page_cached(inputs: str, cache_root: Path) -> str:
     """The Data appendix (:func:`data_page`: every schema, built with pandera, a quarter second),
-    cached by the package and the data files it describes."""
-    h = hashlib.sha256()
-    _digest_package_and_data(h, root)
-    cached = cache_root / "pages" / f"data_tables-{h.hexdigest()[:20]}.md"
+    cached by ``inputs`` (:func:`_package_and_data_digest`)."""
+    cached = cache_root / "pages" / f"data_tables-{inputs[:20]}.md"
     if cached.is_file():
         return cached.read_text(encoding="utf-8")
     text = data_page()
@@ -238,15 +239,14 @@ def _data_page_cached(root: Path, cache_root: Path) -> str:
     return text
 
 
-def _write_whatif_grids(src: Path, values: dict[str, dict], root: Path, cache_root: Path) -> None:
+def _write_whatif_grids(src: Path, values: dict[str, dict], inputs: str, cache_root: Path) -> None:
     """The what-if panels' grids (analysis.whatif), at this build's parameters, into the staged
     book's static folder (served as _static/whatif/<panel>.js). Each panel's grid is cached by a
-    hash of the parameters it is computed from, the package and the data."""
+    hash of the parameters it is computed from and ``inputs`` (the package and the data)."""
     from analysis.whatif import GRID_FOLDER, PANELS, base_values, grid_script
 
     flat = {k: v for s in values.values() for k, v in s.items()}
-    code = hashlib.sha256()
-    _digest_package_and_data(code, root)
+    code = hashlib.sha256(inputs.encode())
     dest, folder = src / "book" / "static" / GRID_FOLDER, cache_root / "whatif"
     dest.mkdir(parents=True, exist_ok=True)
     folder.mkdir(parents=True, exist_ok=True)

@@ -51,16 +51,24 @@ def package_files(root: Path) -> list[Path]:
     return [p for p in (root / "analysis").rglob("*.py") if "__pycache__" not in p.parts]
 
 
-def section_key(section: Section, params: dict, root: Path, dep_results: dict[str, bytes]) -> str:
-    """Content hash of everything a section's output depends on."""
+def package_digest(root: Path) -> bytes:
+    """Hash of the ``analysis`` package's code (read once per build, not once per section)."""
     h = hashlib.sha256()
+    digest_files(h, package_files(root), root)
+    return h.digest()
+
+
+def section_key(section: Section, params: dict, root: Path, dep_results: dict[str, bytes],
+                package: bytes | None = None) -> str:
+    """Content hash of everything a section's output depends on (``package``: :func:`package_digest`)."""
+    h = hashlib.sha256(package if package is not None else package_digest(root))
     h.update(json.dumps(params, sort_keys=True).encode())
     data = [root / "data" / table_file(t) for t in table_closure(section.tables)]
     for absent in (p for p in data if not p.is_file()):  # an optional table (data/measured/) may be absent
         h.update(b"absent:" + str(absent.relative_to(root)).encode())
     extra = [p for pattern in section.files for p in sorted(root.glob(pattern))]
     digest_files(h, [root / section.notebook, root / "requirements.txt", *(p for p in data if p.is_file()),
-                     *extra, *package_files(root)], root)
+                     *extra], root)
     for name in sorted(dep_results):
         h.update(name.encode() + dep_results[name])
     return h.hexdigest()[:20]
@@ -142,6 +150,7 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
     order = [s for level in run_order(only or [s.name for s in SECTIONS]) for s in level]
     keys, records, done, running, errors = {}, [], set(), {}, []
     made: set[Path] = set()  # work folders not yet finished: removed if anything goes wrong
+    package = package_digest(root)
     workers, completed = _Workers(jobs), False
     try:
         pending = list(order)
@@ -150,7 +159,7 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
             for section in ready:
                 pending.remove(section)
                 deps = {n: (results_out / f"{n}.json").read_bytes() for n in section.needs}
-                key = keys[section.name] = section_key(section, values[section.name], root, deps)
+                key = keys[section.name] = section_key(section, values[section.name], root, deps, package)
                 entry = cache_root / section.name / key
                 if section.name not in always_run and _fetch(entry, section.name, outs, cache_writable):
                     records.append(RunRecord(section.name, 0.0, cached=True))
