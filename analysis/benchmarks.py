@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from analysis.costs import usd_per_million_tokens
 from analysis.data import load_table
 from analysis.flops import (
     attention_flops_per_token,
@@ -83,8 +84,6 @@ def throughput_ratio(bench: pd.DataFrame, model_id: str, precision: str, gpu_b: 
 
 def with_costs(bench: pd.DataFrame, usd_per_gpu_hour: dict[str, float]) -> pd.DataFrame:
     """``bench`` plus ``usd_per_gpu_hour`` (by GPU type) and ``usd_per_million_tokens``."""
-    from analysis.costs import usd_per_million_tokens
-
     missing = set(bench["gpu_id"]) - set(usd_per_gpu_hour)
     if missing:
         raise KeyError(f"no GPU-hour price for {', '.join(sorted(missing))}")

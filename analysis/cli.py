@@ -27,7 +27,7 @@ class Parser(argparse.ArgumentParser):
 
 
 def _overrides(args) -> tuple[dict, dict]:
-    from analysis.params import load_scenario
+    from analysis.scenario_file import load_scenario
 
     overrides, origin = {}, {}
     if getattr(args, "scenario", None) is not None:  # `--scenario ''` is an error, not "no scenario"

@@ -21,7 +21,8 @@ import time
 
 import numpy as np
 
-from analysis.reliability import job_mtbf_hours
+from analysis.reliability import daly_interval, job_mtbf_hours, llama3_snapshot
+from analysis.units import SECONDS_PER_HOUR, SECONDS_PER_MINUTE
 
 
 def _draw_cycles(rng: np.random.Generator, mtbf: float, down: float, horizon: np.ndarray, trials: int):
@@ -92,9 +93,6 @@ def llama3_simulation_inputs(write_seconds: float, detection_minutes: float, res
     published GPUs, length and interruption counts (:func:`analysis.reliability.llama3_snapshot`),
     and, for what Meta did not publish, the checkpoint write (seconds), detection and restart
     (minutes) times given; the checkpoint interval is Daly's optimum for them."""
-    from analysis.reliability import daly_interval, llama3_snapshot
-    from analysis.units import SECONDS_PER_HOUR, SECONDS_PER_MINUTE
-
     snap = snapshot or llama3_snapshot()
     write = write_seconds / SECONDS_PER_HOUR
     minutes_per_hour = SECONDS_PER_HOUR / SECONDS_PER_MINUTE

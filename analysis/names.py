@@ -20,14 +20,16 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from analysis.data import load_table
+from analysis.formatting import humanize
+from analysis.sections import all_params
+
 __all__ = ["gpu_name", "param_label", "param_short_label", "fact_label", "fact_link", "fact_anchor",
            "source_label", "source_link", "author", "clean_note"]
 
 
 @cache
 def _gpus() -> dict[str, str]:
-    from analysis.data import load_table
-
     return dict(zip(load_table("gpus")["gpu_id"], load_table("gpus")["name"], strict=True))
 
 
@@ -41,8 +43,6 @@ def gpu_name(gpu_id: str, vendor: bool = False) -> str:
 def param_label(name: str) -> str:
     """What a parameter means, from its one definition in :mod:`analysis.defaults`: its
     description ('Power usage effectiveness: facility power / critical IT power')."""
-    from analysis.sections import all_params
-
     p = all_params().get(name)
     return p.description if p else name.replace("_", " ")
 
@@ -84,8 +84,6 @@ def _year(date) -> str:
 
 @cache
 def _sources() -> dict[str, tuple[str, str]]:
-    from analysis.data import load_table
-
     return {s.source_id: (author(s.publisher), _year(s.date)) for s in load_table("sources").itertuples()}
 
 
@@ -109,7 +107,6 @@ def clean_note(note) -> str:
     """A data note with the clauses that point at files inside the project removed."""
     if not isinstance(note, str):
         return ""
-    from analysis.formatting import humanize
 
     note = humanize(_INTERNAL.sub("", note).strip(" ;"))
     return re.sub(r"\b([ABC]\d{2})_\w+", r"\1", note)  # fact ids -> their short labels

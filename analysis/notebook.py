@@ -11,18 +11,21 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from analysis.formatting import humanize, unit_label
+from analysis.chapters import ChapterResults, compute_section
+from analysis.data import load_table, row
+from analysis.formatting import format_quantity as fq
+from analysis.formatting import humanize, plain, unit_label
+from analysis.ledger import difference_rel
 from analysis.names import fact_link
-from analysis.plots import apply_style
-from analysis.results import Results
-from analysis.sections import get_section, resolve_section
+from analysis.plots import apply_style, finalize
+from analysis.results import Results, load_results, results_dir
+from analysis.sections import SECTIONS, get_section, resolve_section
 from analysis.tables import _cell, markdown_table  # noqa: F401 (markdown_table is re-exported for notebooks)
 
 
 def format_value(value) -> str:
     if isinstance(value, str):
         return f"`{value}`"
-    from analysis.formatting import plain
 
     if isinstance(value, int):
         return f"{value:,}"
@@ -78,9 +81,6 @@ def _upstream(need: str, given: dict):
     missing file stays an error."""
     import os
 
-    from analysis.chapters import ChapterResults, compute_section
-    from analysis.results import load_results, results_dir
-
     if "ANALYSIS_RESULTS_DIR" in os.environ or (results_dir() / f"{need}.json").is_file():
         return ChapterResults.from_json(load_results(need))
     return compute_section(need, given)
@@ -109,9 +109,6 @@ def _md_row(*cells) -> str:
 def comparison_table(R, pairs) -> str:
     """Markdown table setting book results against the report's printed values.
     ``pairs`` is a list of ``(results key, fact id)``; report values come from report_facts.csv."""
-    from analysis.data import row
-    from analysis.ledger import difference_rel
-
     lines = ["| Quantity | This book | Report | Difference | Fact |", "|---|---|---|---|---|"]
     for key, fact_id in pairs:
         res, f = R.results[key], row("report_facts", fact_id)
@@ -127,8 +124,6 @@ def comparison_table(R, pairs) -> str:
 
 def claims_table(section_name: str, R) -> str:
     """Markdown table of the seed claims this chapter settles, checked against its results."""
-    from analysis.data import load_table, row
-
     claims = load_table("claims")
     claims = claims[claims["section"] == section_name]
     lines = ["| Claim | Seed says | Original source | This book | Status | Why |", "|---|---|---|---|---|---|"]
@@ -149,8 +144,6 @@ def claims_table(section_name: str, R) -> str:
 
 def glue_facts(*fact_ids: str) -> None:
     """Glue report facts for the prose as ``fact_<ID>`` (and ``fact_<ID>_high`` for ranges)."""
-    from analysis.data import row
-
     for fact_id in fact_ids:
         f = row("report_facts", fact_id)
         glue(f"fact_{fact_id}", float(f["value"]), display=False)
@@ -167,8 +160,6 @@ def glue_values(values: dict) -> None:
 
 def chapters_table() -> str:
     """Markdown table of the chapters and the question each answers."""
-    from analysis.sections import SECTIONS
-
     lines = ["| Chapter | What it answers |", "|---|---|"]
     for s in SECTIONS:
         if s.name != "intro":
@@ -197,8 +188,6 @@ def glue_figure(key: str, fig) -> None:
     the prose places it with its caption, not again at the end of the cell."""
     import matplotlib.pyplot as plt
 
-    from analysis.plots import finalize
-
     glue(key, finalize(fig), display=False)
     plt.close(fig)
 
@@ -206,15 +195,11 @@ def glue_figure(key: str, fig) -> None:
 def format_quantity(value: float, unit: str) -> str:
     """A number with its unit, for readers ($125M, 1,402 W, 5.98 × 10²⁶ FLOP, 35 %): see
     :func:`analysis.formatting.format_quantity`, the book's one number-formatting layer."""
-    from analysis.formatting import format_quantity as fq
-
     return fq(value, unit)
 
 
 def glue_seed_numbers(*number_ids: str) -> None:
     """Glue the seeds' own numbers (``data/seed_numbers.csv``) as ``seed_<ID>`` (and ``_2``)."""
-    from analysis.data import row
-
     for number_id in number_ids:
         s = row("seed_numbers", number_id)
         glue(f"seed_{number_id}", float(s["value"]))
@@ -224,8 +209,6 @@ def glue_seed_numbers(*number_ids: str) -> None:
 
 def seed_vs_source_table(claim_ids) -> str:
     """Markdown table: what the seed says, what the original source says, and their ratio."""
-    from analysis.data import load_table, row
-
     claims = load_table("claims").set_index("claim_id")
     seeds = load_table("seed_numbers")
     lines = ["| Claim | Quantity | Seed says | Original source | Seed / original |", "|---|---|---|---|---|"]

@@ -9,11 +9,12 @@ evaluated: a string such as ``__import__('os')`` is just an invalid number.
 
 from __future__ import annotations
 
+import difflib
 import math
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from analysis.errors import InputError, clip
+from analysis.hardware import gpu_ids
 
 
 class ParameterError(InputError):
@@ -51,10 +52,8 @@ class Param:
     def allowed(self) -> tuple[str, ...] | None:
         """The valid choices of a text parameter."""
         if self.choices_from == "gpus":
-            from analysis.hardware import gpu_ids
             return tuple(gpu_ids())
         if self.choices_from == "gpus_with_fp8":  # the chapters compute an FP8 peak and a power build-up
-            from analysis.hardware import gpu_ids
             return tuple(gpu_ids(with_dtype="fp8", with_tdp=True))
         return self.choices
 
@@ -108,7 +107,6 @@ def resolve(params: dict[str, Param], overrides: dict[str, object]) -> dict[str,
 
 def check_names(known: dict[str, Param], overrides: dict[str, object], origin: dict[str, str] | None = None):
     """Reject names that are not parameters of any section, suggesting near misses."""
-    import difflib
     for name in overrides:
         if name not in known:
             near = difflib.get_close_matches(name, known, n=3) if isinstance(name, str) and len(name) < 200 else []
@@ -118,12 +116,3 @@ def check_names(known: dict[str, Param], overrides: dict[str, object], origin: d
             raise ParameterError(f"{where}unknown parameter '{shown}'{hint} "
                                  "(`python -m analysis params SECTION` lists them)")
 
-
-def load_scenario(path: str | Path) -> tuple[dict[str, object], dict[str, str]]:
-    """Read a scenario file: a YAML mapping with an optional ``name`` and ``description`` and a
-    ``parameters`` mapping of name -> value (see :mod:`analysis.scenario_file` for the limits).
-    Returns the overrides and, per name, ``"FILE:LINE: "`` for messages."""
-    from analysis.scenario_file import read
-
-    doc, origin = read(path)
-    return doc["parameters"], origin

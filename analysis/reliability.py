@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from analysis.data import load_table, row
 from analysis.opex import HOURS_PER_MONTH
 from analysis.tco import breakeven_speedup
 from analysis.units import HOURS_PER_DAY, HOURS_PER_YEAR, SECONDS_PER_HOUR
@@ -36,8 +37,6 @@ REPAIR_CATEGORIES = ("GPU", "Host", "Unplanned maintenance")
 
 def item(item_id: str) -> float:
     """The value of a row of ``data/reliability_facts.csv``."""
-    from analysis.data import row
-
     return float(row("reliability_facts", item_id)["value"])
 
 
@@ -105,8 +104,6 @@ def with_mttf_hours(table: pd.DataFrame) -> pd.DataFrame:
 
 def job_failure_table() -> pd.DataFrame:
     """``data/job_failures.csv`` with each row's MTTF in hours (:func:`with_mttf_hours`)."""
-    from analysis.data import load_table
-
     return with_mttf_hours(load_table("job_failures"))
 
 
@@ -338,8 +335,6 @@ class Llama3Snapshot:
 def llama3_snapshot() -> Llama3Snapshot:
     """Load Llama 3 405B's counts (``data/reliability_facts.csv``) and cause table
     (``data/llama3_interruptions.csv``, ``meta_llama3_2024`` Table 5)."""
-    from analysis.data import load_table
-
     return Llama3Snapshot(gpus=item("llama3_gpus"), days=item("llama3_snapshot_days"),
                           unexpected=item("llama3_interruptions_unexpected"),
                           planned=item("llama3_interruptions_planned"), total=item("llama3_interruptions_total"),

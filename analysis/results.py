@@ -16,13 +16,12 @@ import os
 from pathlib import Path
 
 from analysis.errors import ExecutionError
+from analysis.formatting import is_count_unit
 
 
 def as_number(value, unit: str) -> float | int:
     """A result's value as a plain number: a float, or an int for a whole count (unit ``count``),
     so counts print and serialise as 22, not 22.0."""
-    from analysis.formatting import is_count_unit
-
     value = float(value)
     return int(value) if is_count_unit(unit) and value.is_integer() else value
 

@@ -145,3 +145,11 @@ def read(path) -> tuple[dict, dict[str, str]]:
             for k, _ in value_node.value:
                 origin[k.value] = f"{path}:{k.start_mark.line + 1}: "
     return doc, origin
+
+
+def load_scenario(path: str | Path) -> tuple[dict[str, object], dict[str, str]]:
+    """A scenario file's overrides: a YAML mapping with an optional ``name`` and ``description`` and a
+    ``parameters`` mapping of name -> value (see :func:`read` for the limits). Returns the overrides
+    and, per name, ``"FILE:LINE: "`` for messages."""
+    doc, origin = read(path)
+    return doc["parameters"], origin

@@ -14,8 +14,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis import constraints
+from analysis import constraints, reliability, uncertainty
+from analysis.chapters.bands import model_values
 from analysis.params import ParameterError
+from analysis.scenario_file import read
+from analysis.sections import SECTIONS, resolve_section
+from analysis.uncertainty import OUTPUTS
 
 SCENARIO_DIR = Path(__file__).resolve().parent.parent / "data" / "scenarios"
 
@@ -35,9 +39,6 @@ class Scenario:
 
 def load(path) -> Scenario:
     """Read and check a scenario file: YAML, known parameter names, valid values (exit code 2)."""
-    from analysis.scenario_file import read
-    from analysis.sections import SECTIONS, resolve_section
-
     path = Path(path)
     doc, origin = read(path)
     overrides = doc["parameters"]
@@ -57,8 +58,6 @@ def shipped() -> list[Scenario]:
 
 def key_results(scenario: Scenario) -> dict:
     """The headline outputs for one scenario (point estimates)."""
-    from analysis import reliability, uncertainty
-    from analysis.chapters.bands import model_values
     values = model_values(scenario.overrides)
     return {k: float(v) for k, v in uncertainty.evaluate(
         values, uncertainty.reference_tokens_per_s(), reliability.llama3_rates()).items()}
@@ -84,8 +83,6 @@ def column_names(scenarios: list[Scenario]) -> list[str]:
 
 def compare(scenarios: list[Scenario]) -> pd.DataFrame:
     """One row per headline output, one column per scenario, plus label and unit."""
-    from analysis.uncertainty import OUTPUTS
-
     table = pd.DataFrame({name: key_results(s) for name, s in zip(column_names(scenarios), scenarios, strict=True)})
     table.insert(0, "unit", [OUTPUTS[k][1] for k in table.index])
     table.insert(0, "label", [OUTPUTS[k][0] for k in table.index])

@@ -8,7 +8,8 @@ import pytest
 
 from analysis import defaults
 from analysis.data import load_table
-from analysis.params import Param, ParameterError, load_scenario
+from analysis.params import Param, ParameterError
+from analysis.scenario_file import load_scenario
 from analysis.sections import (
     SECTIONS,
     all_params,

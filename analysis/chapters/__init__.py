@@ -27,6 +27,7 @@ from types import SimpleNamespace
 import pandas as pd
 
 from analysis.results import as_number
+from analysis.sections import get_section, resolve_section
 
 
 class ChapterError(ValueError):
@@ -96,8 +97,6 @@ def compute_section(name: str, overrides: dict | None = None,
                     _done: dict[str, ChapterResults] | None = None) -> ChapterResults:
     """Compute chapter ``name`` with ``overrides`` applied to the defaults, after the chapters it
     needs, without a notebook. Used by tests, the planner and the what-if grids."""
-    from analysis.sections import get_section, resolve_section
-
     done = {} if _done is None else _done
     section = get_section(name)
     for need in section.needs:

@@ -7,13 +7,12 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis import reliability, uncertainty
+from analysis.sections import all_params
 
 
 def model_values(chapter_values: dict | None = None) -> dict:
     """Every model input by name at its default, updated with ``chapter_values`` (a chapter's
     parameters): the point the distributions are centred on."""
-    from analysis.sections import all_params
-
     values = {name: p.default for name, p in all_params().items()}
     values["mfu_scale"] = 1.0
     values.update(chapter_values or {})

@@ -8,14 +8,13 @@ from __future__ import annotations
 from analysis import ledger
 from analysis.chapters import ChapterResults
 from analysis.schemas import TOLERANCE_WITHOUT_REASON
+from analysis.sections import get_section
 
 
 def ran_at_defaults(section: str, parameters: dict) -> bool:
     """Whether ``section`` ran with every parameter at its default (the report's inputs). A
     chapter whose parameters are unknown counts as not at its defaults, so the ledger lists its
     rows without failing them."""
-    from analysis.sections import get_section
-
     return all(name in parameters and parameters[name] == p.default
                for name, p in get_section(section).param_map.items())
 
@@ -34,8 +33,6 @@ def _inputs_at_defaults(section: str, own: dict[str, bool]) -> bool:
     """A chapter ran at the report's inputs only if it and every chapter it reads (its ``needs``,
     recursively) ran at their defaults: a scenario that changes the tariff moves the software
     chapter's costs through the TCO chapter, though software's own parameters are unchanged."""
-    from analysis.sections import get_section
-
     if not own.get(section, False):
         return False
     return all(_inputs_at_defaults(need, own) for need in get_section(section).needs)

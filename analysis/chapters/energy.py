@@ -20,6 +20,7 @@ from analysis import benchmarks, cluster, energy, hardware, uncertainty
 from analysis.chapters import ChapterResults
 from analysis.chapters.bands import band_frame
 from analysis.data import fact, load_table, row
+from analysis.measure.report import joules_per_tflop, load_measured, measured_results
 from analysis.units import JOULES_PER_KWH, TERA
 
 SA = "SemiAnalysis"
@@ -269,8 +270,6 @@ def _carbon(P, res: ChapterResults, bench: pd.DataFrame) -> None:
 
 def _measured(P, res: ChapterResults, bench: pd.DataFrame) -> None:
     """The reader's own measurement (``python -m analysis measure``) at ``local_power_w``."""
-    from analysis.measure.report import joules_per_tflop, load_measured, measured_results
-
     measured = load_measured()
     for key, (value, unit, label) in measured_results(measured, power_w=P.local_power_w).items():
         res.add(key, value, unit, label)

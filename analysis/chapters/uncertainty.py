@@ -15,6 +15,7 @@ import pandas as pd
 from analysis import uncertainty
 from analysis.chapters import ChapterResults
 from analysis.chapters.bands import band_frame, model_values
+from analysis.sections import all_params
 
 # The two results the tornado charts explain (table name: uncertainty output key).
 TORNADO_OUTPUTS = {
@@ -31,8 +32,6 @@ QUANTILES = ("p10", "p50", "p90")
 
 def input_labels() -> dict[str, str]:
     """Reader-facing name of every model input: the parameter's description."""
-    from analysis.sections import all_params
-
     return {**{name: p.description for name, p in all_params().items()}, **EXTRA_LABELS}
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from analysis.chapters.atlas import SHORT
+from analysis.notebook import glue
 from analysis.plots import PALETTE, add_source, new_figure
 from analysis.tables import markdown_table, pct, rate, usd
 
@@ -19,8 +20,6 @@ CONVENTION = {"6n_12lhs": "6N+12Lhs", "6n_6lhs": "6N+6Lhs (causal half)", "publi
 
 def glue_prose(E) -> None:
     """Glue fractions as percentages (``_pct``) and the counts the prose spells out."""
-    from analysis.notebook import glue
-
     for key, q in E.quantities.items():
         if q.unit in ("fraction", "ratio"):
             glue(f"{key}_pct", q.value * 100)

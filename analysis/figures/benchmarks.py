@@ -9,9 +9,11 @@ import matplotlib.ticker as mticker
 from matplotlib.lines import Line2D
 
 from analysis.chapters.benchmarks import DENSE, PRECISIONS, RELEASE, SA, model_names
+from analysis.data import fact
 from analysis.formatting import count, flop
 from analysis.measure.report import measured_section_markdown
 from analysis.names import gpu_name
+from analysis.notebook import glue
 from analysis.plots import PALETTE, add_source, new_figure
 from analysis.tables import interactive_table, markdown_table, pct, rate, usd
 
@@ -52,9 +54,6 @@ def gpu_axis(ax, ticks) -> None:
 def glue_prose(E) -> None:
     """Glue what the prose prints in its own units: fractions as percentages (``<key>_pct``) and
     the words of the GB200 verdict."""
-    from analysis.data import fact
-    from analysis.notebook import glue
-
     for key, q in E.quantities.items():
         if q.unit == "fraction":
             glue(f"{key}_pct", q.value * 100)

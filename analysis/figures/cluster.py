@@ -5,6 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from analysis.formatting import flop
+from analysis.notebook import glue
 from analysis.plots import PALETTE, add_source, new_figure
 
 
@@ -86,7 +87,5 @@ ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran 
 
 def glue_flops(C) -> None:
     """Glue the prose's FLOP counts written for people ('2.15 × 10²⁵'), not in e-notation."""
-    from analysis.notebook import glue
-
     glue("gpt4_train_flop_text", flop(C["gpt4_train_flop"], ""), display=False)
     glue("run_flop_text", flop(C["run_flop"], "", digits=2), display=False)

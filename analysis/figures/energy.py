@@ -7,6 +7,7 @@ import textwrap
 
 import matplotlib.pyplot as plt
 
+from analysis.measure.report import fmt, measured_section_markdown
 from analysis.notebook import format_quantity, glue, markdown_table
 from analysis.plots import PALETTE, add_source, new_figure
 
@@ -158,8 +159,6 @@ def model_card_table(E) -> str:
 def measured_markdown(E, P) -> str:
     """The "Measured on this machine" section: the measurement at ``local_power_w``, set against
     an H100 training Llama 3.1 405B per model FLOP."""
-    from analysis.measure.report import fmt, measured_section_markdown
-
     text = measured_section_markdown(E.tables["measured"], power_w=P.local_power_w)
     if "measured_vs_h100_j_per_tflop_ratio" in E:
         text += (f"\n\nFor scale, an H100 training Llama 3.1 405B in BF16 at the reference throughput "

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from analysis.data import load_table
 from analysis.notebook import format_quantity
 from analysis.plots import PALETTE, add_source, new_figure
 from analysis.tables import markdown_table
@@ -68,8 +69,6 @@ def options_table(C) -> str:
 
 def components_table() -> str:
     """Markdown: the sourced prices and powers (``data/network_components.csv``)."""
-    from analysis.data import load_table
-
     components = load_table("network_components")
     def num(v, fmt):
         return "—" if v != v else fmt.format(v)

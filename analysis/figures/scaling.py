@@ -7,7 +7,9 @@ import matplotlib.ticker as mticker
 import pandas as pd
 
 from analysis.chapters.benchmarks import model_names
+from analysis.data import fact
 from analysis.figures.benchmarks import gpu_axis
+from analysis.notebook import glue
 from analysis.plots import PALETTE, add_source, new_figure
 from analysis.tables import markdown_table, pct
 
@@ -19,9 +21,6 @@ FACTS = ("A41_tp", "A41_pp", "A41_cp", "A32_405b_fp8_mfu", "A32_405b_bf16_mfu", 
 def glue_prose(E, P) -> None:
     """Glue what the prose prints in its own units: fractions as percentages (``<key>_pct``),
     run costs in millions (``_m``) and thousands (``_k``), and the strong-scaling model's name."""
-    from analysis.data import fact
-    from analysis.notebook import glue
-
     for key, q in E.quantities.items():
         if q.unit == "fraction":
             glue(f"{key}_pct", q.value * 100)

@@ -8,7 +8,9 @@ import pandas as pd
 from matplotlib.lines import Line2D
 
 from analysis.chapters.benchmarks import DENSE, model_names
+from analysis.data import fact, load_table, row
 from analysis.figures.benchmarks import COLOUR, STYLE
+from analysis.notebook import glue
 from analysis.plots import add_source, new_figure
 from analysis.tables import markdown_table, pct
 
@@ -35,9 +37,6 @@ def glue_prose(E, P) -> None:
     """Glue what the prose prints in its own units: fractions as percentages (``_pct``), dollars
     in thousands and millions (``_k``, ``_m``), cents per million tokens, token counts in billions
     and trillions, the report facts it quotes as percentages, and the seed's own words."""
-    from analysis.data import fact, load_table, row
-    from analysis.notebook import glue
-
     for key, q in E.quantities.items():
         if q.unit == "fraction":
             glue(f"{key}_pct", q.value * 100)

@@ -13,8 +13,11 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from analysis.data import load_table
 from analysis.errors import ExecutionError
+from analysis.hardware import peak_tflops
 from analysis.measure import rows as rowlib
+from analysis.measure import torch_backend as tb
 from analysis.measure.gpt_numpy import GPTConfig, TinyGPT, flops_per_token, param_count, sample_batch
 from analysis.measure.timing import MatmulResult, measure_matmul_numpy, peak_by_precision, tflops, time_calls
 
@@ -50,7 +53,6 @@ DATASHEET_DTYPE = {"bf16": "bf16", "tf32": "tf32"}
 def _datasheet_tflops(gpu_id: str | None, precision: str) -> float | None:
     if gpu_id is None or precision not in DATASHEET_DTYPE:
         return None
-    from analysis.hardware import peak_tflops
     return peak_tflops(gpu_id, DATASHEET_DTYPE[precision])
 
 
@@ -80,9 +82,6 @@ def run(device: str, quick: bool, seed: int, out_dir: Path) -> tuple[Path, list[
                   "threads_env": {k: os.environ[k] for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
                                                              "MKL_NUM_THREADS") if k in os.environ}}
     if device == "cuda":
-        from analysis.data import load_table
-        from analysis.measure import torch_backend as tb
-
         torch = tb.require_cuda()
         name, cores, software = tb.device_info(torch)
         gpu_id = rowlib.match_gpu_id(name, load_table("gpus"))

@@ -3,7 +3,16 @@ ledger's statuses and tolerance rule."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from analysis.schemas.columns import ID, UNITS, _num, _source, _text, pa
+
+# Every section of the book is one notebook, notebooks/<section>.py (analysis.sections.Section.notebook;
+# tests/test_layers.py keeps the two lists equal). fact_checks.csv's sections are checked against the
+# notebooks, not the section registry: the registry imports the parameters, which read the GPU table,
+# so a schema that imported it would close an import circle (data -> schemas -> sections -> params ->
+# hardware -> data).
+NOTEBOOKS_DIR = Path(__file__).resolve().parents[2] / "notebooks"
 
 
 def _report_facts_schema(ids) -> pa.DataFrameSchema:
@@ -86,17 +95,16 @@ def _seed_numbers_schema(ids) -> pa.DataFrameSchema:
     )
 
 
-def _section_names() -> list[str]:
-    from analysis.sections import section_names  # imported late: sections imports the parameters
-
-    return section_names()
+def section_names() -> list[str]:
+    """The book's sections: the names of its notebooks, sorted."""
+    return sorted(path.stem for path in NOTEBOOKS_DIR.glob("*.py"))
 
 
 def _fact_checks_schema(ids) -> pa.DataFrameSchema:
     return pa.DataFrameSchema(
         {
             "fact_id": _text(isin=ids("report_facts", "fact_id")),
-            "section": _text(isin=_section_names()),  # caught at load with its line, not at execution
+            "section": _text(isin=section_names()),  # caught at load with its line, not at execution
             "results_key": _text(regex=ID),
             "tolerance_rel": _num(0, 1, nullable=True),
             "status": _text(isin=FACT_STATUSES),
