@@ -55,6 +55,21 @@ def pick(bench: pd.DataFrame, **where) -> pd.Series:
     return match.iloc[0]
 
 
+# The book's one reference run for costs and energy per token: Llama 3.1 405B on 2,304 H100s
+# (NVIDIA DGXC v25.02), the run SemiAnalysis prices at $1.95 per million tokens in BF16 (A34).
+REFERENCE_RUN = {"source_id": "nv_dgxc_v25_02", "model_id": "llama31_405b", "gpus": 2304}
+
+
+def reference_row(bench: pd.DataFrame, precision: str = "bf16") -> pd.Series:
+    """The reference run's row in ``precision`` (:data:`REFERENCE_RUN`)."""
+    return pick(bench, **REFERENCE_RUN, precision=precision)
+
+
+def reference_tokens_per_s(precision: str = "bf16") -> float:
+    """Tokens/s/GPU of the reference run in ``precision``: 202.5 in BF16."""
+    return float(reference_row(load_benchmarks(), precision)["tokens_per_s_per_gpu"])
+
+
 # --- selections -----------------------------------------------------------------------------------
 
 def sweep(bench: pd.DataFrame, model_id: str, precision: str, source_id: str, gpu_id: str = "h100_sxm") -> pd.DataFrame:

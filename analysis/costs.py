@@ -8,7 +8,7 @@ run backwards turns a printed cost into the token rate (and MFU) it implies.
 
 The GPU-hour price is an input here: chapters read it from the TCO chapter's results
 (``h100_tco_usd_per_gpu_hour``, ``gb200_tco_usd_per_gpu_hour``; the model is
-:func:`analysis.tco.system_costs`), so no chapter retypes it.
+:func:`analysis.chapters.gpu_cost.system_costs`), so no chapter retypes it.
 """
 
 from __future__ import annotations

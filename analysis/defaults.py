@@ -55,11 +55,6 @@ CAPEX_USD_PER_GPU = Param(
 LINK_MTTF_YEARS = Param(
     "link_mttf_years", 5.0, "years", "Mean time to failure of one NIC-to-leaf link (transceiver, cable, NIC)",
     "The report's assumption for a rail-optimized design (B27).", "sa_100k_2024", low=0.01, high=100)
-LINKS_PER_GPU = Param(
-    "links_per_gpu", 1.0, "links per GPU", "Backend NIC-to-leaf links per GPU (reliability chapter)",
-    "Rail-optimized H100 nodes have one 400G backend link per GPU (B27: 100,000 links). The cluster "
-    "chapter reads the count from the network chapter instead.",
-    "sa_100k_2024", low=0.01, high=16)
 ALT_LINK_MTTF_YEARS = Param(
     "alt_link_mttf_years", 4.0, "years", "Link MTTF in the 4-link-per-node (Cedar Fever-7) design",
     "2x400G links are assumed to fail more often: 4-year MTTF (B28).", "sa_100k_2024", low=0.01, high=100)
@@ -243,7 +238,7 @@ OTHER_USD_PER_GPU_MONTH = Param(
     "Not estimated: no public source prices these items per GPU, so the default leaves them out and "
     "every dollar of the TCO has a source. Set it to add your own.", None,
     basis="assumption", low=0, high=1_000)
-# Everything a TCO per GPU-hour needs (tco.system_tco_per_gpu_hour_usd): every chapter that prices a
+# Everything a TCO per GPU-hour needs (analysis.chapters.gpu_cost.system_costs): every chapter that prices a
 # GPU-hour lists these, so a scenario that changes one moves all of them together.
 TCO_INPUTS = (H100_ALLIN_USD, H100_GPUS_PER_SERVER, GB200_ALLIN_USD, GB200_GPUS_PER_RACK, USEFUL_LIFE_YEARS,
               COST_OF_CAPITAL, UTILIZATION, H100_IT_W_PER_GPU, GB200_IT_W_PER_GPU, PUE, TARIFF,

@@ -9,14 +9,13 @@ overrides, and otherwise from the one definition in :mod:`analysis.defaults`.
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 from analysis.chapters import ChapterResults, compute_section
 from analysis.data import load_table, row
 from analysis.formatting import format_quantity as fq
 from analysis.formatting import humanize, plain, unit_label
 from analysis.ledger import difference_rel
 from analysis.names import fact_link
+from analysis.params import Parameters
 from analysis.plots import apply_style, finalize
 from analysis.results import Results, load_results, results_dir
 from analysis.sections import SECTIONS, get_section, resolve_section
@@ -70,7 +69,7 @@ def start(section_name: str, namespace: dict, show_parameters: bool = True):
     R.upstream = {need: _upstream(need, given) for need in section.needs}
     if show_parameters:
         _display_parameters(section_name, values)
-    return SimpleNamespace(**values), R
+    return Parameters(values), R
 
 
 def _upstream(need: str, given: dict):
@@ -98,7 +97,7 @@ def _display_parameters(section_name: str, values: dict) -> None:
 
 def show_parameters(P, R) -> None:
     """Display the parameter table of the chapter that ``R`` records (see :func:`start`)."""
-    _display_parameters(R.section, vars(P))
+    _display_parameters(R.section, P.as_dict())
 
 
 def _md_row(*cells) -> str:

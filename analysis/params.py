@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from analysis.errors import InputError, clip
@@ -93,6 +94,59 @@ class Param:
             raise TypeError(f"numeric parameter {self.name} needs low and high")
         if self.basis not in ("cited", "derived", "calibrated", "assumption"):
             raise TypeError(f"parameter {self.name}: unknown basis {self.basis!r}")
+
+
+class Parameters:
+    """A chapter's validated parameter values, read as attributes (``P.pue``), read-only.
+
+    Reading a name that is not among them is an error that lists them, so a chapter can use only
+    the parameters its section declares (``analysis.sections``; ``tests/test_chapters.py`` checks
+    that it uses every one). Values may be numpy arrays: the Monte Carlo bands and the what-if grids
+    evaluate a chapter's chain functions on many inputs at once."""
+
+    __slots__ = ("_values",)
+
+    def __init__(self, values: Mapping[str, object]):
+        object.__setattr__(self, "_values", dict(values))
+
+    def __getattr__(self, name: str):
+        values = object.__getattribute__(self, "_values")
+        try:
+            return values[name]
+        except KeyError:
+            raise AttributeError(f"no parameter '{name}' here; these are: {', '.join(sorted(values))}") from None
+
+    def __setattr__(self, name, value):
+        raise AttributeError("parameters are read-only; use replace()")
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._values
+
+    def __repr__(self) -> str:
+        return f"Parameters({self._values!r})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Parameters) and self._values == other._values
+
+    __hash__ = None
+
+    def _derive(self, values: dict) -> Parameters:
+        return type(self)(values)
+
+    def replace(self, **changes) -> Parameters:
+        """These parameters with ``changes`` (names it already has)."""
+        unknown = sorted(set(changes) - set(self._values))
+        if unknown:
+            raise AttributeError(f"no parameter {', '.join(map(repr, unknown))} to replace")
+        return self._derive({**self._values, **changes})
+
+    def with_defaults(self, values: Mapping[str, object]) -> Parameters:
+        """These parameters plus ``values`` for the names they lack (e.g. the parameters another
+        chapter ran with, ``ChapterResults.parameters``)."""
+        return self._derive({**values, **self._values})
+
+    def as_dict(self) -> dict[str, object]:
+        return dict(self._values)
 
 
 def resolve(params: dict[str, Param], overrides: dict[str, object]) -> dict[str, object]:

@@ -14,7 +14,7 @@ An orchestration module, like :mod:`analysis.scenarios`: it reads the book's par
    Llama 3 405B (or a fit to measured job failures), Daly's checkpoint interval, the expected
    goodput, hence the wall-clock days and the interruptions;
 5. cost: GPU-hours paid (GPUs x wall-clock hours) x a GPU-hour price (given, or the book's TCO
-   where modelled, :func:`analysis.tco.system_tco_per_gpu_hour_usd`; the sourced rental prices
+   where modelled, :func:`analysis.chapters.gpu_cost.tco_usd_per_gpu_hour`; the sourced rental prices
    are shown beside it);
 6. energy at the meter (:mod:`analysis.energy`: IT watts per GPU x PUE x GPU-hours paid), in
    household-years and tonnes of CO2;
@@ -230,7 +230,8 @@ def tco_usd_per_gpu_hour(gpu_id: str, pue: float | None, tariff: float | None) -
     """The book's TCO per GPU-hour (owning) at its defaults, with PUE and tariff if given; None for
     a GPU whose TCO the book does not model."""
     from analysis import defaults as d
-    from analysis import tco
+    from analysis.chapters import gpu_cost
+    from analysis.params import Parameters
 
     if gpu_id not in TCO_SYSTEMS:
         return None
@@ -239,7 +240,7 @@ def tco_usd_per_gpu_hour(gpu_id: str, pue: float | None, tariff: float | None) -
         values["pue"] = pue
     if tariff is not None:
         values["tariff_usd_per_kwh"] = tariff
-    return float(tco.system_tco_per_gpu_hour_usd(TCO_SYSTEMS[gpu_id], values))
+    return float(gpu_cost.tco_usd_per_gpu_hour(Parameters(values), TCO_SYSTEMS[gpu_id]))
 
 
 def cloud_prices(gpu_id: str):

@@ -165,6 +165,6 @@ def compare_figure(table, names):
     ax.set_xlabel(f"Ratio to '{names[0]}'")
     ax.invert_yaxis()
     fig.legend(loc="outside lower center", ncols=1)
-    fig.suptitle("Source: book's point model (analysis.uncertainty.evaluate) for each scenario file.",
+    fig.suptitle("Source: book's point model (analysis.chapters.bands.evaluate) for each scenario file.",
                  x=0.01, ha="left", fontsize=plt.rcParams["font.size"], color="#444444", fontweight="normal")
     return fig

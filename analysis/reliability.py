@@ -27,7 +27,7 @@ import pandas as pd
 from analysis.data import load_table, row
 from analysis.opex import HOURS_PER_MONTH
 from analysis.tco import breakeven_speedup
-from analysis.units import HOURS_PER_DAY, HOURS_PER_YEAR, SECONDS_PER_HOUR
+from analysis.units import HOURS_PER_DAY, HOURS_PER_YEAR
 
 # Llama 3 causes whose fix takes hardware out of service (a server, or an NVL72 rack) until it is
 # repaired. Software bugs, dependencies, NCCL timeouts and network switch/cable faults stop the
@@ -351,44 +351,11 @@ def llama3_rates(snapshot: Llama3Snapshot | None = None) -> dict:
             "planned_per_hour": snap.planned_per_hour}
 
 
-def gb200_rates(p, rates: dict) -> dict:
-    """GB200 NVL72's per-GPU-hour rates from Llama 3's (``rates``): GPU and host faults scaled by
-    ``gb200_gpu_fault_ratio`` plus the NVLink backplane faults (per rack-month, spread over the
-    rack's GPUs), which both stop the job and need a repair. ``p`` holds the parameters by name
-    (attributes or a mapping; values may be arrays)."""
-    get = _getter(p)
-    nvlink = per_gpu_rate_from_rack_month(get("gb200_nvlink_faults_per_rack_month"), get("gb200_gpus_per_rack"))
-    ratio = get("gb200_gpu_fault_ratio")
-    return {"job": rates["job"] * ratio + nvlink, "repair": rates["repair"] * ratio + nvlink,
+def gb200_rates(nvlink_faults_per_rack_month, gpus_per_rack, gpu_fault_ratio, rates: dict) -> dict:
+    """GB200 NVL72's per-GPU-hour rates from Llama 3's (``rates``, :func:`llama3_rates`): GPU and
+    host faults scaled by ``gpu_fault_ratio`` plus the NVLink backplane faults (per rack-month,
+    spread over the rack's ``gpus_per_rack`` GPUs), which both stop the job and need a repair.
+    Values may be arrays."""
+    nvlink = per_gpu_rate_from_rack_month(nvlink_faults_per_rack_month, gpus_per_rack)
+    return {"job": rates["job"] * gpu_fault_ratio + nvlink, "repair": rates["repair"] * gpu_fault_ratio + nvlink,
             "planned_per_hour": rates["planned_per_hour"]}
-
-
-def _getter(p):
-    from collections.abc import Mapping
-
-    return p.__getitem__ if isinstance(p, Mapping) else lambda name: getattr(p, name)
-
-
-def system_useful_shares(p, job_gpus, rates: dict) -> dict:
-    """(goodput, share out of service, useful share) of a ``job_gpus`` job on H100 and on GB200
-    NVL72, by system: an H100 fault takes its server (``h100_gpus_per_server``) out for
-    ``h100_repair_hours``, a GB200 fault ``gb200_blast_radius_gpus`` for ``gb200_repair_hours``;
-    both jobs checkpoint at Daly's optimum and share the recovery times in ``p``."""
-    get = _getter(p)
-    recovery = (get("checkpoint_write_seconds") / SECONDS_PER_HOUR, get("failure_detection_minutes") / 60.0,
-                get("restart_minutes") / 60.0, rates["planned_per_hour"])
-    gb200 = gb200_rates(p, rates)
-    return {
-        "h100": useful_share(job_gpus, rates["job"], rates["repair"], get("h100_gpus_per_server"),
-                             get("h100_repair_hours"), *recovery),
-        "gb200": useful_share(job_gpus, gb200["job"], gb200["repair"], get("gb200_blast_radius_gpus"),
-                              get("gb200_repair_hours"), *recovery),
-    }
-
-
-def breakeven_with_downtime(p, tco_h100, tco_gb200, job_gpus, rates: dict | None = None):
-    """GB200's reliability-adjusted break-even speed-up for a ``job_gpus`` job: each system's TCO
-    divided by its useful share (goodput x share in service). ``p`` holds the reliability
-    parameters by name (a chapter's ``P`` or a mapping of arrays, for the uncertainty analysis)."""
-    shares = system_useful_shares(p, job_gpus, rates or llama3_rates())
-    return reliability_adjusted_breakeven(tco_gb200, shares["gb200"][2], tco_h100, shares["h100"][2])

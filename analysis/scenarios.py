@@ -3,8 +3,8 @@ key results of several scenarios side by side.
 
 A scenario changes any subset of parameters across all chapters. ``build --scenario FILE``
 renders the whole book for one of them; :func:`compare` evaluates the headline outputs of many at
-once through the uncertainty analysis's point model (:func:`analysis.uncertainty.evaluate`), which
-calls the same functions as the chapters.
+once through the book's point model (:func:`analysis.chapters.bands.evaluate`), which calls the
+chapters' own chain functions.
 """
 
 from __future__ import annotations
@@ -14,12 +14,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis import constraints, reliability, uncertainty
-from analysis.chapters.bands import model_values
+from analysis import constraints
+from analysis.chapters.bands import OUTPUTS, book_parameters, evaluate
 from analysis.params import ParameterError
 from analysis.scenario_file import read
 from analysis.sections import SECTIONS, resolve_section
-from analysis.uncertainty import OUTPUTS
 
 SCENARIO_DIR = Path(__file__).resolve().parent.parent / "data" / "scenarios"
 
@@ -58,9 +57,7 @@ def shipped() -> list[Scenario]:
 
 def key_results(scenario: Scenario) -> dict:
     """The headline outputs for one scenario (point estimates)."""
-    values = model_values(scenario.overrides)
-    return {k: float(v) for k, v in uncertainty.evaluate(
-        values, uncertainty.reference_tokens_per_s(), reliability.llama3_rates()).items()}
+    return {k: float(v) for k, v in evaluate(book_parameters(scenario.overrides)).items()}
 
 
 def column_names(scenarios: list[Scenario]) -> list[str]:

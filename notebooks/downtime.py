@@ -145,7 +145,7 @@ display(HTML(whatif_panel("downtime")))
 # the uncertainty analysis evaluates the same function.
 
 # %% tags=["remove-input"]
-display(Markdown(bands_table(E.tables["bands"], P.mc_draws)))
+display(Markdown(bands_table(E.tables["bands"], E["monte_carlo_draws_count"])))
 
 # %% [markdown]
 # This extends claim S16, which the TCO chapter reproduces as a pure cost ratio

@@ -314,7 +314,7 @@ display(Markdown(figures.model_card_table(E)))
 # band and the prose use the same reference run.
 
 # %% tags=["remove-input"]
-display(Markdown(bands_table(E.tables["bands"], P.mc_draws)))
+display(Markdown(bands_table(E.tables["bands"], E["monte_carlo_draws_count"])))
 
 # %% [markdown]
 # ## The seed's claims, checked

@@ -188,7 +188,7 @@ R.add_table("measured_job_failures", E.tables["measured_job_failures"],
 # {glue:text}`cluster_job_mtbf_minutes:.1f` minutes. SemiAnalysis's 2024 report gets
 # {glue:text}`first_failure_minutes:.2f` minutes from links alone (the cluster chapter's
 # `first_failure_minutes`, reused here): {glue:text}`links_per_gpu:g` link per GPU with a
-# {glue:text}`link_mttf_years:g`-year MTTF each. The causes differ: Llama 3's
+# {glue:text}`backend_link_mttf_years:g`-year MTTF each. The causes differ: Llama 3's
 # network interruptions imply {glue:text}`llama3_link_mttf_years:.0f` years per GPU
 # link, and {glue:text}`llama3_gpu_class_frac:.0%` of its interruptions came from the GPUs. With
 # {glue:text}`gb200_nvlink_faults_per_rack_month:g` NVLink fault per rack per month (an assumption;

@@ -190,7 +190,7 @@ glue_figure("fig_tco_rent_vs_own", figures.rent_vs_own(E))
 # Prices, lives, rates and tariffs are not known exactly. Drawing them all within their ranges gives these bands for this chapter's headline numbers (the cost per token is for Llama 3.1 405B in BF16 on {glue:text}`llama31_405b_bf16_reference_gpus:,.0f` H100s).
 
 # %% tags=["remove-input"]
-display(Markdown(bands_table(E.tables["bands"], P.mc_draws)))
+display(Markdown(bands_table(E.tables["bands"], E["monte_carlo_draws_count"])))
 
 # %% [markdown]
 # ## The seed's claims, checked

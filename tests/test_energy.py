@@ -4,7 +4,7 @@ EIA's household and grid data and the Llama 3.1 model card, plus properties that
 import numpy as np
 import pytest
 
-from analysis import cluster, energy, uncertainty
+from analysis import benchmarks, cluster, energy
 from analysis import defaults as d
 from analysis.benchmarks import load_benchmarks
 from analysis.data import fact, load_table, row
@@ -29,7 +29,7 @@ def _j(bench, model, precision, gpus, date=None):
 def _j_405b_reference():
     """Llama 3.1 405B BF16 on the book's one reference row (NVIDIA DGXC v25.02, 2,304 H100s)."""
     meter = energy.meter_w_per_gpu(d.H100_IT_W_PER_GPU.default, d.PUE.default)
-    return energy.joules_per_token(meter, uncertainty.reference_tokens_per_s())
+    return energy.joules_per_token(meter, benchmarks.reference_tokens_per_s())
 
 
 # At PUE 1.3 the book's meter power is ~1 % above the ~1.29 overhead SA's figures imply, so its
@@ -85,7 +85,7 @@ def test_sa_figures_imply_one_meter_power_and_an_overhead_just_under_the_pue(ben
     implied = [energy.meter_w_from_joules_per_token(
         fact(f), energy.benchmark_row(bench, m, "h100_sxm", p, g, SA, date)["tokens_per_s_per_gpu"])
         for f, (m, p, g, date) in rows.items()]
-    implied.append(energy.meter_w_from_joules_per_token(fact("A37_405b_j_per_token"), uncertainty.reference_tokens_per_s()))
+    implied.append(energy.meter_w_from_joules_per_token(fact("A37_405b_j_per_token"), benchmarks.reference_tokens_per_s()))
     for gpus, fact_id in ((64, "A43_households_64"), (2048, "A43_households_2048")):
         j = energy.joules_per_token_from_household_years(fact(fact_id), LLAMA_TOKENS, fact("A26_household_kwh"))
         implied.append(energy.meter_w_from_joules_per_token(

@@ -112,8 +112,9 @@ def test_the_runner_injects_every_parameter_of_a_section(section):
 
 def test_sections_run_after_what_they_need():
     levels = [[s.name for s in level] for level in run_order(["intro"])]
-    assert levels[-1] == ["intro"] and {"network", "tco"} <= set(levels[0])
+    assert levels[-1] == ["intro"] and {"network", "uncertainty"} <= set(levels[0])
     assert "cluster" in levels[1]  # it reads the network chapter's link counts
+    assert "tco" in levels[1]  # it reads the uncertainty chapter's bands
 
 
 def test_param_requires_range_for_numbers():

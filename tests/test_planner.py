@@ -88,10 +88,9 @@ def test_no_price_for_an_unmodelled_gpu_is_null_not_a_guess():
 
 
 def test_tco_price_is_the_books_tco_for_h100():
-    from analysis import tco
+    from analysis.chapters import compute_section
     r = _llama70b(usd_per_gpu_hour=None, pue=None)
-    values = {p.name: p.default for p in d.TCO_INPUTS}
-    assert r.steps["usd_per_gpu_hour"] == pytest.approx(tco.system_tco_per_gpu_hour_usd("h100", values))
+    assert r.steps["usd_per_gpu_hour"] == pytest.approx(compute_section("tco")["h100_tco_usd_per_gpu_hour"])
 
 
 # --- the command line ----------------------------------------------------------------------------

@@ -324,42 +324,8 @@ def test_llama3_rates_split_job_stopping_and_repair_faults():
 
 def test_gb200_rates_add_nvlink_faults_to_scaled_h100_rates():
     rates = {"job": 2e-5, "repair": 1.5e-5, "planned_per_hour": 0.03}
-    p = {"gb200_nvlink_faults_per_rack_month": 1.0, "gb200_gpus_per_rack": 72, "gb200_gpu_fault_ratio": 2.0}
     nvlink = 1.0 / (72 * 730)  # one fault per rack-month, per GPU-hour
-    out = rel.gb200_rates(p, rates)
+    out = rel.gb200_rates(nvlink_faults_per_rack_month=1.0, gpus_per_rack=72, gpu_fault_ratio=2.0, rates=rates)
     assert out["job"] == pytest.approx(2 * 2e-5 + nvlink)
     assert out["repair"] == pytest.approx(2 * 1.5e-5 + nvlink)
     assert out["planned_per_hour"] == 0.03
-
-
-def _downtime_params(**over):
-    p = {"checkpoint_write_seconds": 10.0, "failure_detection_minutes": 2.0, "restart_minutes": 5.0,
-         "h100_gpus_per_server": 8, "h100_repair_hours": 24.0, "gb200_gpus_per_rack": 72,
-         "gb200_blast_radius_gpus": 72, "gb200_repair_hours": 48.0, "gb200_nvlink_faults_per_rack_month": 1.0,
-         "gb200_gpu_fault_ratio": 1.0}
-    p.update(over)
-    return p
-
-
-def test_system_useful_shares_are_useful_share_per_system():
-    rates = rel.llama3_rates()
-    shares = rel.system_useful_shares(_downtime_params(), 16_384, rates)
-    recovery = (10 / 3_600, 2 / 60, 5 / 60, rates["planned_per_hour"])
-    assert shares["h100"] == pytest.approx(rel.useful_share(16_384, rates["job"], rates["repair"], 8, 24.0, *recovery))
-    nvlink = 1.0 / (72 * 730)
-    assert shares["gb200"] == pytest.approx(rel.useful_share(16_384, rates["job"] + nvlink, rates["repair"] + nvlink,
-                                                             72, 48.0, *recovery))
-
-
-def test_breakeven_with_downtime_is_the_tco_ratio_over_the_useful_ratio():
-    rates = rel.llama3_rates()
-    p = _downtime_params()
-    shares = rel.system_useful_shares(p, 16_384, rates)
-    expected = (2.36 / 1.42) * shares["h100"][2] / shares["gb200"][2]
-    assert rel.breakeven_with_downtime(p, 1.42, 2.36, 16_384, rates) == pytest.approx(expected)
-    # GB200 with H100's blast radius, repair time and no NVLink faults loses what H100 loses
-    same = _downtime_params(gb200_blast_radius_gpus=8, gb200_repair_hours=24.0, gb200_nvlink_faults_per_rack_month=0.0)
-    assert rel.breakeven_with_downtime(same, 1.42, 2.36, 16_384, rates) == pytest.approx(2.36 / 1.42)
-    # parameters as attributes (a chapter's P) or as a mapping (the uncertainty analysis) agree
-    from types import SimpleNamespace
-    assert rel.breakeven_with_downtime(SimpleNamespace(**p), 1.42, 2.36, 16_384, rates) == pytest.approx(expected)

@@ -22,10 +22,10 @@ from __future__ import annotations
 import importlib
 import math
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 
 import pandas as pd
 
+from analysis.params import Parameters
 from analysis.results import as_number
 from analysis.sections import get_section, resolve_section
 
@@ -88,6 +88,18 @@ class ChapterResults:
         return out
 
 
+QUANTILES = ("p10", "p50", "p90")
+
+
+def read_bands(uncertainty: ChapterResults, keys) -> pd.DataFrame:
+    """Point, P10, P50 and P90 (with label and unit) of ``keys``, indexed by key, as the
+    uncertainty chapter computed them (its results ``KEY`` and ``KEY_p10`` ...): the band a
+    chapter prints beside its own value, read from ``upstream["uncertainty"]``, not recomputed."""
+    rows = {key: {"label": uncertainty.quantities[key].label, "unit": uncertainty.unit(key), "point": uncertainty[key],
+                  **{q: uncertainty[f"{key}_{q}"] for q in QUANTILES}} for key in keys}
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
 def module_for(section: str):
     """The chapter module of ``section`` (``analysis.chapters.<section>``)."""
     return importlib.import_module(f"analysis.chapters.{section}")
@@ -102,8 +114,8 @@ def compute_section(name: str, overrides: dict | None = None,
     for need in section.needs:
         if need not in done:
             done[need] = compute_section(need, overrides, done)
-    P = SimpleNamespace(**resolve_section(section, dict(overrides or {})))
+    P = Parameters(resolve_section(section, dict(overrides or {})))
     result = module_for(name).compute(P, {n: done[n] for n in section.needs})
-    result.parameters = dict(vars(P))
+    result.parameters = P.as_dict()
     done[name] = result
     return result

@@ -1,30 +1,108 @@
-"""P10 / P50 / P90 bands around a chapter's point estimates, from the uncertainty analysis
-(:mod:`analysis.uncertainty`): the chapters that print a band (TCO, energy, reliability) and the
-uncertainty chapter itself all call :func:`band_frame`, so a band is computed one way."""
+"""The headline results as one point model, and the P10 / P50 / P90 bands around them.
+
+:func:`evaluate` computes the headline results (:data:`OUTPUTS`) at parameters ``P`` through the
+chapters' own chain functions, the ones those chapters call for the same keys: the GPU-hour
+costs (:func:`analysis.chapters.gpu_cost.system_costs`, as the TCO chapter), the reference run's
+cost and energy per token (as the TCO and energy chapters, :func:`analysis.chapters.energy.h100_j_per_token`)
+and GB200's break-even with downtime (:func:`analysis.chapters.downtime.breakeven_with_downtime`).
+Values may be arrays, so :func:`band_frame` evaluates it once on every seeded draw of the uncertain
+inputs (:mod:`analysis.uncertainty`). The chapters that print a band (TCO, energy, downtime), the
+uncertainty chapter, the what-if grids and the scenario comparison all call these two functions.
+"""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
-from analysis import reliability, uncertainty
+from analysis import benchmarks, costs, reliability, tco, uncertainty
+from analysis.chapters import downtime, energy, gpu_cost
+from analysis.data import fact
+from analysis.params import Parameters, resolve
 from analysis.sections import all_params
 
+OUTPUTS = {  # key: (label, unit), as the owning chapter records it
+    "h100_tco_usd_per_gpu_hour": ("H100 TCO per GPU-hour", "USD per GPU-hour"),
+    "gb200_tco_usd_per_gpu_hour": ("GB200 TCO per GPU-hour", "USD per GPU-hour"),
+    "gb200_breakeven_speedup": ("GB200 break-even speed-up", "ratio"),
+    "gb200_breakeven_speedup_with_downtime": ("GB200 break-even speed-up with downtime", "ratio"),
+    "llama31_405b_bf16_usd_per_million_tokens": ("Llama 3.1 405B BF16, USD per 1M tokens", "USD per million tokens"),
+    "llama31_405b_bf16_j_per_token": ("Llama 3.1 405B BF16, joules per token", "J per token"),
+    "llama31_405b_bf16_household_years_15t_tokens": ("Llama 3.1 405B BF16 on 15T tokens, household-years", "household-years"),
+}
+COST_KEYS = ("h100_tco_usd_per_gpu_hour", "gb200_tco_usd_per_gpu_hour", "gb200_breakeven_speedup",
+             "llama31_405b_bf16_usd_per_million_tokens", "gb200_breakeven_speedup_with_downtime")
+ENERGY_KEYS = ("llama31_405b_bf16_j_per_token", "llama31_405b_bf16_household_years_15t_tokens")
+# A Monte Carlo input only, no chapter's parameter: the throughput of the reader's cluster against
+# NVIDIA's reference run (data/distributions.csv), 1 at the point estimate.
+MFU_SCALE = "mfu_scale"
 
-def model_values(chapter_values: dict | None = None) -> dict:
-    """Every model input by name at its default, updated with ``chapter_values`` (a chapter's
-    parameters): the point the distributions are centred on."""
-    values = {name: p.default for name, p in all_params().items()}
-    values["mfu_scale"] = 1.0
-    values.update(chapter_values or {})
-    return values
+
+def book_parameters(overrides: dict | None = None) -> Parameters:
+    """Every parameter of the book at its default, with ``overrides`` (validated) applied: the
+    inputs of a scenario as a whole (the scenario comparison)."""
+    return Parameters(resolve(all_params(), dict(overrides or {})))
+
+
+def evaluate(P, keys=None, *, mfu_scale=1.0, tokens_per_s: float | None = None,
+             rates: dict | None = None) -> dict:
+    """The outputs ``keys`` (all of :data:`OUTPUTS` when None) at parameters ``P`` (scalars or
+    equal-length arrays; ``P`` needs only the parameters those outputs read). ``mfu_scale`` scales
+    the reference run's throughput; ``tokens_per_s`` (the reference run's) and ``rates`` (Llama 3's
+    failure rates) are looked up when not given."""
+    keys = list(OUTPUTS if keys is None else keys)
+    unknown = sorted(set(keys) - set(OUTPUTS))
+    if unknown:
+        raise KeyError(f"no band output {', '.join(unknown)}; outputs: {', '.join(OUTPUTS)}")
+    rate = (benchmarks.reference_tokens_per_s() if tokens_per_s is None else tokens_per_s) * mfu_scale
+    out = {}
+    if set(keys) & set(COST_KEYS):
+        h100, gb200 = (gpu_cost.tco_usd_per_gpu_hour(P, s) for s in ("h100", "gb200"))
+        out.update({"h100_tco_usd_per_gpu_hour": h100, "gb200_tco_usd_per_gpu_hour": gb200,
+                    "gb200_breakeven_speedup": tco.breakeven_speedup(gb200, h100),
+                    "llama31_405b_bf16_usd_per_million_tokens": costs.usd_per_million_tokens(h100, rate)})
+        if "gb200_breakeven_speedup_with_downtime" in keys:
+            out["gb200_breakeven_speedup_with_downtime"] = downtime.breakeven_with_downtime(
+                P, h100, gb200, P.job_gpus, reliability.llama3_rates() if rates is None else rates)
+    if set(keys) & set(ENERGY_KEYS):
+        j = out["llama31_405b_bf16_j_per_token"] = energy.h100_j_per_token(P, rate)
+        out["llama31_405b_bf16_household_years_15t_tokens"] = energy.household_years(P, fact("A35_train_tokens"), j)
+    return {k: out[k] for k in keys}
+
+
+def draws(P, n: int, seed: int, table: pd.DataFrame | None = None) -> tuple[Parameters, np.ndarray]:
+    """``P`` with each uncertain input it has replaced by ``n`` seeded draws
+    (:func:`analysis.uncertainty.draw`, centred on ``P``'s values), and the draws of ``mfu_scale``."""
+    table = uncertainty.distributions() if table is None else table
+    modes = {name: getattr(P, name) for name in table.index if name in P}
+    drawn = uncertainty.draw({**modes, MFU_SCALE: 1.0}, n, seed, table)
+    scale = drawn.pop(MFU_SCALE, np.ones(n))
+    return P.replace(**{name: values for name, values in drawn.items() if name in P}), scale
 
 
 def band_frame(P, keys=None) -> pd.DataFrame:
-    """Point, P10, P50 and P90 (with label and unit) of the uncertainty outputs ``keys`` (all when
-    None), indexed by output key, at the chapter's parameters ``P`` (``P.mc_draws`` seeded draws,
-    seed ``P.mc_seed``; inputs the chapter does not list sit at their defaults)."""
-    values = model_values(vars(P))
-    point = uncertainty.evaluate(values, uncertainty.reference_tokens_per_s(), reliability.llama3_rates())
-    table = uncertainty.bands(uncertainty.simulate(values, P.mc_draws, P.mc_seed),
-                              {k: float(v) for k, v in point.items()})
-    return table if keys is None else table.loc[list(keys)]
+    """Point, P10, P50 and P90 (with label and unit) of the outputs ``keys`` (all when None),
+    indexed by output key, at the chapter's parameters ``P``: ``P.mc_draws`` seeded draws, seed
+    ``P.mc_seed``, of the uncertain inputs ``P`` has (the others do not move these outputs)."""
+    keys = list(OUTPUTS if keys is None else keys)
+    tokens, rates = benchmarks.reference_tokens_per_s(), reliability.llama3_rates()
+    point = evaluate(P, keys, tokens_per_s=tokens, rates=rates)
+    drawn, scale = draws(P, P.mc_draws, P.mc_seed)
+    samples = evaluate(drawn, keys, mfu_scale=scale, tokens_per_s=tokens, rates=rates)
+    table = uncertainty.bands(pd.DataFrame({k: np.broadcast_to(v, (P.mc_draws,)) for k, v in samples.items()}), point)
+    table.insert(0, "unit", [OUTPUTS[k][1] for k in table.index])
+    table.insert(0, "label", [OUTPUTS[k][0] for k in table.index])
+    return table.loc[keys]
+
+
+def tornado_frame(P, output: str) -> pd.DataFrame:
+    """One-at-a-time sensitivity of ``output`` to each uncertain input (:func:`analysis.uncertainty.tornado`)
+    at the chapter's parameters ``P``."""
+    tokens, rates = benchmarks.reference_tokens_per_s(), reliability.llama3_rates()
+
+    def at(changes: dict) -> float:
+        scale = changes.pop(MFU_SCALE, 1.0)
+        return float(evaluate(P.replace(**changes), [output], mfu_scale=scale, tokens_per_s=tokens,
+                              rates=rates)[output])
+
+    return uncertainty.tornado(lambda changes: at(dict(changes)))

@@ -2,7 +2,9 @@
 the capital charge per GPU-hour that spreads the price over the GPU's life.
 
 Prices are parameters (SemiAnalysis's typical-hyperscaler figures, A03-A07); the domain functions
-are in :mod:`analysis.capex`.
+are in :mod:`analysis.capex`. The all-in capex per GPU and the capital charge per GPU-hour come from
+:mod:`analysis.chapters.gpu_cost`, the one wiring of a GPU's cost that the opex and TCO chapters use
+too.
 """
 
 from __future__ import annotations
@@ -11,16 +13,24 @@ import numpy as np
 import pandas as pd
 
 from analysis import capex
-from analysis.chapters import ChapterResults
+from analysis.chapters import ChapterResults, gpu_cost
 from analysis.data import fact, row
 from analysis.units import rounding_floor
 
-# system: (label, server or rack price parameter, all-in price parameter, GPUs-per-system parameter)
-SYSTEMS = {"h100": ("H100", "h100_server_usd", "h100_allin_usd", "h100_gpus_per_server"),
-           "gb200": ("GB200 NVL72", "gb200_rack_usd", "gb200_allin_usd", "gb200_gpus_per_rack")}
+LABELS = {"h100": "H100", "gb200": "GB200 NVL72"}
 # Multiples of this build's cost of capital drawn in the charge-against-life figure (0: straight line).
 RATE_MULTIPLES = (0.0, 0.5, 1.0, 2.0)
 LIVES_YEARS = np.linspace(2, 8, 61)
+
+
+def server_usd(P, system: str) -> float:
+    """The bare server's (H100) or rack's (GB200 NVL72) price, without networking and storage."""
+    return P.h100_server_usd if system == "h100" else P.gb200_rack_usd
+
+
+def allin_usd(P, system: str) -> float:
+    """The all-in price of an H100 server or a GB200 NVL72 rack."""
+    return P.h100_allin_usd if system == "h100" else P.gb200_allin_usd
 
 
 def _prices(P, res: ChapterResults) -> None:
@@ -31,11 +41,11 @@ def _prices(P, res: ChapterResults) -> None:
     res.add("gb200_allin_usd", P.gb200_allin_usd, "USD", "GB200 NVL72 rack, all-in")
     res.add("h100_gpus_per_server", P.h100_gpus_per_server, "GPUs", "GPUs per H100 server")
     res.add("gb200_gpus_per_rack", P.gb200_gpus_per_rack, "GPUs", "GPUs per GB200 NVL72 rack")
-    for name, (label, server, allin, gpus) in SYSTEMS.items():
-        res.add(f"{name}_server_usd_per_gpu", capex.per_gpu_usd(getattr(P, server), getattr(P, gpus)),
+    for name, label in LABELS.items():
+        res.add(f"{name}_server_usd_per_gpu", capex.per_gpu_usd(server_usd(P, name), gpu_cost.gpus_per_system(P, name)),
                 "USD per GPU", f"{label} server-only capex per GPU")
-        res.add(f"{name}_capex_usd_per_gpu", capex.per_gpu_usd(getattr(P, allin), getattr(P, gpus)),
-                "USD per GPU", f"{label} all-in capex per GPU")
+        res.add(f"{name}_capex_usd_per_gpu", gpu_cost.capex_usd_per_gpu(P, name), "USD per GPU",
+                f"{label} all-in capex per GPU")
     res.add("gb200_to_h100_capex_ratio", res["gb200_capex_usd_per_gpu"] / res["h100_capex_usd_per_gpu"], "ratio",
             "GB200 / H100 all-in capex per GPU")
     res.add("gb200_to_h100_server_capex_ratio", res["gb200_server_usd_per_gpu"] / res["h100_server_usd_per_gpu"],
@@ -49,9 +59,9 @@ def _prices(P, res: ChapterResults) -> None:
 def build_up_frame(P) -> pd.DataFrame:
     """The two published layers of each system's capex per GPU (server, and what all-in adds)."""
     rows = []
-    for name, (label, server, allin, gpus) in SYSTEMS.items():
-        n = getattr(P, gpus)
-        layers = capex.capex_build_up_usd(getattr(P, server) / n, getattr(P, allin) / n)
+    for name, label in LABELS.items():
+        n = gpu_cost.gpus_per_system(P, name)
+        layers = capex.capex_build_up_usd(server_usd(P, name) / n, allin_usd(P, name) / n)
         rows += [{"system": name, "label": label, "layer": layer, "usd_per_gpu": usd} for layer, usd in layers.items()]
     return pd.DataFrame(rows)
 
@@ -74,10 +84,9 @@ def _capital_charge(P, res: ChapterResults) -> None:
     res.add("utilization_pct", P.utilization * 100, "percent", "Utilization")
     res.add("capital_recovery_factor_per_year", capex.capital_recovery_factor(P.cost_of_capital, P.useful_life_years),
             "per year", "Capital recovery factor")
-    for name, (label, *_) in SYSTEMS.items():
-        res.add(f"{name}_capex_usd_per_gpu_hour", capex.capex_per_gpu_hour_usd(
-            res[f"{name}_capex_usd_per_gpu"], P.cost_of_capital, P.useful_life_years, P.utilization),
-            "USD per GPU-hour", f"{label} capital charge per GPU-hour")
+    for name, label in LABELS.items():
+        res.add(f"{name}_capex_usd_per_gpu_hour", gpu_cost.capex_usd_per_gpu_hour(P, name), "USD per GPU-hour",
+                f"{label} capital charge per GPU-hour")
 
 
 def charge_vs_life_frame(P, capex_usd_per_gpu: float) -> pd.DataFrame:

@@ -53,7 +53,8 @@ def compute_by_size(P, upstream) -> pd.DataFrame:
         out[f"{dtype}_peak_eflops"] = cluster.cluster_peak_flops(SIZES, hardware.peak_tflops(P.gpu, dtype)) / 1e18
     for dtype in mfu:
         out[f"{dtype}_sustained_eflops"] = out[f"{dtype}_peak_eflops"] * mfu[dtype]
-    out["first_failure_minutes"] = cluster.first_failure_minutes(P.link_mttf_years, SIZES * links)
+    mttf = upstream["network"]["backend_link_mttf_years"]
+    out["first_failure_minutes"] = cluster.first_failure_minutes(mttf, SIZES * links)
     out["first_failure_alt_design_minutes"] = cluster.first_failure_minutes(P.alt_link_mttf_years, SIZES * alt_links)
     return pd.DataFrame(out)
 
@@ -149,10 +150,17 @@ def _compute_capital(P, res: ChapterResults) -> None:
 
 
 def _compute_failures(P, res: ChapterResults, upstream) -> None:
+    """The network chapter's fabric fails first after ``first_failure_minutes`` (its link count
+    and link MTTF, read from ``upstream``); what a failure costs in lost work. The reliability
+    chapter reads these results."""
+    net = upstream["network"]
     links, alt_links = links_per_gpu(P, upstream)
+    mttf = net["backend_link_mttf_years"]
     res.add("links_per_gpu", links, "links per GPU", "NIC-to-leaf links per GPU (network chapter)")
-    res.add("first_failure_minutes", cluster.first_failure_minutes(P.link_mttf_years, P.gpus * links),
-            "minutes", "Mean time to the first link failure")
+    res.add("backend_link_mttf_years", mttf, net.unit("backend_link_mttf_years"),
+            net.quantities["backend_link_mttf_years"].label)
+    res.add("first_failure_minutes", net["selected_first_failure_minutes"], "minutes",
+            "Mean time to the first link failure")
     res.add("first_failure_alt_design_minutes",
             cluster.first_failure_minutes(P.alt_link_mttf_years, P.gpus * alt_links),
             "minutes", "Mean time to the first link failure, 4-link-per-node design")
@@ -167,7 +175,7 @@ def _compute_failures(P, res: ChapterResults, upstream) -> None:
     res.add("alt_links_per_gpu", alt_links, "links per GPU", "Links per GPU, 4-link-per-node design")
     res.add("alt_link_mttf_years", P.alt_link_mttf_years, "years", "Link MTTF, 4-link-per-node design")
     # a single GPU's links fail on average once per MTTF; at this many GPUs, once an hour
-    res.add("gpus_failing_hourly_count", cluster.first_failure_minutes(P.link_mttf_years, links) / 60,
+    res.add("gpus_failing_hourly_count", cluster.first_failure_minutes(mttf, links) / 60,
             "GPUs", "Cluster size whose first link failure comes after one hour on average")
 
 

@@ -4,13 +4,11 @@ repairs are priced in, against NVIDIA's measured speed-ups.
 TCO per GPU-hour comes from the TCO chapter (``upstream["tco"]``) and the measured GB200/H100
 throughput ratios from the benchmarks chapter (``upstream["benchmarks"]``); the failure rates from
 Llama 3's calibration (:func:`analysis.reliability.llama3_rates`). The break-even with downtime is
-:func:`analysis.reliability.breakeven_with_downtime`, the function the uncertainty analysis
-evaluates, so the point value and its band agree.
+:func:`breakeven_with_downtime`, the function the uncertainty bands and the what-if grid evaluate
+(on arrays), so the point value, its band and the grid agree.
 """
 
 from __future__ import annotations
-
-from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -18,9 +16,8 @@ import pandas as pd
 from analysis import benchmarks, costs
 from analysis import defaults as d
 from analysis import reliability as rel
-from analysis.chapters import ChapterResults
-from analysis.chapters.bands import band_frame
-from analysis.chapters.reliability import add_parameters
+from analysis.chapters import ChapterResults, read_bands
+from analysis.chapters.reliability import add_parameters, gb200_rates, recovery_hours
 
 SYSTEMS = ("h100", "gb200")
 BAND_KEYS = ("gb200_breakeven_speedup", "gb200_breakeven_speedup_with_downtime")
@@ -35,6 +32,30 @@ SPEEDUPS = (("gb200_vs_h100_llama31_405b_bf16_throughput_ratio", "llama31_405b")
             ("gb200_vs_h100_deepseek_v3_bf16_throughput_ratio", "deepseek_v3"))
 
 
+def useful_shares(P, job_gpus, rates: dict) -> dict[str, tuple]:
+    """(goodput, share out of service, useful share) of a ``job_gpus`` job on H100 and on GB200
+    NVL72 (:func:`analysis.reliability.useful_share`): an H100 fault takes its server
+    (``h100_gpus_per_server``) out for ``h100_repair_hours``, a GB200 fault
+    ``gb200_blast_radius_gpus`` for ``gb200_repair_hours``; both jobs checkpoint at Daly's optimum
+    and share the recovery times. Values may be arrays."""
+    recovery = (*recovery_hours(P), rates["planned_per_hour"])
+    gb200 = gb200_rates(P, rates)
+    return {
+        "h100": rel.useful_share(job_gpus, rates["job"], rates["repair"], P.h100_gpus_per_server, P.h100_repair_hours,
+                                 *recovery),
+        "gb200": rel.useful_share(job_gpus, gb200["job"], gb200["repair"], P.gb200_blast_radius_gpus,
+                                  P.gb200_repair_hours, *recovery),
+    }
+
+
+def breakeven_with_downtime(P, h100_tco_usd_per_gpu_hour, gb200_tco_usd_per_gpu_hour, job_gpus, rates: dict):
+    """GB200's reliability-adjusted break-even speed-up for a ``job_gpus`` job: each system's TCO
+    per GPU-hour divided by its useful share (:func:`useful_shares`)."""
+    shares = useful_shares(P, job_gpus, rates)
+    return rel.reliability_adjusted_breakeven(gb200_tco_usd_per_gpu_hour, shares["gb200"][2],
+                                              h100_tco_usd_per_gpu_hour, shares["h100"][2])
+
+
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("downtime")
     add_parameters(res, P, QUOTED_PARAMETERS)
@@ -47,16 +68,15 @@ def compute(P, upstream) -> ChapterResults:
     _useful_shares(res, P, rates)
     _breakevens(res, P, rates)
     _token_costs(res)
-    # The band's point must be this chapter's value, so it is evaluated at the TCO inputs the TCO
-    # chapter ran with (ChapterResults.parameters, where present) as well as this chapter's own.
-    band_inputs = SimpleNamespace(**{**getattr(tco, "parameters", {}), **vars(P)})
-    res.add_table("bands", band_frame(band_inputs, BAND_KEYS))
+    res.add_table("bands", read_bands(upstream["uncertainty"], BAND_KEYS))
+    q = upstream["uncertainty"].quantities["monte_carlo_draws_count"]
+    res.add("monte_carlo_draws_count", q.value, q.unit, q.label)
     return res
 
 
 def _useful_shares(res: ChapterResults, P, rates: dict) -> None:
     """Goodput, share under repair, useful share and the cost of a useful GPU-hour per system."""
-    shares = rel.system_useful_shares(P, P.job_gpus, rates)
+    shares = useful_shares(P, P.job_gpus, rates)
     for s in SYSTEMS:
         good, down, useful = shares[s]
         name = s.upper()
@@ -71,16 +91,16 @@ def _breakevens(res: ChapterResults, P, rates: dict) -> None:
     """The break-even speed-up with downtime for the job and for the cluster-sized job, and with a
     fault-free backplane; the extra share of GPU-hours GB200 loses in each case."""
     h100, gb200 = res["h100_tco_usd_per_gpu_hour"], res["gb200_tco_usd_per_gpu_hour"]
-    no_nvlink = {**vars(P), "gb200_nvlink_faults_per_rack_month": 0.0}
+    no_nvlink = P.replace(gb200_nvlink_faults_per_rack_month=0.0)
     cases = {  # key suffix: (parameters, job GPUs, label)
         "": (P, P.job_gpus, f"{P.job_gpus:,}-GPU job"),
         "_at_cluster_size": (P, P.gpus, f"{P.gpus:,}-GPU job"),
         "_without_nvlink_faults": (no_nvlink, P.job_gpus, f"fault-free backplane, {P.job_gpus:,}-GPU job")}
     for suffix, (p, job_gpus, label) in cases.items():
         res.add(f"gb200_breakeven_speedup_with_downtime{suffix}",
-                rel.breakeven_with_downtime(p, h100, gb200, job_gpus, rates), "ratio",
+                breakeven_with_downtime(p, h100, gb200, job_gpus, rates), "ratio",
                 f"GB200 break-even speed-up with failures and downtime, {label}")
-        shares = rel.system_useful_shares(p, job_gpus, rates)
+        shares = useful_shares(p, job_gpus, rates)
         res.add(f"gb200_extra_loss{suffix}_frac", 1.0 - shares["gb200"][2] / shares["h100"][2], "fraction",
                 f"GB200 GPU-hours lost beyond the H100's share, {label}")
     ratio = res["gb200_breakeven_speedup"]

@@ -6,8 +6,8 @@ The meter power per GPU is the book's one IT power per system (``h100_it_w_per_g
 multiplied back by the throughput each rests on, imply one meter power per H100 (A31), and the
 overhead that implies over ``h100_it_w_per_gpu`` is recorded beside the ``pue`` parameter as a
 check, with how far the book's joules per token land from SA's. Llama 3.1 405B in BF16 uses the
-book's one reference row (:func:`analysis.uncertainty.reference_tokens_per_s`), as the uncertainty
-band does; the 100k cluster's power and energy come from the cluster chapter and the GB200 / H100
+book's one reference row (:func:`analysis.benchmarks.reference_row`), as the TCO chapter and the
+uncertainty band do; the 100k cluster's power and energy come from the cluster chapter and the GB200 / H100
 throughput ratio from the benchmarks chapter.
 """
 
@@ -16,9 +16,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import benchmarks, cluster, energy, hardware, uncertainty
-from analysis.chapters import ChapterResults
-from analysis.chapters.bands import band_frame
+from analysis import benchmarks, cluster, energy, hardware
+from analysis.chapters import ChapterResults, read_bands
 from analysis.data import fact, load_table, row
 from analysis.measure.report import joules_per_tflop, load_measured, measured_results
 from analysis.units import JOULES_PER_KWH, TERA
@@ -34,11 +33,21 @@ SA_ROWS = {
 BANDS = ("llama31_405b_bf16_j_per_token", "llama31_405b_bf16_household_years_15t_tokens")
 
 
-def reference_row(bench: pd.DataFrame, precision: str = "bf16") -> pd.Series:
-    """The reference Llama 3.1 405B run on 2,304 H100s (NVIDIA DGXC v25.02); BF16 is the row of
-    :func:`analysis.uncertainty.reference_tokens_per_s`."""
-    return benchmarks.pick(bench, source_id="nv_dgxc_v25_02", model_id="llama31_405b", precision=precision,
-                           gpus=2304)
+def h100_meter_w_per_gpu(P):
+    """Power per H100 at the meter [W]: ``h100_it_w_per_gpu`` x ``pue``. Values may be arrays."""
+    return energy.meter_w_per_gpu(P.h100_it_w_per_gpu, P.pue)
+
+
+def h100_j_per_token(P, tokens_per_s):
+    """Joules at the meter per token an H100 trains at ``tokens_per_s`` per GPU [J]; the chapter's
+    joules per token and the uncertainty band's are this function."""
+    return energy.joules_per_token(h100_meter_w_per_gpu(P), tokens_per_s)
+
+
+def household_years(P, tokens, j_per_token):
+    """Household-years of electricity [household-years] in ``tokens`` at ``j_per_token``, on the
+    ``household_kwh_per_year`` basis."""
+    return energy.household_years(tokens, j_per_token, P.household_kwh_per_year)
 
 
 def sa_j_per_token() -> dict[str, float]:
@@ -59,7 +68,7 @@ def sa_rows_tokens_per_s(bench: pd.DataFrame) -> dict[str, float]:
     """Tokens/s/GPU of the row behind each of SA's figures (405B BF16: the book's reference row)."""
     out = {k: energy.benchmark_row(bench, m, "h100_sxm", p, g, SA, d)["tokens_per_s_per_gpu"]
            for k, (m, p, g, d) in SA_ROWS.items()}
-    out["llama31_405b_bf16"] = uncertainty.reference_tokens_per_s()
+    out["llama31_405b_bf16"] = benchmarks.reference_tokens_per_s()
     return out
 
 
@@ -68,8 +77,7 @@ def _meter_power(P, res: ChapterResults, tokens_per_s: dict[str, float]) -> None
     res.add("h100_it_w_per_gpu", P.h100_it_w_per_gpu, "W per GPU", "All-in critical IT power per H100 (parameter)")
     res.add("gb200_it_w_per_gpu", P.gb200_it_w_per_gpu, "W per GPU", "All-in critical IT power per GB200 GPU (parameter)")
     res.add("pue", P.pue, "ratio", "Facility power / critical IT power (parameter)")
-    h100 = res.add("h100_meter_w_per_gpu", energy.meter_w_per_gpu(P.h100_it_w_per_gpu, P.pue), "W per GPU",
-                   "Power per H100 at the meter (IT x PUE)")
+    h100 = res.add("h100_meter_w_per_gpu", h100_meter_w_per_gpu(P), "W per GPU", "Power per H100 at the meter (IT x PUE)")
     gb200 = res.add("gb200_meter_w_per_gpu", energy.meter_w_per_gpu(P.gb200_it_w_per_gpu, P.pue), "W per GPU",
                     "Power per GB200 GPU at the meter (IT x PUE)")
     res.add("h100_overhead_w_per_gpu", h100 - P.h100_it_w_per_gpu, "W per GPU", "Facility overhead per H100")
@@ -136,8 +144,8 @@ def _joules_per_token(P, res: ChapterResults, bench: pd.DataFrame, tokens_per_s:
               "llama31_70b_fp8_64_gpus": "Llama 3.1 70B, FP8, 64 H100 (SemiAnalysis)",
               "llama31_70b_fp8_2048_gpus": "Llama 3.1 70B, FP8, 2,048 H100 (SemiAnalysis)"}
     for key, label in labels.items():
-        res.add(f"{key}_j_per_token", energy.joules_per_token(h100, tokens_per_s[key]), "J per token", label)
-    fp8 = reference_row(bench, "fp8")
+        res.add(f"{key}_j_per_token", h100_j_per_token(P, tokens_per_s[key]), "J per token", label)
+    fp8 = benchmarks.reference_row(bench, "fp8")
     res.add("llama31_405b_fp8_j_per_token", energy.joules_per_token(h100, fp8["tokens_per_s_per_gpu"]), "J per token",
             "Llama 3.1 405B, FP8, 2,304 H100 (NVIDIA DGXC v25.02)")
     increase = res["llama31_70b_fp8_2048_gpus_j_per_token"] / res["llama31_70b_fp8_64_gpus_j_per_token"] - 1
@@ -147,7 +155,7 @@ def _joules_per_token(P, res: ChapterResults, bench: pd.DataFrame, tokens_per_s:
             "Llama 3.1 70B FP8: extra J/token at 2,048 GPUs over 64")
     res.add("report_llama31_70b_fp8_energy_increase_pct", fact("A43_energy_increase") * 100, "percent",
             "SA's stated extra energy per token at 2,048 GPUs over 64 (A43)")
-    res.add("reference_run_gpus", reference_row(bench)["gpus"], "GPUs", "H100s in the 405B reference run")
+    res.add("reference_run_gpus", benchmarks.reference_row(bench)["gpus"], "GPUs", "H100s in the 405B reference run")
     for precision in ("bf16", "fp8"):
         gb = benchmarks.best_rate_row(bench, "llama31_405b", precision, "gb200_nvl72")
         res.add(f"gb200_llama31_405b_{precision}_tokens_per_s_per_gpu", gb["tokens_per_s_per_gpu"],
@@ -164,7 +172,7 @@ def _joules_per_token(P, res: ChapterResults, bench: pd.DataFrame, tokens_per_s:
 
     gpt3 = benchmarks.pick(bench, model_id="gpt3_175b", gpu_id="h100_sxm", precision="bf16", gpus=128,
                            publisher=SA, date="2024-12")
-    ref = reference_row(bench)
+    ref = benchmarks.reference_row(bench)
     models = load_table("models").set_index("model_id")
     res.add("llama31_405b_vs_gpt3_175b_bf16_energy_ratio",
             res["llama31_405b_bf16_j_per_token"] / res["gpt3_175b_bf16_j_per_token"], "ratio",
@@ -200,9 +208,10 @@ def _households(P, res: ChapterResults, runs: list[tuple[str, str, float, float,
     res.add("household_state_spread_ratio", state_high / state_low, "ratio", "Highest / lowest state household use")
     rows = []
     for key, label, tokens, j, fact_id in runs:
-        basis = {"": P.household_kwh_per_year, "_us_low": us_high, "_us_high": us_low,
-                 "_state_low": state_high, "_state_high": state_low}  # more kWh per household, fewer years
-        values = {suffix: energy.household_years(tokens, j, kwh) for suffix, kwh in basis.items()}
+        ranges = {"_us_low": us_high, "_us_high": us_low, "_state_low": state_high,
+                  "_state_high": state_low}  # more kWh per household, fewer years
+        values = {"": household_years(P, tokens, j),
+                  **{suffix: energy.household_years(tokens, j, kwh) for suffix, kwh in ranges.items()}}
         for suffix, value in values.items():
             res.add(f"{key}{suffix}", value, "household-years", label + {
                 "": "", "_us_low": ", highest US-average household", "_us_high": ", lowest US-average household",
@@ -249,7 +258,7 @@ def _carbon(P, res: ChapterResults, bench: pd.DataFrame) -> None:
     res.add("llama31_405b_card_implied_grid_g_co2_per_kwh", energy.implied_g_co2_per_kwh(card["co2_location_t"], card_kwh),
             "g CO2 per kWh", "Grid intensity implied by the model card")
     hours = res.add("llama31_405b_bf16_15t_tokens_gpu_hours",
-                    energy.gpu_hours_for_tokens(card["train_tokens"], uncertainty.reference_tokens_per_s()),
+                    energy.gpu_hours_for_tokens(card["train_tokens"], benchmarks.reference_tokens_per_s()),
                     "GPU-hours", "GPU-hours for 15T tokens at the reference throughput")
     meter_kwh = energy.energy_kwh_from_gpu_hours(card["gpu_hours"], res["h100_meter_w_per_gpu"])
     res.add("llama31_405b_card_emissions_at_meter_tco2", energy.tonnes_co2(meter_kwh, P.grid_g_co2_per_kwh), "t CO2",
@@ -264,7 +273,7 @@ def _carbon(P, res: ChapterResults, bench: pd.DataFrame) -> None:
             "This chapter's meter power per H100 / the model card's 700 W")
     res.add("meta_llama3_pretraining_mfu_pct", fact("A33_meta_bf16_mfu") * 100, "percent",
             "Meta's 405B pre-training BF16 MFU (A33)")
-    res.add("llama31_405b_bf16_reference_mfu_pct", reference_row(bench)["mfu"] * 100, "percent",
+    res.add("llama31_405b_bf16_reference_mfu_pct", benchmarks.reference_row(bench)["mfu"] * 100, "percent",
             "MFU of the 405B BF16 reference row")
 
 
@@ -274,9 +283,9 @@ def _measured(P, res: ChapterResults, bench: pd.DataFrame) -> None:
     for key, (value, unit, label) in measured_results(measured, power_w=P.local_power_w).items():
         res.add(key, value, unit, label)
     if "measured_joules_per_tflop" in res:
-        ref = reference_row(bench)
+        ref = benchmarks.reference_row(bench)
         res.add("h100_llama31_405b_bf16_j_per_tflop", joules_per_tflop(
-            res["h100_meter_w_per_gpu"], uncertainty.reference_tokens_per_s() * ref["flops_per_token"] / TERA),
+            res["h100_meter_w_per_gpu"], benchmarks.reference_tokens_per_s() * ref["flops_per_token"] / TERA),
             "J per TFLOP", "H100 training Llama 3.1 405B BF16 (reference throughput), at this chapter's meter power")
         res.add("measured_vs_h100_j_per_tflop_ratio",
                 res["measured_joules_per_tflop"] / res["h100_llama31_405b_bf16_j_per_tflop"], "ratio",
@@ -323,6 +332,8 @@ def compute(P, upstream) -> ChapterResults:
     res.add_table("household_years", _households(P, res, runs))
     _cluster_scale(P, res, upstream["cluster"])
     _carbon(P, res, bench)
-    res.add_table("bands", band_frame(P, BANDS))
+    res.add_table("bands", read_bands(upstream["uncertainty"], BANDS))
+    q = upstream["uncertainty"].quantities["monte_carlo_draws_count"]
+    res.add("monte_carlo_draws_count", q.value, q.unit, q.label)
     _measured(P, res, bench)
     return res

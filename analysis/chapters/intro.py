@@ -14,6 +14,7 @@ from analysis.schemas import CLAIM_STATUSES, FACT_STATUSES
 
 # (chapter, result key) the summary prints, in the order it prints them.
 READS: tuple[tuple[str, str], ...] = (
+    ("cluster", "cluster_gpus_count"),
     ("cluster", "peak_fp8_eflops"),
     ("cluster", "gpt4_retrain_days"),
     ("cluster", "cluster_it_mw"),
@@ -59,8 +60,6 @@ def compute(P, upstream) -> ChapterResults:
     for section, key in READS:
         q = read(upstream, section, key)
         res.add(key, q.value, q.unit, q.label)
-    # the cluster's size is a parameter of the cluster chapter, not one of its results
-    res.add("cluster_gpus_count", upstream["cluster"].parameters["gpus"], "count", "GPUs in the cluster")
     gpt4 = load_table("training_runs").set_index("run_id").loc["gpt4"]
     res.add("gpt4_training_days_low", gpt4["days_low"], "days", "GPT-4's training time on A100s, low (B07)")
     res.add("gpt4_training_days_high", gpt4["days_high"], "days", "GPT-4's training time on A100s, high (B07)")

@@ -81,12 +81,6 @@ def design(P) -> dict:
                 mttf, nic_links + fabric.links - fabric.links_up[0])}
 
 
-def _with(P, changes: dict):
-    values = dict(vars(P))
-    values.update(changes)
-    return type(P)(**values)
-
-
 def _facility_usd_per_year(P, watts: float) -> float:
     """Yearly electricity bill of ``watts`` of IT load, at the meter (the cluster chapter's functions)."""
     mwh = cluster.annual_energy_mwh(cluster.facility_w(watts, P.pue), P.load_factor)
@@ -98,7 +92,7 @@ def options_table(P) -> pd.DataFrame:
     each changes against the chapter's design in cluster capex and facility power."""
     rows, base = [], design(P)
     for option_id, label, changes in options():
-        d = design(_with(P, changes))
+        d = design(P.replace(**changes))
         f, m = d["fabric"], d["media"]
         rows.append({
             "option": option_id, "label": label, "switch_radix": f.radix, "tiers": f.tiers,
@@ -122,7 +116,7 @@ def _compute_design(P, res: ChapterResults) -> dict:
     f, m = d["fabric"], d["media"]
     res.add("network_gpus_count", P.gpus, "GPUs", "GPUs on the backend fabric")
     res.add("network_tiers_count", f.tiers, "count", "Switch tiers of the backend fabric")
-    res.add("network_fewest_tiers_count", design(_with(P, {"fabric_tiers": 0}))["fabric"].tiers, "count",
+    res.add("network_fewest_tiers_count", design(P.replace(fabric_tiers=0))["fabric"].tiers, "count",
             "Fewest switch tiers that connect the cluster with these switches and islands")
     res.add("network_islands_count", f.islands, "count", "Non-blocking islands (pods), fractional if the last is partial")
     res.add("network_switches_count", f.switch_count, "count", "Backend switches")
@@ -136,6 +130,8 @@ def _compute_design(P, res: ChapterResults) -> dict:
             "NIC-to-leaf links, as SemiAnalysis counts them for failures (B27)")
     res.add("cedar_backend_nic_links_count", math.ceil(P.gpus / 2), "count",
             "NIC-to-leaf links with Cedar Fever's twin-port node optics (B28)")
+    res.add("backend_link_mttf_years", d["mttf_years"], "years",
+            "MTTF of one NIC-to-leaf link of this fabric (twin-port node optics: the Cedar Fever-7 MTTF)")
     usd = res.add("network_capex_usd", d["usd"], "USD", "Network capex: backend fabric plus front-end and storage share")
     res.add("network_backend_capex_usd", d["backend_usd"], "USD", "Backend fabric capex")
     res.add("network_frontend_storage_pct", P.frontend_storage_frac * 100, "percent",
@@ -194,7 +190,7 @@ def _compute_article_checks(P, res: ChapterResults) -> None:
             "GPU-to-leaf node transceivers of the island layout, one per GPU (B23)")
     res.add("island_layout_cedar_node_transceivers_count", layout / 2, "count",
             "Node transceivers of the island layout with Cedar Fever, two links each (B28)")
-    mor = design(_with(P, {"rail_layout": "middle_of_rack"}))
+    mor = design(P.replace(rail_layout="middle_of_rack"))
     res.add("middle_of_rack_copper_frac", mor["media"].copper_frac, "fraction",
             "Share of the fabric on copper when the leaves move into the rack (B23)")
     res.add("middle_of_rack_dac_links_count", mor["media"].dac_links, "count",
@@ -249,7 +245,7 @@ def _compute_options(P, res: ChapterResults) -> pd.DataFrame:
             "Electricity saved per year by Ethernet over InfiniBand")
     # the Ethernet switch price per port at which Tomahawk 5 saves what SemiAnalysis says (B34)
     changes = {option_id: change for option_id, _, change in options()}
-    free = design(_with(P, {**changes["tomahawk5"], "ethernet_switch_usd_per_port": 0.0}))
+    free = design(P.replace(**{**changes["tomahawk5"], "ethernet_switch_usd_per_port": 0.0}))
     per_port = (by.loc["ib_fat_tree", "capex_usd"] - fact("B34_capex_saving_usd") - free["usd"]) / (
         free["fabric"].switch_count * free["fabric"].radix * (1 + P.frontend_storage_frac))
     res.add("ethernet_switch_usd_per_port_for_b34_saving", per_port, "USD per 400G port",

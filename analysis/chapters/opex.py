@@ -2,7 +2,9 @@
 independent public rates (data/cost_anchors.csv); what the seed's unverifiable totals would require
 of those rates (a check, not an input); and how opex moves with tariff and PUE.
 
-The item functions and the implied-rate solve are in :mod:`analysis.opex`.
+The item functions and the implied-rate solve are in :mod:`analysis.opex`; the items of each system
+come from :mod:`analysis.chapters.gpu_cost`, the one wiring of a GPU's cost that the capex and TCO
+chapters use too.
 """
 
 from __future__ import annotations
@@ -10,37 +12,21 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import capex, hardware, opex
-from analysis.chapters import ChapterResults
+from analysis import hardware, opex
+from analysis.chapters import ChapterResults, gpu_cost
 from analysis.data import fact, load_table, row
 
-# system: (label, chip id in gpus.csv, all-in price parameter, GPUs-per-system parameter, IT W parameter)
-SYSTEMS = {"h100": ("H100", "h100_sxm", "h100_allin_usd", "h100_gpus_per_server", "h100_it_w_per_gpu"),
-           "gb200": ("GB200 NVL72", "gb200_nvl72", "gb200_allin_usd", "gb200_gpus_per_rack", "gb200_it_w_per_gpu")}
+# system: (label, chip id in gpus.csv)
+SYSTEMS = {"h100": ("H100", "h100_sxm"), "gb200": ("GB200 NVL72", "gb200_nvl72")}
 # The seed's cluster opex per GPU-month (S09): unverifiable totals the chapter checks against.
 SEED_TARGETS = {"h100": "S09_h100_opex", "gb200": "S09_gb200_opex"}
 # Tariffs drawn in the opex-against-tariff figure, as multiples of this build's tariff.
 TARIFF_RANGE_MULTIPLE = 3.0
 
 
-def capex_usd_per_gpu(P, system: str) -> float:
-    """All-in capex per GPU (maintenance is a share of it)."""
-    _, _, allin, gpus, _ = SYSTEMS[system]
-    return capex.per_gpu_usd(getattr(P, allin), getattr(P, gpus))
-
-
-def opex_items(P, system: str, pue: float | None = None, tariff_usd_per_kwh: float | None = None) -> dict:
-    """Opex items of ``system`` per GPU-month at this build's parameters (PUE and tariff overridable)."""
-    it_w = getattr(P, SYSTEMS[system][4])
-    return opex.opex_items_usd_per_gpu_month(
-        it_w, P.pue if pue is None else pue, P.tariff_usd_per_kwh if tariff_usd_per_kwh is None else tariff_usd_per_kwh,
-        P.datacenter_usd_per_kw_month, capex_usd_per_gpu(P, system), P.maintenance_frac_per_year,
-        P.other_usd_per_gpu_month)
-
-
 def items_frame(P) -> pd.DataFrame:
     """Opex items per GPU-month, one row per item, one column per system."""
-    return pd.DataFrame({name: opex_items(P, name) for name in SYSTEMS}).rename_axis("item")
+    return pd.DataFrame({name: gpu_cost.opex_items_usd_per_gpu_month(P, name) for name in SYSTEMS}).rename_axis("item")
 
 
 def seed_implied_rates(P) -> tuple[float, float]:
@@ -48,8 +34,8 @@ def seed_implied_rates(P) -> tuple[float, float]:
     build's opex equal the seed's $249 and $359 per GPU-month (S09), everything else as set."""
     targets = tuple(row("seed_numbers", SEED_TARGETS[name])["value"] for name in SYSTEMS)
     return opex.implied_datacenter_and_maintenance(
-        targets, tuple(getattr(P, SYSTEMS[name][4]) for name in SYSTEMS),
-        tuple(capex_usd_per_gpu(P, name) for name in SYSTEMS), P.pue, P.tariff_usd_per_kwh,
+        targets, tuple(gpu_cost.it_w_per_gpu(P, name) for name in SYSTEMS),
+        tuple(gpu_cost.capex_usd_per_gpu(P, name) for name in SYSTEMS), P.pue, P.tariff_usd_per_kwh,
         P.other_usd_per_gpu_month)
 
 
@@ -61,18 +47,18 @@ def pue_values(P) -> list[float]:
 def vs_tariff_frame(P) -> pd.DataFrame:
     """Opex per GPU-month of each system against the tariff, at each PUE of :func:`pue_values`."""
     tariffs = np.linspace(0, TARIFF_RANGE_MULTIPLE * P.tariff_usd_per_kwh, 50)
-    rows = [{"system": name, "pue": pue, "tariff_usd_per_kwh": t,
-             "usd_per_gpu_month": sum(opex_items(P, name, pue, t).values())}
-            for name in SYSTEMS for pue in pue_values(P) for t in tariffs]
-    return pd.DataFrame(rows)
+    frames = [pd.DataFrame({"system": name, "pue": pue, "tariff_usd_per_kwh": tariffs, "usd_per_gpu_month": sum(
+        gpu_cost.opex_items_usd_per_gpu_month(P.replace(pue=pue, tariff_usd_per_kwh=tariffs), name).values())})
+        for name in SYSTEMS for pue in pue_values(P)]
+    return pd.concat(frames, ignore_index=True)
 
 
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("opex")
     items = res.add_table("items", items_frame(P))
-    for name, (label, chip, *_, it_w) in SYSTEMS.items():
+    for name, (label, chip) in SYSTEMS.items():
         res.add(f"{name}_chip_w", hardware.tdp_w(chip), "W", f"{label} chip power (TDP)")
-        res.add(f"{name}_it_w_per_gpu", getattr(P, it_w), "W per GPU", f"{label} critical IT power per GPU")
+        res.add(f"{name}_it_w_per_gpu", gpu_cost.it_w_per_gpu(P, name), "W per GPU", f"{label} critical IT power per GPU")
         for item, usd in items[name].items():
             res.add(f"{name}_{item.split()[0]}_usd_per_gpu_month", usd, "USD per GPU-month", f"{label} opex: {item}")
         res.add(f"{name}_opex_usd_per_gpu_month", items[name].sum(), "USD per GPU-month", f"{label} opex per GPU-month")
@@ -82,8 +68,8 @@ def compute(P, upstream) -> ChapterResults:
     # the electricity bills' ratio is the IT power ratio (same PUE and tariff), defined at a zero tariff too
     res.add("gb200_to_h100_power_ratio", P.gb200_it_w_per_gpu / P.h100_it_w_per_gpu,
             "ratio", "GB200 / H100 electricity per GPU")
-    res.add("gb200_to_h100_capex_ratio", capex_usd_per_gpu(P, "gb200") / capex_usd_per_gpu(P, "h100"), "ratio",
-            "GB200 / H100 all-in capex per GPU")
+    res.add("gb200_to_h100_capex_ratio", gpu_cost.capex_usd_per_gpu(P, "gb200") / gpu_cost.capex_usd_per_gpu(P, "h100"),
+            "ratio", "GB200 / H100 all-in capex per GPU")
     _rates(P, res)
     _seed_check(P, res)
     res.add_table("vs_tariff", vs_tariff_frame(P))
@@ -112,7 +98,7 @@ def _rates(P, res: ChapterResults) -> None:
 
 def _seed_check(P, res: ChapterResults) -> None:
     """The seed's unverifiable totals (S09) against this build's, and the rates they would need."""
-    for name, (label, *_) in SYSTEMS.items():
+    for name, (label, _) in SYSTEMS.items():
         seed = row("seed_numbers", SEED_TARGETS[name])["value"]
         res.add(f"{name}_opex_vs_seed_pct", (res[f"{name}_opex_usd_per_gpu_month"] / seed - 1) * 100, "percent",
                 f"{label} opex, this build against the seed's unverifiable total")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import cluster, goodput, hardware
+from analysis import cluster, goodput
 from analysis import defaults as d
 from analysis import reliability as rel
 from analysis.chapters import ChapterResults
@@ -32,9 +32,12 @@ MTBF_GRID_HOURS = np.geomspace(1 / MINUTES_PER_HOUR, 100.0, 200)  # one minute t
 # Parameters the prose quotes, recorded with the results (unit and label from their definition)
 # so the page can glue them like any other quantity.
 QUOTED_PARAMETERS = (
-    d.GPUS, d.GB200_NVLINK_FAULTS_PER_RACK_MONTH, d.GB200_GPUS_PER_RACK, d.LINK_MTTF_YEARS, d.LINKS_PER_GPU,
-    d.CHECKPOINT_WRITE_SECONDS, d.CHECKPOINT_INTERVAL_STEPS, d.STEP_TIME_SECONDS, d.FAILURE_DETECTION_MINUTES,
-    d.RESTART_MINUTES, d.GOODPUT_TRIALS, d.GOODPUT_SEED)
+    d.GPUS, d.GB200_NVLINK_FAULTS_PER_RACK_MONTH, d.GB200_GPUS_PER_RACK, d.CHECKPOINT_WRITE_SECONDS, d.STEP_TIME_SECONDS, d.FAILURE_DETECTION_MINUTES, d.RESTART_MINUTES,
+    d.GOODPUT_TRIALS, d.GOODPUT_SEED)
+# The cluster chapter's results this chapter shows (the cluster's first link failure and what a
+# failure costs), read from ``upstream["cluster"]``, never recomputed.
+FROM_CLUSTER = ("links_per_gpu", "backend_link_mttf_years", "first_failure_minutes", "checkpoint_interval_steps",
+                "weights_copy_seconds", "checkpoint_restart_lost_gpu_days", "in_memory_recovery_lost_gpu_days")
 
 
 def add_parameters(res: ChapterResults, P, params) -> None:
@@ -50,6 +53,12 @@ def recovery_hours(P) -> tuple[float, float, float]:
             P.restart_minutes / MINUTES_PER_HOUR)
 
 
+def gb200_rates(P, rates: dict) -> dict:
+    """GB200 NVL72's per-GPU-hour fault rates (:func:`analysis.reliability.gb200_rates`) from
+    Llama 3's ``rates`` and the chapter's GB200 parameters; the downtime chapter uses them too."""
+    return rel.gb200_rates(P.gb200_nvlink_faults_per_rack_month, P.gb200_gpus_per_rack, P.gb200_gpu_fault_ratio, rates)
+
+
 def job_mtbf_model(P, snap: rel.Llama3Snapshot):
     """The job MTBF (hours) of a job of ``gpus`` GPUs under the chosen ``failure_model``: Llama 3's
     per-GPU MTBF / GPUs, or the fit to measured job-level failure rates."""
@@ -63,6 +72,9 @@ def compute(P, upstream) -> ChapterResults:
     snap = rel.llama3_snapshot()
     model = job_mtbf_model(P, snap)
     add_parameters(res, P, QUOTED_PARAMETERS)
+    for key in FROM_CLUSTER:
+        q = upstream["cluster"].quantities[key]
+        res.add(key, q.value, q.unit, q.label)
     res.add_table("failure_model", pd.DataFrame({"failure_model": [P.failure_model],
                                                  "description": [FAILURE_MODELS[P.failure_model]]}))
     _llama3_failures(res, snap)
@@ -188,7 +200,7 @@ def _job_mtbf(res: ChapterResults, P, snap: rel.Llama3Snapshot, model) -> None:
     NVLink faults, SemiAnalysis's links-only arithmetic (the cluster chapter's function) and the fit
     to measured job failures. The cluster's job MTBF follows the chosen failure model."""
     rates = snap.rates_by_category
-    gb200 = rel.gb200_rates(P, rel.llama3_rates(snap))
+    gb200 = gb200_rates(P, rel.llama3_rates(snap))
     res.add("cluster_job_mtbf_minutes", model(P.gpus) * MINUTES_PER_HOUR,
             "minutes", f"Job MTBF at {P.gpus:,} GPUs, {FAILURE_MODELS[P.failure_model]}")
     res.add("gb200_gpu_mtbf_hours", 1.0 / gb200["job"], "hours",
@@ -197,10 +209,8 @@ def _job_mtbf(res: ChapterResults, P, snap: rel.Llama3Snapshot, model) -> None:
             "minutes", f"GB200 NVL72 job MTBF at {P.gpus:,} GPUs")
     res.add("llama3_interruptions_per_rack_month", rates.sum() * P.gb200_gpus_per_rack * HOURS_PER_MONTH,
             "per rack-month", f"Llama 3's all-cause interruptions per {P.gb200_gpus_per_rack} GPUs per month")
-    res.add("first_failure_minutes", cluster.first_failure_minutes(P.link_mttf_years, P.gpus * P.links_per_gpu),
-            "minutes", "SA's time to the first link failure (links only)")
     res.add("llama3_link_mttf_years", rel.per_link_mttf_years(snap.counts_by_category["Network"],
-                                                              snap.gpus * P.links_per_gpu, snap.hours), "years",
+                                                              snap.gpus * res["links_per_gpu"], snap.hours), "years",
             "MTTF per GPU link implied by Llama 3's network interruptions")
     sizes = MTBF_SIZES_GPUS
     res.add_table("job_mtbf_by_size", pd.DataFrame({
@@ -211,7 +221,7 @@ def _job_mtbf(res: ChapterResults, P, snap: rel.Llama3Snapshot, model) -> None:
         "a100_rsc1_hours": rel.job_mtbf_hours(sizes, res["kokolis_rsc1_gpu_mtbf_hours"]),
         "a100_rsc2_hours": rel.job_mtbf_hours(sizes, res["kokolis_rsc2_gpu_mtbf_hours"]),
         "gb200_hours": rel.job_mtbf_hours(sizes, res["gb200_gpu_mtbf_hours"]),
-        "links_only_hours": cluster.first_failure_minutes(P.link_mttf_years, sizes * P.links_per_gpu)
+        "links_only_hours": cluster.first_failure_minutes(res["backend_link_mttf_years"], sizes * res["links_per_gpu"])
         / MINUTES_PER_HOUR}))
 
 
@@ -256,7 +266,7 @@ def _time_shares(res: ChapterResults, P, snap: rel.Llama3Snapshot, model) -> Non
     write_h, detect_h, restart_h = recovery_hours(P)
     llama_mtbf = res["llama3_job_mtbf_hours"]
     cluster_mtbf = model(P.gpus)
-    copy_s = cluster.weights_copy_seconds(hardware.memory_gb(P.gpu), P.backend_gbps)
+    copy_s = res["weights_copy_seconds"]  # the cluster chapter's, for its GPU and backend link
     sa_interval_h = res["sa_checkpoint_interval_minutes"] / MINUTES_PER_HOUR
     cases = {  # name: (job MTBF, interval, write, restart), hours
         "Llama 3, Daly interval": (llama_mtbf, rel.daly_interval(write_h, llama_mtbf), write_h, restart_h),
@@ -273,10 +283,6 @@ def _time_shares(res: ChapterResults, P, snap: rel.Llama3Snapshot, model) -> Non
     res.add("cluster_goodput_frac", useful[1], "fraction", f"Expected goodput at {P.gpus:,} GPUs, persistent checkpoints")
     res.add("cluster_in_memory_goodput_frac", useful[2], "fraction",
             f"Expected goodput at {P.gpus:,} GPUs, in-memory recovery")
-    res.add("weights_copy_seconds", copy_s, "seconds", "Time to copy one GPU's memory from a peer")
-    res.add("checkpoint_restart_lost_gpu_days", cluster.gpu_days_lost_checkpoint(
-        P.gpus, P.checkpoint_interval_steps, P.step_time_seconds), "GPU-days",
-        "Work lost per failure, restart from checkpoint (worst case)")
     res.add("checkpoint_restart_mean_lost_gpu_days", cluster.gpu_days_lost_checkpoint(
         P.gpus, P.checkpoint_interval_steps / 2 + 1, P.step_time_seconds), "GPU-days",
         "Work lost per failure, restart from checkpoint (on average: half an interval)")
@@ -284,8 +290,6 @@ def _time_shares(res: ChapterResults, P, snap: rel.Llama3Snapshot, model) -> Non
             "In-memory recovery: one redone step")
     res.add("in_memory_copy_lost_gpu_days", cluster.gpu_days_lost_in_memory(P.gpus, 0.0, copy_s, steps_lost=0.0),
             "GPU-days", "In-memory recovery: waiting for the copy")
-    res.add("in_memory_recovery_lost_gpu_days", cluster.gpu_days_lost_in_memory(P.gpus, P.step_time_seconds, copy_s),
-            "GPU-days", "Work lost per failure, in-memory recovery")
 
 
 def largest_loss(res: ChapterResults, case_index: int) -> str:

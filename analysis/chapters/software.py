@@ -1,6 +1,7 @@
 """Software chapter: MFU gains across NVIDIA's software releases on unchanged H100s
 (:mod:`analysis.software`), priced at the TCO chapter's H100 GPU-hour (``upstream["tco"]``), and
-the seed summary's version of them checked."""
+the seed summary's version of them checked. The 15T-token Llama 3.1 405B run is the TCO chapter's
+(its cost and tokens are read from ``upstream["tco"]``)."""
 
 from __future__ import annotations
 
@@ -81,16 +82,18 @@ def _add_seed_check(res: ChapterResults, P, bench: pd.DataFrame, price: float) -
     res.add("h100_launch_year", hardware.gpu("h100_sxm")["launch_year"], "year", "First year of H100 availability")
 
 
-def _add_frontier_run(res: ChapterResults, P, bench: pd.DataFrame, price: float) -> None:
-    """The 2024 GPT-3 BF16 gain applied to a 15T-token Llama 3.1 405B run on 2,304 GPUs."""
+def _add_frontier_run(res: ChapterResults, bench: pd.DataFrame, tco: ChapterResults) -> None:
+    """The 2024 GPT-3 BF16 gain applied to the TCO chapter's 15T-token Llama 3.1 405B run on 2,304
+    GPUs: its cost and token count are read from ``tco``, not recomputed."""
     s405 = benchmarks.sweep(bench, "llama31_405b", "bf16", RELEASE)
     big = s405[s405["gpus"] == fact("A01_gpus_max_405b")].iloc[0]
     rate = res.add("llama31_405b_bf16_tokens_per_s_per_gpu_2304", big["tokens_per_s_per_gpu"], "tokens/s/GPU",
                    "Llama 3.1 405B BF16 tokens/s per GPU on the largest cluster (NVIDIA v25.02)")
     res.add("llama31_405b_largest_gpus", big["gpus"], "GPUs", "Largest Llama 3.1 405B cluster, NVIDIA v25.02")
-    cost = res.add("llama31_405b_bf16_cost_15t_tokens_usd", costs.run_cost_usd(P.llama3_train_tokens, price, rate),
-                   "USD", "Llama 3.1 405B BF16 pre-training cost (largest cluster, v25.02)")
-    days = res.add("llama31_405b_bf16_run_15t_tokens_days", P.llama3_train_tokens / (rate * big["gpus"]) / SECONDS_PER_DAY,
+    for key in ("llama31_405b_train_trillion_tokens", "llama31_405b_bf16_cost_15t_tokens_usd"):
+        res.add(key, tco[key], tco.unit(key), tco.quantities[key].label)
+    cost, tokens = res["llama31_405b_bf16_cost_15t_tokens_usd"], res["llama31_405b_train_trillion_tokens"] * 1e12
+    days = res.add("llama31_405b_bf16_run_15t_tokens_days", tokens / (rate * big["gpus"]) / SECONDS_PER_DAY,
                    "days", "Llama 3.1 405B BF16 pre-training days on the largest cluster")
     gain = res["gpt3_175b_bf16_throughput_gain_frac"]
     before = res.add("llama31_405b_bf16_cost_15t_tokens_at_jan2024_software_usd", software.cost_before_gain_usd(cost, gain),
@@ -109,7 +112,6 @@ def compute(P, upstream) -> ChapterResults:
     price = res.add("h100_tco_usd_per_gpu_hour", upstream["tco"]["h100_tco_usd_per_gpu_hour"], "USD per GPU-hour",
                     "H100 TCO per GPU-hour")
     res.add("gpt3_train_tokens", P.gpt3_train_tokens, "tokens", "Tokens of GPT-3's original training run")
-    res.add("llama3_train_tokens", P.llama3_train_tokens, "tokens", "Tokens of the Llama 3 405B pre-training run")
     _add_gpt3_year(res, bench, price, P.gpt3_train_tokens)
     res.add_table("releases", release_points(bench))
     gains = res.add_table("release_gains", release_gains(bench))
@@ -122,5 +124,5 @@ def compute(P, upstream) -> ChapterResults:
     res.add("llama31_release_gain_max_frac", gains["gain"].max(), "fraction",
             "Largest throughput gain between NVIDIA's first and last Llama 3.1 tables")
     _add_seed_check(res, P, bench, price)
-    _add_frontier_run(res, P, bench, price)
+    _add_frontier_run(res, bench, upstream["tco"])
     return res

@@ -5,8 +5,8 @@ cost of capital would close the gap), dollars per million training tokens for ev
 the P10-P90 bands, and the reader's own measured device.
 
 Other chapters read ``h100_tco_usd_per_gpu_hour``, ``gb200_tco_usd_per_gpu_hour`` (USD per
-GPU-hour) and ``gb200_breakeven_speedup`` (ratio) from ``upstream["tco"]``. The cost model is
-:func:`analysis.tco.system_costs`; dollars per token are :mod:`analysis.costs`.
+GPU-hour) and ``gb200_breakeven_speedup`` (ratio) from ``upstream["tco"]``. The cost chain is
+:func:`analysis.chapters.gpu_cost.system_costs`; dollars per token are :mod:`analysis.costs`.
 """
 
 from __future__ import annotations
@@ -15,9 +15,8 @@ import numpy as np
 import pandas as pd
 
 from analysis import costs, tco
-from analysis.benchmarks import load_benchmarks, pick
-from analysis.chapters import ChapterResults
-from analysis.chapters.bands import band_frame
+from analysis.benchmarks import REFERENCE_RUN, load_benchmarks, pick
+from analysis.chapters import ChapterResults, gpu_cost, read_bands
 from analysis.data import fact, load_table, row
 from analysis.measure import report
 from analysis.opex import HOURS_PER_MONTH
@@ -33,13 +32,13 @@ CAPEX_GRID_MULTIPLES = np.linspace(0.5, 1.5, 41)
 OPEX_MULTIPLES = (0.75, 1.0, 1.25)
 # Benchmark rows priced by name (the report's own cost figures, A22-A35).
 GPT3_FP8 = {"publisher": "SemiAnalysis", "model_id": "gpt3_175b", "precision": "fp8"}
-LLAMA31_405B_BF16_2304 = {"source_id": "nv_dgxc_v25_02", "model_id": "llama31_405b", "precision": "bf16", "gpus": 2304}
+LLAMA31_405B_BF16_2304 = {**REFERENCE_RUN, "precision": "bf16"}  # the book's reference run
 
 
 def _per_gpu_hour(P, res: ChapterResults) -> dict[str, dict[str, float]]:
     """Capital charge, opex and TCO per GPU-hour of both systems, the break-even speed-up and
-    capital's share of the H100's TCO. Returns each system's :func:`analysis.tco.system_costs`."""
-    systems = {name: tco.system_costs(name, P) for name in LABELS}
+    capital's share of the H100's TCO. Returns each system's :func:`analysis.chapters.gpu_cost.system_costs`."""
+    systems = {name: gpu_cost.system_costs(P, name) for name in LABELS}
     for name, c in systems.items():
         res.add(f"{name}_capex_usd_per_gpu_hour", c["capex_usd_per_gpu_hour"], "USD per GPU-hour",
                 f"{LABELS[name]} capital charge per GPU-hour")
@@ -232,6 +231,8 @@ def compute(P, upstream) -> ChapterResults:
     _report_basis_costs(bench, res)
     res.add_table("breakeven", breakeven_frame(P, systems, res))
     _rental_margins(res.add_table("rental", rental_frame(res)), res)
-    res.add_table("bands", band_frame(P, BAND_KEYS))
+    res.add_table("bands", read_bands(upstream["uncertainty"], BAND_KEYS))
+    q = upstream["uncertainty"].quantities["monte_carlo_draws_count"]
+    res.add("monte_carlo_draws_count", q.value, q.unit, q.label)
     _measured(P, res)
     return res

@@ -2,10 +2,12 @@
 the cost of a token and GB200's break-even most.
 
 The bands come from :func:`analysis.chapters.bands.band_frame`, the one function every chapter
-that prints a band calls; the tornado swings from :func:`analysis.uncertainty.tornado`. This
+that prints a band calls; the tornado swings from :func:`analysis.chapters.bands.tornado_frame`.
+Both evaluate the chapters' own chain functions (:func:`analysis.chapters.bands.evaluate`). This
 module adds what the page needs on top: the point values under the same keys and units as the
-chapters that own them, each input's range beside this build's value, and reader-facing labels
-(each parameter's ``description``) for the tornado bars.
+chapters that own them (tests/test_chapters.py checks that they are the owners' values under every
+scenario), each input's range beside this build's value, and reader-facing labels (each
+parameter's ``description``) for the tornado bars.
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis import uncertainty
-from analysis.chapters import ChapterResults
-from analysis.chapters.bands import band_frame, model_values
+from analysis.chapters import QUANTILES, ChapterResults
+from analysis.chapters.bands import MFU_SCALE, band_frame, tornado_frame
 from analysis.sections import all_params
 
 # The two results the tornado charts explain (table name: uncertainty output key).
@@ -25,30 +27,27 @@ TORNADO_OUTPUTS = {
 TORNADO_BARS = 8  # the inputs that swing each result most; the rest barely move it
 
 # ``mfu_scale`` is a Monte Carlo input only (no chapter parameter), so it has no description.
-EXTRA_LABELS = {"mfu_scale": "Throughput of your cluster relative to NVIDIA's reference run"}
-
-QUANTILES = ("p10", "p50", "p90")
-
+EXTRA_LABELS = {MFU_SCALE: "Throughput of your cluster relative to NVIDIA's reference run"}
 
 def input_labels() -> dict[str, str]:
     """Reader-facing name of every model input: the parameter's description."""
     return {**{name: p.description for name, p in all_params().items()}, **EXTRA_LABELS}
 
 
-def inputs_frame(values: dict) -> pd.DataFrame:
+def inputs_frame(P) -> pd.DataFrame:
     """The uncertain inputs (``data/distributions.csv``) with this build's value beside their
-    range, and a label."""
+    range (``mfu_scale``, a Monte Carlo input only, at 1), and a label."""
     labels = input_labels()
     table = uncertainty.distributions().reset_index()
     table.insert(1, "label", [labels[name] for name in table["param"]])
-    table.insert(4, "value", [float(values[name]) for name in table["param"]])
+    table.insert(4, "value", [1.0 if name == MFU_SCALE else float(getattr(P, name)) for name in table["param"]])
     return table
 
 
-def tornado_frame(values: dict, output: str, bars: int = TORNADO_BARS) -> pd.DataFrame:
-    """The ``bars`` inputs that swing ``output`` most (see :func:`analysis.uncertainty.tornado`),
+def tornado_bars(P, output: str, bars: int = TORNADO_BARS) -> pd.DataFrame:
+    """The ``bars`` inputs that swing ``output`` most (:func:`analysis.chapters.bands.tornado_frame`),
     each with a ``label`` for the chart."""
-    table = uncertainty.tornado(values, output).head(bars).copy()
+    table = tornado_frame(P, output).head(bars).copy()
     labels = input_labels()
     table.insert(1, "label", [labels[name] for name in table["param"]])
     return table
@@ -62,10 +61,9 @@ def compute(P, upstream) -> ChapterResults:
         res.add(key, row["point"], row["unit"], row["label"])
         for q in QUANTILES:
             res.add(f"{key}_{q}", row[q], row["unit"], f"{row['label']}, {q.upper()}")
-    values = model_values(vars(P))
-    res.add_table("inputs", inputs_frame(values))
+    res.add_table("inputs", inputs_frame(P))
     for name, output in TORNADO_OUTPUTS.items():
-        res.add_table(name, tornado_frame(values, output))
+        res.add_table(name, tornado_bars(P, output))
     return res
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from analysis import notebook  # notebook.glue, looked up when called (tests replace it)
 from analysis.chapters.atlas import SHORT
-from analysis.notebook import glue
 from analysis.plots import PALETTE, add_source, new_figure
 from analysis.tables import markdown_table, pct, rate, usd
 
@@ -22,8 +22,8 @@ def glue_prose(E) -> None:
     """Glue fractions as percentages (``_pct``) and the counts the prose spells out."""
     for key, q in E.quantities.items():
         if q.unit in ("fraction", "ratio"):
-            glue(f"{key}_pct", q.value * 100)
-    glue("atlas_v6e_pr1988_drop_points", (E["atlas_v6e_llama31_70b_mfu_printed"]
+            notebook.glue(f"{key}_pct", q.value * 100)
+    notebook.glue("atlas_v6e_pr1988_drop_points", (E["atlas_v6e_llama31_70b_mfu_printed"]
                                            - E["atlas_v6e_llama31_70b_mfu_causal_count"]) * 100)
 
 

@@ -8,12 +8,12 @@ import textwrap
 import matplotlib.ticker as mticker
 from matplotlib.lines import Line2D
 
+from analysis import notebook  # notebook.glue, looked up when called (tests replace it)
 from analysis.chapters.benchmarks import DENSE, PRECISIONS, RELEASE, SA, model_names
 from analysis.data import fact
 from analysis.formatting import count, flop
 from analysis.measure.report import measured_section_markdown
 from analysis.names import gpu_name
-from analysis.notebook import glue
 from analysis.plots import PALETTE, add_source, new_figure
 from analysis.tables import interactive_table, markdown_table, pct, rate, usd
 
@@ -56,19 +56,19 @@ def glue_prose(E) -> None:
     the words of the GB200 verdict."""
     for key, q in E.quantities.items():
         if q.unit == "fraction":
-            glue(f"{key}_pct", q.value * 100)
-    glue("fact_A39_sa_stated_drop_pct", fact("A39_sa_stated_drop") * 100)
-    glue("llama31_70b_flop_per_token_text", flop(E["llama31_70b_flop_per_token"], "", digits=4))
+            notebook.glue(f"{key}_pct", q.value * 100)
+    notebook.glue("fact_A39_sa_stated_drop_pct", fact("A39_sa_stated_drop") * 100)
+    notebook.glue("llama31_70b_flop_per_token_text", flop(E["llama31_70b_flop_per_token"], "", digits=4))
     deepseek = E["gb200_vs_h100_deepseek_v3_bf16_perf_per_tco_ratio"]
-    glue("deepseek_verdict", f"{abs(1 / deepseek - 1) * 100:.0f} % {'more' if deepseek < 1 else 'less'}")
-    glue("deepseek_side", "short of" if deepseek < 1 else "past")
+    notebook.glue("deepseek_verdict", f"{abs(1 / deepseek - 1) * 100:.0f} % {'more' if deepseek < 1 else 'less'}")
+    notebook.glue("deepseek_side", "short of" if deepseek < 1 else "past")
     for key in ("typo_gpus", "llama4_maverick_gb200_bf16_mfu_printed_pct",  # absent when a changed tolerance
                 "llama4_maverick_gb200_bf16_mfu_against_bf16_peak_pct",  # finds no misprint or no MoE miss
                 "moe_conversion_miss_min_frac_pct", "moe_conversion_miss_max_frac_pct"):
         if key.removesuffix("_pct") not in E:
-            glue(key, 0.0)
+            notebook.glue(key, 0.0)
     n_dense = int(E["conversion_dense_failures_count"])
-    glue("dense_clause", "including every dense-model row on both GPU types" if n_dense == 0 else
+    notebook.glue("dense_clause", "including every dense-model row on both GPU types" if n_dense == 0 else
          f"but {n_dense} of them are dense-model rows")
 
 

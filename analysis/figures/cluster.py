@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
+from analysis import notebook  # notebook.glue, looked up when called (tests replace it)
 from analysis.formatting import flop
-from analysis.notebook import glue
 from analysis.plots import PALETTE, add_source, new_figure
 
 
@@ -67,9 +67,9 @@ def first_failure_by_size(C, P):
     fig, ax = new_figure("Mean time to the first link failure", "GPUs in the cluster (log scale)",
                          "Minutes (log scale)")
     ax.plot(table["gpus"], table["first_failure_minutes"], color=PALETTE["blue"],
-            label=f"{C['links_per_gpu']:g} link/GPU, {P.link_mttf_years:g}-year MTTF")
+            label=f"{C['links_per_gpu']:g} link/GPU, {C['backend_link_mttf_years']:g}-year MTTF")
     ax.plot(table["gpus"], table["first_failure_alt_design_minutes"], color=PALETTE["orange"],
-            label=f"{C['alt_links_per_gpu']:g} link/GPU, {P.alt_link_mttf_years:g}-year MTTF")
+            label=f"{C['alt_links_per_gpu']:g} link/GPU, {C['alt_link_mttf_years']:g}-year MTTF")
     ax.axhline(60, color=PALETTE["black"], lw=0.8, ls=":")
     ax.annotate("one hour", (table["gpus"].iloc[-1], 60), xytext=(-40, 4), textcoords="offset points", fontsize=8)
     ax.axvline(P.gpus, color=PALETTE["vermillion"], lw=0.8, ls=":")
@@ -87,5 +87,5 @@ ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran 
 
 def glue_flops(C) -> None:
     """Glue the prose's FLOP counts written for people ('2.15 × 10²⁵'), not in e-notation."""
-    glue("gpt4_train_flop_text", flop(C["gpt4_train_flop"], ""), display=False)
-    glue("run_flop_text", flop(C["run_flop"], "", digits=2), display=False)
+    notebook.glue("gpt4_train_flop_text", flop(C["gpt4_train_flop"], ""), display=False)
+    notebook.glue("run_flop_text", flop(C["run_flop"], "", digits=2), display=False)

@@ -90,7 +90,7 @@ def job_mtbf(E):
                     label="A100, Kokolis et al. node rates, RSC-1 to RSC-2")
     ax.plot(t["gpus"], t["gb200_hours"], color=PALETTE["vermillion"], lw=2, label="GB200 NVL72, with assumed NVLink faults")
     ax.plot(t["gpus"], t["links_only_hours"], color=PALETTE["black"], ls="--", lw=1,
-            label=f"SA 2024: links only, {E['link_mttf_years']:g}-year MTTF")
+            label=f"SA 2024: links only, {E['backend_link_mttf_years']:g}-year MTTF")
     ax.plot(t["gpus"], t["measured_fit_hours"], color=PALETTE["purple"], ls="--", lw=2,
             label=f"fit to measured jobs: MTTF ~ GPUs^-{E['job_mttf_fit_exponent']:.2f}")
     others = [s for s in measured["source_id"].unique() if s not in SOURCE_COLOURS]

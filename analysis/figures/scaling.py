@@ -6,10 +6,10 @@ from __future__ import annotations
 import matplotlib.ticker as mticker
 import pandas as pd
 
+from analysis import notebook  # notebook.glue, looked up when called (tests replace it)
 from analysis.chapters.benchmarks import model_names
 from analysis.data import fact
 from analysis.figures.benchmarks import gpu_axis
-from analysis.notebook import glue
 from analysis.plots import PALETTE, add_source, new_figure
 from analysis.tables import markdown_table, pct
 
@@ -23,16 +23,16 @@ def glue_prose(E, P) -> None:
     run costs in millions (``_m``) and thousands (``_k``), and the strong-scaling model's name."""
     for key, q in E.quantities.items():
         if q.unit == "fraction":
-            glue(f"{key}_pct", q.value * 100)
+            notebook.glue(f"{key}_pct", q.value * 100)
         if q.unit.startswith("USD") and q.value >= 1e5:
-            glue(f"{key}_m", q.value / 1e6)
+            notebook.glue(f"{key}_m", q.value / 1e6)
         if q.unit == "USD per day":
-            glue(f"{key}_k", q.value / 1e3)
+            notebook.glue(f"{key}_k", q.value / 1e3)
     for fact_id in ("A39_sa_stated_drop", "A32_405b_fp8_mfu", "A32_405b_bf16_mfu"):
-        glue(f"fact_{fact_id}_pct", fact(fact_id) * 100)
-    glue("llama3_train_tokens_t", E["llama3_train_tokens"] / 1e12)
-    glue("strong_name", model_names()[P.strong_model])
-    glue("strong_precision_text", P.strong_precision.upper())
+        notebook.glue(f"fact_{fact_id}_pct", fact(fact_id) * 100)
+    notebook.glue("llama3_train_tokens_t", E["llama3_train_tokens"] / 1e12)
+    notebook.glue("strong_name", model_names()[P.strong_model])
+    notebook.glue("strong_precision_text", P.strong_precision.upper())
 
 
 def _degree(x) -> str:

@@ -7,10 +7,10 @@ import matplotlib.dates as mdates
 import pandas as pd
 from matplotlib.lines import Line2D
 
+from analysis import notebook  # notebook.glue, looked up when called (tests replace it)
 from analysis.chapters.benchmarks import DENSE, model_names
 from analysis.data import fact, load_table, row
 from analysis.figures.benchmarks import COLOUR, STYLE
-from analysis.notebook import glue
 from analysis.plots import add_source, new_figure
 from analysis.tables import markdown_table, pct
 
@@ -39,29 +39,29 @@ def glue_prose(E, P) -> None:
     and trillions, the report facts it quotes as percentages, and the seed's own words."""
     for key, q in E.quantities.items():
         if q.unit == "fraction":
-            glue(f"{key}_pct", q.value * 100)
+            notebook.glue(f"{key}_pct", q.value * 100)
         if q.unit == "USD":
-            glue(f"{key}_k", q.value / 1e3)
-            glue(f"{key}_m", q.value / 1e6)
-    glue("fp8_cents_jan", E["gpt3_175b_fp8_usd_per_million_tokens_jan2024"] * 100)
-    glue("fp8_cents_dec", E["gpt3_175b_fp8_usd_per_million_tokens_dec2024"] * 100)
-    glue("seed_cost_cents", E["seed_cost_usd_per_million_tokens"] * 100)
-    glue("gpt3_tokens_b", E["gpt3_train_tokens"] / 1e9)
-    glue("llama3_train_tokens_t", E["llama3_train_tokens"] / 1e12)
-    glue("seed_mfu_pct", P.seed_mfu_end * 100)
-    glue("seed_cost_k", P.seed_gpt3_cost_end_usd / 1e3)
-    glue("fact_A19_pct", fact("A19_bf16_throughput_gain") * 100)
-    glue("fact_A21_pct", fact("A21_fp8_throughput_gain") * 100)
-    glue("fact_A23_jan_k", fact("A23_gpt3_fp8_cost_jan2024") / 1e3)
-    glue("fact_A35_m", fact("A35_405b_15t_cost") / 1e6)
+            notebook.glue(f"{key}_k", q.value / 1e3)
+            notebook.glue(f"{key}_m", q.value / 1e6)
+    notebook.glue("fp8_cents_jan", E["gpt3_175b_fp8_usd_per_million_tokens_jan2024"] * 100)
+    notebook.glue("fp8_cents_dec", E["gpt3_175b_fp8_usd_per_million_tokens_dec2024"] * 100)
+    notebook.glue("seed_cost_cents", E["seed_cost_usd_per_million_tokens"] * 100)
+    notebook.glue("gpt3_tokens_b", E["gpt3_train_tokens"] / 1e9)
+    notebook.glue("llama3_train_tokens_t", E["llama31_405b_train_trillion_tokens"])
+    notebook.glue("seed_mfu_pct", P.seed_mfu_end * 100)
+    notebook.glue("seed_cost_k", P.seed_gpt3_cost_end_usd / 1e3)
+    notebook.glue("fact_A19_pct", fact("A19_bf16_throughput_gain") * 100)
+    notebook.glue("fact_A21_pct", fact("A21_fp8_throughput_gain") * 100)
+    notebook.glue("fact_A23_jan_k", fact("A23_gpt3_fp8_cost_jan2024") / 1e3)
+    notebook.glue("fact_A35_m", fact("A35_405b_15t_cost") / 1e6)
     for fact_id in ("A14_a3mega_mfu_gap_dense", "A14_a3mega_mfu_gap_moe", "A14_price_discount"):
         f = row("report_facts", fact_id)
-        glue(f"fact_{fact_id}_pct", f["value"] * 100)
+        notebook.glue(f"fact_{fact_id}_pct", f["value"] * 100)
         if f["value_high"] == f["value_high"]:  # not NaN
-            glue(f"fact_{fact_id}_high_pct", f["value_high"] * 100)
+            notebook.glue(f"fact_{fact_id}_high_pct", f["value_high"] * 100)
     claims = load_table("claims").set_index("claim_id")
     for claim_id in ("S11", "S12"):
-        glue(f"seed_{claim_id}", claims.loc[claim_id, "seed_value"])
+        notebook.glue(f"seed_{claim_id}", claims.loc[claim_id, "seed_value"])
 
 
 def release_figure(E):

@@ -10,11 +10,12 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
 from analysis import reliability as rel  # noqa: E402
-from analysis import uncertainty  # noqa: E402
 from analysis.chapters import compute_section  # noqa: E402
-from analysis.chapters.bands import model_values  # noqa: E402
+from analysis.chapters import downtime as chapter  # noqa: E402
+from analysis.chapters.bands import book_parameters, evaluate  # noqa: E402
 from analysis.data import fact  # noqa: E402
 from analysis.figures import downtime as figures  # noqa: E402
+from analysis.params import Parameters  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +43,7 @@ def test_tco_and_speedups_come_from_their_chapters(E, chapters):
 
 
 def test_breakeven_with_downtime_agrees_with_the_uncertainty_point_value(E):
-    point = uncertainty.evaluate(model_values(), uncertainty.reference_tokens_per_s(), rel.llama3_rates())
+    point = evaluate(book_parameters())
     assert E["gb200_breakeven_speedup_with_downtime"] == pytest.approx(
         float(point["gb200_breakeven_speedup_with_downtime"]), rel=1e-12)
     assert E.tables["bands"].loc["gb200_breakeven_speedup_with_downtime", "point"] == pytest.approx(
@@ -120,3 +121,33 @@ def test_the_band_point_follows_the_tco_chapters_inputs():
     E = compute_section("downtime", {"pue": 1.15, "mc_draws": 1_000})
     assert E.tables["bands"].loc["gb200_breakeven_speedup_with_downtime", "point"] == pytest.approx(
         E["gb200_breakeven_speedup_with_downtime"], rel=1e-12)
+
+
+def _downtime_params(**over) -> Parameters:
+    p = {"checkpoint_write_seconds": 10.0, "failure_detection_minutes": 2.0, "restart_minutes": 5.0,
+         "h100_gpus_per_server": 8, "h100_repair_hours": 24.0, "gb200_gpus_per_rack": 72,
+         "gb200_blast_radius_gpus": 72, "gb200_repair_hours": 48.0, "gb200_nvlink_faults_per_rack_month": 1.0,
+         "gb200_gpu_fault_ratio": 1.0}
+    p.update(over)
+    return Parameters(p)
+
+
+def test_useful_shares_are_useful_share_per_system():
+    rates = rel.llama3_rates()
+    shares = chapter.useful_shares(_downtime_params(), 16_384, rates)
+    recovery = (10 / 3_600, 2 / 60, 5 / 60, rates["planned_per_hour"])
+    assert shares["h100"] == pytest.approx(rel.useful_share(16_384, rates["job"], rates["repair"], 8, 24.0, *recovery))
+    nvlink = 1.0 / (72 * 730)
+    assert shares["gb200"] == pytest.approx(rel.useful_share(16_384, rates["job"] + nvlink, rates["repair"] + nvlink,
+                                                             72, 48.0, *recovery))
+
+
+def test_breakeven_with_downtime_is_the_tco_ratio_over_the_useful_shares():
+    rates = rel.llama3_rates()
+    p = _downtime_params()
+    shares = chapter.useful_shares(p, 16_384, rates)
+    expected = (2.36 / 1.42) * shares["h100"][2] / shares["gb200"][2]
+    assert chapter.breakeven_with_downtime(p, 1.42, 2.36, 16_384, rates) == pytest.approx(expected)
+    # GB200 with H100's blast radius, repair time and no NVLink faults loses what H100 loses
+    same = _downtime_params(gb200_blast_radius_gpus=8, gb200_repair_hours=24.0, gb200_nvlink_faults_per_rack_month=0.0)
+    assert chapter.breakeven_with_downtime(same, 1.42, 2.36, 16_384, rates) == pytest.approx(2.36 / 1.42)

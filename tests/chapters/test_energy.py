@@ -4,9 +4,9 @@ cluster chapter's power and the benchmarks chapter's throughput ratio, and moves
 
 import pytest
 
+from analysis.benchmarks import reference_tokens_per_s
 from analysis.chapters import compute_section
 from analysis.data import fact
-from analysis.uncertainty import reference_tokens_per_s
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,6 @@ REPO = Path(__file__).resolve().parents[2]
 def upstream() -> dict[str, ChapterResults]:
     """Each chapter the intro needs, holding the keys it reads with distinct values (1, 2, 3, ...)."""
     chapters = {name: ChapterResults(name) for name in get_section("intro").needs}
-    chapters["cluster"].parameters = {"gpus": 100_000}
     for i, (section, key) in enumerate(chapter.READS, start=1):
         chapters[section].add(key, i, f"unit of {key}", f"label of {key}")
     return chapters
@@ -34,10 +33,12 @@ def test_copies_every_key_with_its_unit_and_label():
 
 
 def test_cluster_size_and_gpt4_training_time():
-    """100,000 GPUs (the cluster chapter's parameter); GPT-4 took 90-100 days on A100s (B07,
-    data/training_runs.csv)."""
-    E = chapter.compute(SimpleNamespace(), upstream())
-    assert (E["cluster_gpus_count"], E["gpt4_training_days_low"], E["gpt4_training_days_high"]) == (100_000, 90, 100)
+    """100,000 GPUs (the cluster chapter's result, in its unit); GPT-4 took 90-100 days on A100s
+    (B07, data/training_runs.csv)."""
+    cluster = compute_section("cluster")
+    E = chapter.compute(SimpleNamespace(), {**upstream(), "cluster": cluster})
+    assert (E["cluster_gpus_count"], E.unit("cluster_gpus_count")) == (100_000, cluster.unit("cluster_gpus_count"))
+    assert (E["gpt4_training_days_low"], E["gpt4_training_days_high"]) == (90, 100)
 
 
 def test_a_missing_key_names_the_chapter_and_the_key():

@@ -95,11 +95,19 @@ def test_parameters_reach_the_design():
     assert mor["network_node_transceivers_count"] == 0 and mor["network_dac_links_count"] == 100_000
 
 
-def test_cluster_reads_its_link_count_from_the_network():
+def test_cluster_reads_its_link_count_and_mttf_from_the_network():
     """The cluster chapter's first failure follows the topology: Cedar Fever's twin-port node optics
-    halve the NIC-to-leaf links and double the time to the first failure at the same MTTF."""
+    halve the NIC-to-leaf links, each with the shorter twin-port MTTF (4 years, B28), so the first
+    failure comes after 4 years / 50,000 links = 42.05 minutes (B28), in both chapters and in the
+    reliability chapter that reads it (it was 52.56 minutes in the cluster chapter, half the links at
+    the single-port 5-year MTTF, and 26.28 in the reliability chapter, before they read the network)."""
     base = compute_section("cluster", {})
     assert base["first_failure_minutes"] == pytest.approx(fact("B27_first_failure_min"), abs=0.005)
     cedar = compute_section("cluster", {"node_ports_per_transceiver": 2})
     assert cedar["links_per_gpu"] == 0.5
-    assert cedar["first_failure_minutes"] == pytest.approx(2 * base["first_failure_minutes"])
+    assert cedar["first_failure_minutes"] == pytest.approx(fact("B28_first_failure_min"), abs=0.005)
+    assert cedar["first_failure_minutes"] == cedar["first_failure_alt_design_minutes"]
+    net = compute_section("network", {"node_ports_per_transceiver": 2})
+    assert cedar["first_failure_minutes"] == net["selected_first_failure_minutes"]
+    assert compute_section("reliability", {"node_ports_per_transceiver": 2})["first_failure_minutes"] == \
+        cedar["first_failure_minutes"]

@@ -7,8 +7,8 @@ import pytest
 
 from analysis.chapters import compute_section
 from analysis.chapters import uncertainty as chapter
+from analysis.chapters.bands import OUTPUTS
 from analysis.data import fact
-from analysis.uncertainty import OUTPUTS
 
 
 @pytest.fixture(scope="module")
