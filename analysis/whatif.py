@@ -1,32 +1,44 @@
 """What-if panels: readers move sliders on the published page and the numbers follow, offline.
 
-No model is written twice. The build evaluates the book's own functions (the chapter layer's
-domain calls, or :func:`analysis.planner.plan`) on a small grid over each panel's sliders and
-writes the grid to ``_static/whatif/<panel>.js``; ``book/static/whatif.js`` only interpolates
-between grid points (multilinear, in log space on axes marked ``log``), exactly as
-:func:`interpolate` does here. At a grid point the page shows the Python value itself; between
-points the interpolation error is bounded by ``tests/test_whatif.py`` (``TOLERANCE_REL``).
+No model is written twice. The build evaluates each panel's chain on a small grid over its sliders,
+all grid points at once (the chain functions take arrays), and writes the grid to
+``_static/whatif/<panel>.js``; ``book/static/whatif.js`` only interpolates between grid points
+(multilinear, in log space on axes marked ``log``), exactly as :func:`interpolate` does here. At a
+grid point the page shows the Python value itself; between points the interpolation error is
+bounded by ``tests/test_whatif.py`` (``TOLERANCE_REL``).
 
-An orchestration module, like :mod:`analysis.planner`: it reads the parameter registry (slider
-ranges must lie inside each parameter's valid range) and chains tested domain functions. Each
-panel's ``evaluate`` reproduces its chapter's result keys for one set of inputs; the tests check
-it against :func:`analysis.chapters.compute_section` at sample points, so the two cannot drift.
+Each panel's chain is the function its chapter calls for the same result keys: the GPU-hour cost
+and the reference token's cost (:func:`analysis.chapters.bands.evaluate`, over
+:mod:`analysis.chapters.gpu_cost`), GB200's useful shares and break-even with downtime
+(:mod:`analysis.chapters.downtime`, at the TCO chapter's prices), the cluster's power
+(:func:`analysis.chapters.cluster.power`), the cluster job's goodput
+(:func:`analysis.chapters.reliability.cluster_time_shares`) and the planner
+(:func:`analysis.planner.plan`). A chain that needs another chapter's results reads them from that
+chapter (:func:`analysis.chapters.compute_section`, once per grid, at the panel's base values), so
+no slider may be a parameter of a chapter it reads (:func:`check_panel`). The tests check the grid
+against :func:`analysis.chapters.compute_section` at sample points.
 
     python -m analysis.whatif OUT_DIR     # write the grids (the build does this itself)
 """
 
 from __future__ import annotations
 
-import functools
 import html
 import itertools
 import json
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+
+from analysis import benchmarks, planner
+from analysis import reliability as rel
+from analysis.chapters import ChapterResults, bands, cluster, compute_section, downtime, reliability
+from analysis.params import Parameters
+from analysis.sections import get_section, resolve_section
 
 GRID_FOLDER = "whatif"  # under the book's static folder: _static/whatif/<panel>.js
 
@@ -60,97 +72,56 @@ class Panel:
     title: str
     axes: tuple[Axis, ...]
     outputs: tuple[Output, ...]
-    evaluate: Callable[[dict], dict]  # full parameter values -> {output key: value}
+    # (P, upstream) -> {output key: values}: the chapter's parameters with the axes as equal-length
+    # arrays, and the results of the chapters in ``reads``
+    evaluate: Callable[[Parameters, dict[str, ChapterResults]], dict]
+    reads: tuple[str, ...] = ()  # chapters whose results the chain reads (computed once, at the base values)
     command: str = "run"  # "run": python -m analysis run SECTION -p ...; "plan": python -m analysis plan ...
     fixed_flags: tuple[tuple[str, str], ...] = ()  # plan flags the panel holds fixed
     note: str = ""
     extra: dict = field(default_factory=dict)
 
 
-# --- the evaluations: each reproduces its chapter's result keys ---------------------------------------
+# --- the chains: each is the function its chapter calls for the same keys ------------------------------
 
-@functools.lru_cache(maxsize=1)
-def _llama31_405b_tokens_per_s() -> float:
-    """Tokens/s/GPU of the benchmark row the TCO chapter prices per million tokens."""
-    from analysis.benchmarks import load_benchmarks, pick
-    from analysis.chapters.tco import LLAMA31_405B_BF16_2304
-
-    return float(pick(load_benchmarks(), **LLAMA31_405B_BF16_2304)["tokens_per_s_per_gpu"])
+def _tco(P, upstream) -> dict:
+    return bands.evaluate(P, ["h100_tco_usd_per_gpu_hour", "llama31_405b_bf16_usd_per_million_tokens"],
+                          tokens_per_s=benchmarks.reference_tokens_per_s())
 
 
-def _tco(v: dict) -> dict:
-    from analysis import costs, tco
-
-    h100, gb200 = tco.system_tco_per_gpu_hour_usd("h100", v), tco.system_tco_per_gpu_hour_usd("gb200", v)
-    return {"h100_tco_usd_per_gpu_hour": h100,
-            "llama31_405b_bf16_usd_per_million_tokens": costs.usd_per_million_tokens(h100, _llama31_405b_tokens_per_s()),
-            "gb200_breakeven_speedup": tco.breakeven_speedup(gb200, h100)}
-
-
-@functools.lru_cache(maxsize=1)
-def _rates() -> dict:
-    from analysis import reliability as rel
-
-    return rel.llama3_rates()
+def _downtime(P, upstream) -> dict:
+    tco, rates = upstream["tco"], rel.llama3_rates()
+    shares = downtime.useful_shares(P, P.job_gpus, rates)
+    return {"gb200_breakeven_speedup_with_downtime": downtime.breakeven_with_downtime(
+                P, tco["h100_tco_usd_per_gpu_hour"], tco["gb200_tco_usd_per_gpu_hour"], P.job_gpus, rates),
+            "gb200_useful_frac": shares["gb200"][2], "h100_useful_frac": shares["h100"][2]}
 
 
-def _downtime(v: dict) -> dict:
-    from analysis import reliability as rel
-    from analysis import tco
-
-    h100, gb200 = tco.system_tco_per_gpu_hour_usd("h100", v), tco.system_tco_per_gpu_hour_usd("gb200", v)
-    shares = rel.system_useful_shares(v, v["job_gpus"], _rates())
-    return {"gb200_breakeven_speedup_with_downtime": float(rel.breakeven_with_downtime(v, h100, gb200, v["job_gpus"],
-                                                                                       _rates())),
-            "gb200_useful_frac": float(shares["gb200"][2]), "h100_useful_frac": float(shares["h100"][2])}
+def _cluster(P, upstream) -> dict:
+    return cluster.power(P)
 
 
-def _cluster(v: dict) -> dict:
-    from types import SimpleNamespace
-
-    from analysis import cluster
-    from analysis.chapters.cluster import it_w_per_gpu
-
-    meter_w = cluster.facility_w(cluster.critical_it_w(v["gpus"], it_w_per_gpu(SimpleNamespace(**v))), v["pue"])
-    mwh = cluster.annual_energy_mwh(meter_w, v["load_factor"])
-    return {"cluster_facility_mw": meter_w / 1e6,
-            "cluster_annual_electricity_musd": cluster.annual_electricity_usd(mwh, v["tariff_usd_per_kwh"]) / 1e6}
-
-
-@functools.lru_cache(maxsize=1)
-def _snapshot():
-    from analysis import reliability as rel
-
-    return rel.llama3_snapshot()
-
-
-def _goodput(v: dict) -> dict:
-    from types import SimpleNamespace
-
-    from analysis import reliability as rel
-    from analysis.chapters.reliability import MINUTES_PER_HOUR, job_mtbf_model, recovery_hours
-    from analysis.units import SECONDS_PER_MINUTE
-
-    P = SimpleNamespace(**v)
-    snap = _snapshot()
-    write_h, detect_h, restart_h = recovery_hours(P)
-    mtbf = job_mtbf_model(P, snap)(P.gpus)
-    interval_h = P.checkpoint_interval_steps * P.step_time_seconds / SECONDS_PER_MINUTE / MINUTES_PER_HOUR
-    shares = rel.expected_time_fractions(mtbf, interval_h, write_h, detect_h, restart_h, snap.planned_per_hour)
-    return {"cluster_goodput_frac": float(shares["useful training"]),
-            "cluster_job_mtbf_minutes": float(mtbf * MINUTES_PER_HOUR)}
+def _goodput(P, upstream) -> dict:
+    job = reliability.cluster_time_shares(P, rel.llama3_snapshot())
+    return {"cluster_goodput_frac": job["shares"]["useful training"],
+            "cluster_job_mtbf_minutes": job["job_mtbf_hours"] * reliability.MINUTES_PER_HOUR}
 
 
 PLAN_MODEL, PLAN_GPU = "llama31_405b", "h100_sxm"
 
 
-def _plan(v: dict) -> dict:
-    from analysis import planner
-
-    result = planner.plan(planner.PlanInputs(model=planner.model_from_registry(PLAN_MODEL), tokens=float(v["tokens"]),
-                                             gpu_id=PLAN_GPU, gpus=int(round(v["gpus"])), mfu=float(v["mfu"]),
-                                             draws=2))
-    return {k: result.results[k]["value"] for k in ("days_with_failures", "cost_usd", "energy_mwh")}
+def _plan(P, upstream) -> dict:
+    """The planner, one grid point at a time (it plans one run)."""
+    points = np.broadcast_arrays(np.asarray(P.tokens, dtype=float), np.asarray(P.gpus, dtype=float),
+                                 np.asarray(P.mfu, dtype=float))
+    model = planner.model_from_registry(PLAN_MODEL)
+    out = {k: [] for k in ("days_with_failures", "cost_usd", "energy_mwh")}
+    for tokens, gpus, mfu in zip(*(a.ravel() for a in points), strict=True):
+        result = planner.plan(planner.PlanInputs(model=model, tokens=float(tokens), gpu_id=PLAN_GPU,
+                                                 gpus=int(round(gpus)), mfu=float(mfu), draws=2))
+        for k in out:
+            out[k].append(result.results[k]["value"])
+    return {k: np.asarray(v) for k, v in out.items()}
 
 
 def _log_points(lo: float, hi: float, n: int, digits: int) -> tuple[float, ...]:
@@ -185,7 +156,7 @@ PANELS: dict[str, Panel] = {p.name: p for p in (
                           "log"),
                    Output("gb200_useful_frac", "GB200 share of paid GPU-hours that train", "fraction", 3, "log"),
                    Output("h100_useful_frac", "H100 share of paid GPU-hours that train", "fraction", 3, "log")),
-          evaluate=_downtime),
+          evaluate=_downtime, reads=("tco",)),
     Panel("cluster", "cluster", "What if: the cluster's power and electricity bill",
           axes=(Axis("gpus", "GPUs", "GPUs", (10_000.0, 50_000.0, 100_000.0, 200_000.0, 300_000.0), step=1000),
                 Axis("h100_it_w_per_gpu", "IT power per H100", "W", (1000.0, 1800.0), step=10),
@@ -223,30 +194,23 @@ PANELS: dict[str, Panel] = {p.name: p for p in (
 
 # --- grids ---------------------------------------------------------------------------------------
 
-def base_values(panel: Panel, overrides: dict | None = None) -> dict:
-    """The parameters the panel's chapter runs with (defaults, then ``overrides``), with those of
-    the chapters it needs (as :func:`analysis.chapters.compute_section` applies them); for the
-    planner, the plan's defaults of its axes."""
-    if panel.command == "plan":  # _plan reads these three; no other parameter of the book moves it
-        base = {"tokens": 15e12, "gpus": 16384, "mfu": 0.4}
-        return {**base, **{k: v for k, v in (overrides or {}).items() if k in base}}
-    from analysis.sections import get_section, resolve_section
+PLAN_BASE = {"tokens": 15e12, "gpus": 16384, "mfu": 0.4}  # the plan panel's defaults; _plan reads only these
 
-    section = get_section(panel.section)
-    values = {}
-    for need in section.needs:  # e.g. the downtime chapter prices the TCO chapter's GPU-hours
-        values.update(resolve_section(get_section(need), dict(overrides or {})))
-    return {**values, **resolve_section(section, dict(overrides or {}))}
+
+def base_values(panel: Panel, overrides: dict | None = None) -> dict:
+    """The parameters the panel's chapter runs with (defaults, then ``overrides``), as
+    :func:`analysis.chapters.compute_section` applies them; for the planner, the plan's defaults
+    of its axes."""
+    if panel.command == "plan":
+        return {**PLAN_BASE, **{k: v for k, v in (overrides or {}).items() if k in PLAN_BASE}}
+    return resolve_section(get_section(panel.section), dict(overrides or {}))
 
 
 def check_panel(panel: Panel) -> None:
     """Each chapter axis is one of its section's parameters, its points inside the parameter's
-    valid range and increasing (ValueError otherwise)."""
-    params = {}
-    if panel.command == "run":
-        from analysis.sections import get_section
-
-        params = {p.name: p for p in get_section(panel.section).params}
+    valid range and increasing, and no parameter of a chapter the chain reads (whose results are
+    computed once, at the base values); ValueError otherwise."""
+    params = get_section(panel.section).param_map if panel.command == "run" else {}
     for axis in panel.axes:
         pts = axis.points
         if len(pts) < 2 or any(b <= a for a, b in zip(pts, pts[1:], strict=False)):
@@ -257,18 +221,41 @@ def check_panel(panel: Panel) -> None:
             p = params[axis.name]
             if (p.low is not None and pts[0] < p.low) or (p.high is not None and pts[-1] > p.high):
                 raise ValueError(f"what-if {panel.name}: {axis.name} points leave its valid range")
+        for read in panel.reads:
+            if axis.name in get_section(read).param_map:
+                raise ValueError(f"what-if {panel.name}: {axis.name} is a parameter of {read}, whose results "
+                                 "the panel reads at the base values")
+
+
+def read_upstream(panel: Panel, overrides: dict | None = None) -> dict[str, ChapterResults]:
+    """The results of the chapters the panel's chain reads, at the base values."""
+    done: dict = {}
+    return {name: compute_section(name, overrides, done) for name in panel.reads}
+
+
+def evaluate(panel: Panel, points: dict, overrides: dict | None = None,
+             upstream: dict[str, ChapterResults] | None = None) -> dict:
+    """The panel's outputs at ``points`` (axis name -> a value, or equal-length arrays of values),
+    the other inputs at the base values: the chapter's own chain, not an interpolation. ``upstream``
+    is :func:`read_upstream`'s (computed when not given)."""
+    base = base_values(panel, overrides)
+    upstream = read_upstream(panel, overrides) if upstream is None else upstream
+    P = Parameters({**base, **{name: np.asarray(value, dtype=float) for name, value in points.items()}})
+    chain = panel.evaluate(P, upstream)
+    out = {o.key: np.asarray(chain[o.key], dtype=float) for o in panel.outputs}
+    if all(np.ndim(v) == 0 for v in points.values()):  # one point: plain numbers
+        return {k: float(v.reshape(-1)[0]) for k, v in out.items()}
+    return out
 
 
 def grid(panel: Panel, overrides: dict | None = None) -> dict:
-    """The panel's grid: every combination of the axes' points evaluated by ``panel.evaluate``,
-    outputs flattened in C order (the last axis varies fastest)."""
+    """The panel's grid: every combination of the axes' points, evaluated at once by the panel's
+    chain, outputs flattened in C order (the last axis varies fastest)."""
     check_panel(panel)
     base = base_values(panel, overrides)
-    values = {o.key: [] for o in panel.outputs}
-    for point in itertools.product(*(a.points for a in panel.axes)):
-        out = panel.evaluate({**base, **{a.name: x for a, x in zip(panel.axes, point, strict=True)}})
-        for o in panel.outputs:
-            values[o.key].append(float(out[o.key]))
+    combos = np.array(list(itertools.product(*(a.points for a in panel.axes))), dtype=float)
+    out = evaluate(panel, {a.name: combos[:, i] for i, a in enumerate(panel.axes)}, overrides)
+    values = {o.key: [float(v) for v in np.broadcast_to(out[o.key], (len(combos),))] for o in panel.outputs}
     lo = {a.name: a.points[0] for a in panel.axes}
     hi = {a.name: a.points[-1] for a in panel.axes}
     start = {a.name: float(min(max(base.get(a.name, a.points[0]), lo[a.name]), hi[a.name])) for a in panel.axes}
@@ -363,7 +350,5 @@ def whatif_panel(name: str) -> str:
 
 
 if __name__ == "__main__":  # python -m analysis.whatif OUT_DIR
-    import sys
-
     out = write_grids(Path(sys.argv[1] if len(sys.argv) > 1 else "whatif-grids"))
     print(", ".join(f"{k} {v:.2f} s" for k, v in out.items()), f"total {sum(out.values()):.2f} s")

@@ -79,14 +79,15 @@ def _jupyter_book_executes(root: Path, pipeline_root: Path) -> float:
 
 def _monte_carlo_seconds(draws: int, repeats: int = 5) -> float:
     """Best of ``repeats`` timings of the uncertainty chapter's Monte Carlo (data loading excluded)."""
-    from analysis import uncertainty
-    from analysis.chapters.bands import model_values
-    values = model_values()
-    uncertainty.simulate(values, 1_000)  # warm the data caches
+    from analysis import benchmarks, reliability
+    from analysis.chapters import bands
+    lookups = {"tokens_per_s": benchmarks.reference_tokens_per_s(), "rates": reliability.llama3_rates()}
+    P = bands.book_parameters()
+    bands.band_frame(P.replace(mc_draws=1_000), **lookups)  # warm the data caches
     best = float("inf")
     for seed in range(repeats):
         start = time.perf_counter()
-        uncertainty.simulate(values, draws, seed)
+        bands.band_frame(P.replace(mc_draws=draws, mc_seed=seed), **lookups)
         best = min(best, time.perf_counter() - start)
     return best
 

@@ -114,12 +114,12 @@ def _centres(panel, limit: int = 40):
 @pytest.mark.parametrize("name", list(whatif.PANELS))
 def test_interpolation_error_between_grid_points(name, grids):
     panel, g = whatif.PANELS[name], grids[name]
-    base = whatif.base_values(panel)
+    centres = _centres(panel, 12 if name == "plan" else 40)
+    exact = whatif.evaluate(panel, {a.name: np.array([c[a.name] for c in centres]) for a in panel.axes})
     worst = 0.0
-    for point in _centres(panel, 12 if name == "plan" else 40):
-        exact = panel.evaluate({**base, **point})
+    for i, point in enumerate(centres):
         for o in panel.outputs:
-            worst = max(worst, abs(whatif.interpolate(g, point, o.key) / exact[o.key] - 1.0))
+            worst = max(worst, abs(whatif.interpolate(g, point, o.key) / exact[o.key][i] - 1.0))
     print(f"{name}: worst relative interpolation error at cell centres {worst:.2e}")
     assert worst <= TOLERANCE_REL[name]
 
@@ -128,10 +128,9 @@ def test_interpolation_error_between_grid_points(name, grids):
 def test_linear_axes_interpolate_exactly(name, grids):
     """Off-grid on the axes where the model is linear (in x or 1/x), on-grid elsewhere: exact."""
     panel, g = whatif.PANELS[name], grids[name]
-    base = whatif.base_values(panel)
     point = {a.name: (_cell_centre(a, 0) if a.name in EXACT_AXES[name] else a.points[len(a.points) // 2])
              for a in panel.axes}
-    exact = panel.evaluate({**base, **point})
+    exact = whatif.evaluate(panel, point)
     for o in panel.outputs:
         assert whatif.interpolate(g, point, o.key) == pytest.approx(exact[o.key], rel=EXACT), o.key
 
@@ -201,7 +200,7 @@ def test_start_computes_needed_chapters_outside_the_pipeline(monkeypatch, tmp_pa
     monkeypatch.setattr(analysis.results, "results_dir", lambda: tmp_path)
     P, R = start("downtime", {"tariff_usd_per_kwh": 0.12}, show_parameters=False)
     assert P.job_gpus == whatif.base_values(whatif.PANELS["downtime"])["job_gpus"]
-    assert set(R.upstream) == {"tco", "benchmarks"}
+    assert set(R.upstream) == {"tco", "benchmarks", "uncertainty"}
     # downtime has no tariff parameter, so the TCO it reads is at the defaults
     assert R.upstream["tco"]["h100_tco_usd_per_gpu_hour"] == pytest.approx(
         compute_section("tco")["h100_tco_usd_per_gpu_hour"], rel=EXACT)

@@ -80,12 +80,14 @@ def draws(P, n: int, seed: int, table: pd.DataFrame | None = None) -> tuple[Para
     return P.replace(**{name: values for name, values in drawn.items() if name in P}), scale
 
 
-def band_frame(P, keys=None) -> pd.DataFrame:
+def band_frame(P, keys=None, *, tokens_per_s: float | None = None, rates: dict | None = None) -> pd.DataFrame:
     """Point, P10, P50 and P90 (with label and unit) of the outputs ``keys`` (all when None),
     indexed by output key, at the chapter's parameters ``P``: ``P.mc_draws`` seeded draws, seed
-    ``P.mc_seed``, of the uncertain inputs ``P`` has (the others do not move these outputs)."""
+    ``P.mc_seed``, of the uncertain inputs ``P`` has (the others do not move these outputs).
+    ``tokens_per_s`` and ``rates`` as for :func:`evaluate`."""
     keys = list(OUTPUTS if keys is None else keys)
-    tokens, rates = benchmarks.reference_tokens_per_s(), reliability.llama3_rates()
+    tokens = benchmarks.reference_tokens_per_s() if tokens_per_s is None else tokens_per_s
+    rates = reliability.llama3_rates() if rates is None else rates
     point = evaluate(P, keys, tokens_per_s=tokens, rates=rates)
     drawn, scale = draws(P, P.mc_draws, P.mc_seed)
     samples = evaluate(drawn, keys, mfu_scale=scale, tokens_per_s=tokens, rates=rates)
@@ -95,14 +97,16 @@ def band_frame(P, keys=None) -> pd.DataFrame:
     return table.loc[keys]
 
 
-def tornado_frame(P, output: str) -> pd.DataFrame:
+def tornado_frame(P, output: str, *, tokens_per_s: float | None = None, rates: dict | None = None) -> pd.DataFrame:
     """One-at-a-time sensitivity of ``output`` to each uncertain input (:func:`analysis.uncertainty.tornado`)
-    at the chapter's parameters ``P``."""
-    tokens, rates = benchmarks.reference_tokens_per_s(), reliability.llama3_rates()
+    at the chapter's parameters ``P``; ``tokens_per_s`` and ``rates`` as for :func:`evaluate`."""
+    tokens = benchmarks.reference_tokens_per_s() if tokens_per_s is None else tokens_per_s
+    rates = reliability.llama3_rates() if rates is None else rates
 
     def at(changes: dict) -> float:
+        changes = dict(changes)
         scale = changes.pop(MFU_SCALE, 1.0)
         return float(evaluate(P.replace(**changes), [output], mfu_scale=scale, tokens_per_s=tokens,
                               rates=rates)[output])
 
-    return uncertainty.tornado(lambda changes: at(dict(changes)))
+    return uncertainty.tornado(at)

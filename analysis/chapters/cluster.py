@@ -113,9 +113,24 @@ def _compute_training_time(P, res: ChapterResults) -> None:
     res.add("run_flop_vs_gpt4_ratio", run / gpt4["train_flop"], "ratio", "FLOP of the run / GPT-4's training FLOP")
 
 
+def power(P) -> dict:
+    """The cluster's power and energy bill [the units in the keys]: critical IT per GPU and in
+    total, at the meter (x PUE), energy per year (x load factor) and its electricity bill (x
+    tariff). The chapter and the what-if grid (values may be arrays) call this one chain."""
+    it_w = it_w_per_gpu(P)
+    it_total_w = cluster.critical_it_w(P.gpus, it_w)
+    meter_w = cluster.facility_w(it_total_w, P.pue)
+    mwh = cluster.annual_energy_mwh(meter_w, P.load_factor)
+    usd = cluster.annual_electricity_usd(mwh, P.tariff_usd_per_kwh)
+    return {"cluster_it_w_per_gpu": it_w, "cluster_it_mw": it_total_w / 1e6, "cluster_facility_mw": meter_w / 1e6,
+            "cluster_annual_energy_twh": mwh / 1e6, "cluster_annual_electricity_usd": usd,
+            "cluster_annual_electricity_musd": usd / 1e6}
+
+
 def _compute_power(P, res: ChapterResults) -> None:
-    it_w = res.add("cluster_it_w_per_gpu", it_w_per_gpu(P), "W per GPU",
-                   f"Critical IT power per GPU ({P.gpu}: chip, server share, network, storage)")
+    chain = power(P)
+    res.add("cluster_it_w_per_gpu", chain["cluster_it_w_per_gpu"], "W per GPU",
+            f"Critical IT power per GPU ({P.gpu}: chip, server share, network, storage)")
     res.add("gpu_chip_w", hardware.tdp_w(P.gpu), "W", "GPU board power (TDP)")
     res.add("b14_server_w_per_gpu", fact("B14_server_w_per_gpu"), "W per GPU", "Server share per GPU beyond the chip (B14)")
     res.add("b14_network_storage_pct", fact("B14_network_storage_frac") * 100, "percent",
@@ -123,15 +138,14 @@ def _compute_power(P, res: ChapterResults) -> None:
     res.add("b14_buildup_it_w_per_gpu", sum(b14_buildup_w().values()), "W per GPU",
             "SemiAnalysis's component build-up (B14): 700 W chip + 575 W server share, +10 %")
     res.add("pue", P.pue, "ratio", "Facility power / critical IT power (parameter)")
-    it_total_w = cluster.critical_it_w(P.gpus, it_w)
-    meter_w = cluster.facility_w(it_total_w, P.pue)
-    mwh = cluster.annual_energy_mwh(meter_w, P.load_factor)
-    res.add("cluster_it_mw", it_total_w / 1e6, "MW", "Critical IT power of the cluster")
-    res.add("cluster_facility_mw", meter_w / 1e6, "MW", "Power of the cluster at the utility meter")
-    twh = res.add("cluster_annual_energy_twh", mwh / 1e6, "TWh per year", "Energy the cluster draws per year")
-    usd = res.add("cluster_annual_electricity_usd", cluster.annual_electricity_usd(mwh, P.tariff_usd_per_kwh),
-                  "USD per year", "Electricity bill of the cluster per year")
-    res.add("cluster_annual_electricity_musd", usd / 1e6, "million USD per year", "Electricity bill per year")
+    res.add("cluster_it_mw", chain["cluster_it_mw"], "MW", "Critical IT power of the cluster")
+    res.add("cluster_facility_mw", chain["cluster_facility_mw"], "MW", "Power of the cluster at the utility meter")
+    twh = res.add("cluster_annual_energy_twh", chain["cluster_annual_energy_twh"], "TWh per year",
+                  "Energy the cluster draws per year")
+    res.add("cluster_annual_electricity_usd", chain["cluster_annual_electricity_usd"], "USD per year",
+            "Electricity bill of the cluster per year")
+    res.add("cluster_annual_electricity_musd", chain["cluster_annual_electricity_musd"], "million USD per year",
+            "Electricity bill per year")
     res.add("cluster_annual_energy_vs_b04_pct", (twh / fact("B04_annual_twh") - 1) * 100, "percent",
             "This chapter's yearly energy against the report's 1.59 TWh (B04)")
 

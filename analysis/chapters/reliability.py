@@ -67,6 +67,18 @@ def job_mtbf_model(P, snap: rel.Llama3Snapshot):
     return lambda gpus: rel.job_mtbf_hours(gpus, snap.gpu_mtbf_hours)
 
 
+def cluster_time_shares(P, snap: rel.Llama3Snapshot) -> dict:
+    """The cluster-sized job (``P.gpus``) under the chosen failure model, checkpointing every
+    ``checkpoint_interval_steps``: its job MTBF [hours] and the expected share of wall-clock time
+    in each state (:func:`analysis.reliability.expected_time_fractions`; ``"useful training"`` is
+    the goodput). The chapter and the what-if grid (values may be arrays) call this one chain."""
+    write_h, detect_h, restart_h = recovery_hours(P)
+    mtbf = job_mtbf_model(P, snap)(P.gpus)
+    interval_h = P.checkpoint_interval_steps * P.step_time_seconds / SECONDS_PER_MINUTE / MINUTES_PER_HOUR
+    return {"job_mtbf_hours": mtbf,
+            "shares": rel.expected_time_fractions(mtbf, interval_h, write_h, detect_h, restart_h, snap.planned_per_hour)}
+
+
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("reliability")
     snap = rel.llama3_snapshot()
@@ -81,7 +93,7 @@ def compute(P, upstream) -> ChapterResults:
     _measured_job_failures(res, P, snap)
     _job_mtbf(res, P, snap, model)
     _checkpoint_intervals(res, P, model)
-    _time_shares(res, P, snap, model)
+    _time_shares(res, P, snap)
     _simulated_goodput(res, P, snap, model)
     return res
 
@@ -201,7 +213,7 @@ def _job_mtbf(res: ChapterResults, P, snap: rel.Llama3Snapshot, model) -> None:
     to measured job failures. The cluster's job MTBF follows the chosen failure model."""
     rates = snap.rates_by_category
     gb200 = gb200_rates(P, rel.llama3_rates(snap))
-    res.add("cluster_job_mtbf_minutes", model(P.gpus) * MINUTES_PER_HOUR,
+    res.add("cluster_job_mtbf_minutes", cluster_time_shares(P, snap)["job_mtbf_hours"] * MINUTES_PER_HOUR,
             "minutes", f"Job MTBF at {P.gpus:,} GPUs, {FAILURE_MODELS[P.failure_model]}")
     res.add("gb200_gpu_mtbf_hours", 1.0 / gb200["job"], "hours",
             "Per-GPU MTBF of GB200 NVL72 (assumed NVLink faults included)")
@@ -260,22 +272,21 @@ def _checkpoint_intervals(res: ChapterResults, P, model) -> None:
         for label, seconds in writes.items()], ignore_index=True))
 
 
-def _time_shares(res: ChapterResults, P, snap: rel.Llama3Snapshot, model) -> None:
+def _time_shares(res: ChapterResults, P, snap: rel.Llama3Snapshot) -> None:
     """Expected shares of wall-clock time for three cases (Llama 3 on its own counts, the cluster
     under the chosen failure model), and SemiAnalysis's lost GPU-days."""
     write_h, detect_h, restart_h = recovery_hours(P)
+    planned = snap.planned_per_hour
     llama_mtbf = res["llama3_job_mtbf_hours"]
-    cluster_mtbf = model(P.gpus)
-    copy_s = res["weights_copy_seconds"]  # the cluster chapter's, for its GPU and backend link
-    sa_interval_h = res["sa_checkpoint_interval_minutes"] / MINUTES_PER_HOUR
-    cases = {  # name: (job MTBF, interval, write, restart), hours
-        "Llama 3, Daly interval": (llama_mtbf, rel.daly_interval(write_h, llama_mtbf), write_h, restart_h),
-        f"{P.gpus:,} GPUs, checkpoint every {P.checkpoint_interval_steps} steps": (
-            cluster_mtbf, sa_interval_h, write_h, restart_h),
-        f"{P.gpus:,} GPUs, in-memory recovery": (cluster_mtbf, P.step_time_seconds / SECONDS_PER_HOUR, 0.0,
-                                                 copy_s / SECONDS_PER_HOUR)}
-    shares = pd.DataFrame({name: rel.expected_time_fractions(m, tau, w, detect_h, r, snap.planned_per_hour)
-                           for name, (m, tau, w, r) in cases.items()}).astype(float)
+    job = cluster_time_shares(P, snap)  # the cluster-sized job: the chain the what-if grid evaluates too
+    copy_h = res["weights_copy_seconds"] / SECONDS_PER_HOUR  # the cluster chapter's, for its GPU and backend link
+    shares = pd.DataFrame({
+        "Llama 3, Daly interval": rel.expected_time_fractions(
+            llama_mtbf, rel.daly_interval(write_h, llama_mtbf), write_h, detect_h, restart_h, planned),
+        f"{P.gpus:,} GPUs, checkpoint every {P.checkpoint_interval_steps} steps": job["shares"],
+        f"{P.gpus:,} GPUs, in-memory recovery": rel.expected_time_fractions(
+            job["job_mtbf_hours"], P.step_time_seconds / SECONDS_PER_HOUR, 0.0, detect_h, copy_h, planned),
+    }).astype(float)
     shares.index.name = "state"
     res.add_table("time_shares", shares.reset_index())
     useful = shares.loc["useful training"].to_numpy()
@@ -288,7 +299,8 @@ def _time_shares(res: ChapterResults, P, snap: rel.Llama3Snapshot, model) -> Non
         "Work lost per failure, restart from checkpoint (on average: half an interval)")
     res.add("in_memory_step_lost_gpu_days", cluster.gpu_days_lost_in_memory(P.gpus, P.step_time_seconds, 0.0), "GPU-days",
             "In-memory recovery: one redone step")
-    res.add("in_memory_copy_lost_gpu_days", cluster.gpu_days_lost_in_memory(P.gpus, 0.0, copy_s, steps_lost=0.0),
+    res.add("in_memory_copy_lost_gpu_days", cluster.gpu_days_lost_in_memory(P.gpus, 0.0, res["weights_copy_seconds"],
+                                                                            steps_lost=0.0),
             "GPU-days", "In-memory recovery: waiting for the copy")
 
 

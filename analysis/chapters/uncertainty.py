@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis import uncertainty
+from analysis import benchmarks, reliability, uncertainty
 from analysis.chapters import QUANTILES, ChapterResults
 from analysis.chapters.bands import MFU_SCALE, band_frame, tornado_frame
 from analysis.sections import all_params
@@ -44,10 +44,10 @@ def inputs_frame(P) -> pd.DataFrame:
     return table
 
 
-def tornado_bars(P, output: str, bars: int = TORNADO_BARS) -> pd.DataFrame:
-    """The ``bars`` inputs that swing ``output`` most (:func:`analysis.chapters.bands.tornado_frame`),
-    each with a ``label`` for the chart."""
-    table = tornado_frame(P, output).head(bars).copy()
+def tornado_bars(P, output: str, bars: int = TORNADO_BARS, **lookups) -> pd.DataFrame:
+    """The ``bars`` inputs that swing ``output`` most (:func:`analysis.chapters.bands.tornado_frame`,
+    which takes the ``lookups``), each with a ``label`` for the chart."""
+    table = tornado_frame(P, output, **lookups).head(bars).copy()
     labels = input_labels()
     table.insert(1, "label", [labels[name] for name in table["param"]])
     return table
@@ -56,14 +56,16 @@ def tornado_bars(P, output: str, bars: int = TORNADO_BARS) -> pd.DataFrame:
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("uncertainty")
     res.add("monte_carlo_draws_count", P.mc_draws, "count", "Seeded Monte Carlo draws behind every band")
-    bands = res.add_table("bands", band_frame(P))
+    # the reference run's throughput and Llama 3's failure rates: data, looked up once
+    lookups = {"tokens_per_s": benchmarks.reference_tokens_per_s(), "rates": reliability.llama3_rates()}
+    bands = res.add_table("bands", band_frame(P, **lookups))
     for key, row in bands.iterrows():
         res.add(key, row["point"], row["unit"], row["label"])
         for q in QUANTILES:
             res.add(f"{key}_{q}", row[q], row["unit"], f"{row['label']}, {q.upper()}")
     res.add_table("inputs", inputs_frame(P))
     for name, output in TORNADO_OUTPUTS.items():
-        res.add_table(name, tornado_bars(P, output))
+        res.add_table(name, tornado_bars(P, output, **lookups))
     return res
 
 
