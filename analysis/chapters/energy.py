@@ -136,7 +136,9 @@ def _sa_worked_example(P, res: ChapterResults) -> None:
 
 
 def _joules_per_token(P, res: ChapterResults, bench: pd.DataFrame, tokens_per_s: dict[str, float],
-                      throughput_ratio: float) -> pd.DataFrame:
+                      throughput_ratio) -> pd.DataFrame:
+    """Joules per token of SA's rows, the reference run and GB200's; ``throughput_ratio`` is the
+    benchmarks chapter's GB200 / H100 Llama 3.1 405B BF16 ratio (a Quantity, copied as it is)."""
     h100, gb200 = res["h100_meter_w_per_gpu"], res["gb200_meter_w_per_gpu"]
     labels = {"gpt3_175b_fp8": "GPT-3 175B, FP8, 128 H100 (SemiAnalysis, Dec 2024)",
               "gpt3_175b_bf16": "GPT-3 175B, BF16, 128 H100 (SemiAnalysis, Dec 2024)",
@@ -163,8 +165,8 @@ def _joules_per_token(P, res: ChapterResults, bench: pd.DataFrame, tokens_per_s:
                 f"{gb['gpus']:,} GPUs ({gb['software']})")
         res.add(f"gb200_llama31_405b_{precision}_j_per_token", energy.joules_per_token(gb200, gb["tokens_per_s_per_gpu"]),
                 "J per token", f"Llama 3.1 405B, {precision.upper()}, {gb['gpus']:,} GB200 NVL72 ({gb['software']})")
-    res.add("gb200_vs_h100_llama31_405b_bf16_throughput_ratio", throughput_ratio, "ratio",
-            "llama31_405b BF16 tokens/s per GPU, GB200 NVL72 / H100 (NVIDIA)")
+    throughput_ratio = res.add("gb200_vs_h100_llama31_405b_bf16_throughput_ratio", throughput_ratio.value,
+                               throughput_ratio.unit, throughput_ratio.label)
     ratio = res.add("gb200_vs_h100_llama31_405b_bf16_energy_ratio", res["gb200_vs_h100_meter_ratio"] / throughput_ratio,
                     "ratio", "GB200 / H100 J per token, Llama 3.1 405B BF16 (meter power / throughput ratio)")
     res.add("gb200_llama31_405b_bf16_energy_saving_pct", (1 - ratio) * 100, "percent",
@@ -306,7 +308,8 @@ def compute(P, upstream) -> ChapterResults:
     _meter_power(P, res, tokens_per_s)
     _sa_worked_example(P, res)
     ratio_key = "gb200_vs_h100_llama31_405b_bf16_throughput_ratio"
-    res.add_table("joules_per_token", _joules_per_token(P, res, bench, tokens_per_s, upstream["benchmarks"][ratio_key]))
+    res.add_table("joules_per_token", _joules_per_token(P, res, bench, tokens_per_s,
+                                                              upstream["benchmarks"].quantities[ratio_key]))
 
     kwh = P.household_kwh_per_year
     for key, name in (("gpt3_175b_fp8", "GPT-3 175B FP8"), ("llama31_405b_bf16", "Llama 3.1 405B BF16")):
