@@ -33,7 +33,7 @@ NO_PROGRESS_SECTIONS = ("downtime", "uncertainty")  # the sections that list job
 MIN_GOODPUT = 1e-6  # below this a job's goodput is zero in all but floating-point noise
 
 
-def _no_progress(values: dict) -> bool:
+def _no_progress(values: dict, job_gpus: float) -> bool:
     """Whether the reliability model's job (``job_gpus`` at Llama 3's failure rates) would make
     essentially no progress on H100 or GB200: its break-even ratio is then 0/0."""
     from analysis import reliability
@@ -44,7 +44,7 @@ def _no_progress(values: dict) -> bool:
     nvlink = reliability.per_gpu_rate_from_rack_month(values["gb200_nvlink_faults_per_rack_month"],
                                                       values.get("gb200_gpus_per_rack", 72))
     worst = max(rates["job"], rates["job"] * values["gb200_gpu_fault_ratio"] + nvlink)
-    good = reliability.useful_share(values["job_gpus"], worst, 0.0, 1, 0.0, *recovery)[0]
+    good = reliability.useful_share(job_gpus, worst, 0.0, 1, 0.0, *recovery)[0]
     return not good >= MIN_GOODPUT
 
 
@@ -66,10 +66,13 @@ def check(values_by_section: dict[str, dict], origin: dict[str, str] | None = No
                     f"{where}parameters 'strong_max_gpus' ({values['strong_max_gpus']:,}) and 'strong_model' "
                     f"({values['strong_model']}, {values['strong_precision']}) conflict: the sweep starts at "
                     f"{reference:,} measured GPUs, so strong_max_gpus must exceed {reference:,}")
-        if section in NO_PROGRESS_SECTIONS and _no_progress(values):
-            where = origin.get("job_gpus") or origin.get("checkpoint_write_seconds") or ""
+        # the downtime chapter also prices a job the size of the whole cluster (gpus)
+        sizes = [name for name in ("job_gpus", "gpus") if section in NO_PROGRESS_SECTIONS and name in values]
+        stuck = next((name for name in sizes if _no_progress(values, values[name])), None)
+        if stuck is not None:
+            where = origin.get(stuck) or origin.get("checkpoint_write_seconds") or ""
             raise ParameterError(
-                f"{where}parameters 'job_gpus' ({values['job_gpus']:,}) and 'checkpoint_write_seconds' "
+                f"{where}parameters '{stuck}' ({values[stuck]:,}) and 'checkpoint_write_seconds' "
                 f"({values['checkpoint_write_seconds']:g}) conflict: at Llama 3's failure rates (scaled by "
                 "'gb200_gpu_fault_ratio' and 'gb200_nvlink_faults_per_rack_month' for GB200) such a job fails "
                 "before a checkpoint completes and makes no progress; use fewer GPUs or faster checkpoints")

@@ -73,9 +73,8 @@ def at_defaults():
 def test_every_chapter_computes_over_its_ranges(section, at_defaults):
     """Random combinations of the chapter's parameters, edges included: every result is finite, or
     the inputs break a rule between parameters and the error names them (exit code 2)."""
-    from types import SimpleNamespace
-
     from analysis.chapters import module_for
+    from analysis.params import Parameters
     from analysis.sections import resolve_section
 
     sec = get_section(section)
@@ -89,7 +88,7 @@ def test_every_chapter_computes_over_its_ranges(section, at_defaults):
         if not _checked(section, P):
             return
         try:
-            chapter = module_for(section).compute(SimpleNamespace(**P), upstream)
+            chapter = module_for(section).compute(Parameters(P), upstream)
         except ParameterError as exc:
             assert sum(f"'{name}'" in str(exc) for name in values) >= 2, exc
             return
