@@ -70,10 +70,10 @@ def check(values_by_section: dict[str, dict], origin: dict[str, str] | None = No
         sizes = [name for name in ("job_gpus", "gpus") if section in NO_PROGRESS_SECTIONS and name in values]
         stuck = next((name for name in sizes if _no_progress(values, values[name])), None)
         if stuck is not None:
-            where = origin.get(stuck) or origin.get("checkpoint_write_seconds") or ""
+            where = origin.get("checkpoint_write_seconds") or origin.get(stuck) or ""
             raise ParameterError(
-                f"{where}parameters '{stuck}' ({values[stuck]:,}) and 'checkpoint_write_seconds' "
-                f"({values['checkpoint_write_seconds']:g}) conflict: at Llama 3's failure rates (scaled by "
+                f"{where}parameters 'checkpoint_write_seconds' ({values['checkpoint_write_seconds']:g}) and "
+                f"'{stuck}' ({values[stuck]:,}) conflict: at Llama 3's failure rates (scaled by "
                 "'gb200_gpu_fault_ratio' and 'gb200_nvlink_faults_per_rack_month' for GB200) such a job fails "
                 "before a checkpoint completes and makes no progress; use fewer GPUs or faster checkpoints")
         if section in OPEX_RATIO_SECTIONS and not any(values[name] for name in OPEX_ITEMS):

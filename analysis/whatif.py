@@ -10,13 +10,12 @@ bounded by ``tests/test_whatif.py`` (``TOLERANCE_REL``).
 Each panel's chain is the function its chapter calls for the same result keys: the GPU-hour cost
 and the reference token's cost (:func:`analysis.chapters.bands.evaluate`, over
 :mod:`analysis.chapters.gpu_cost`), GB200's useful shares and break-even with downtime
-(:mod:`analysis.chapters.downtime`, at the TCO chapter's prices), the cluster's power
-(:func:`analysis.chapters.cluster.power`), the cluster job's goodput
+(:mod:`analysis.chapters.downtime`, pricing GPU-hours with the TCO chapter's chain), the cluster's
+power (:func:`analysis.chapters.cluster.power`), the cluster job's goodput
 (:func:`analysis.chapters.reliability.cluster_time_shares`) and the planner
-(:func:`analysis.planner.plan`). A chain that needs another chapter's results reads them from that
-chapter (:func:`analysis.chapters.compute_section`, once per grid, at the panel's base values), so
-no slider may be a parameter of a chapter it reads (:func:`check_panel`). The tests check the grid
-against :func:`analysis.chapters.compute_section` at sample points.
+(:func:`analysis.planner.plan`). A chain that also reads another chapter's parameters names that
+chapter (``inputs_from``), so its grid's inputs, and the build's cache key for it, include them.
+The tests check the grid against :func:`analysis.chapters.compute_section` at sample points.
 
     python -m analysis.whatif OUT_DIR     # write the grids (the build does this itself)
 """
@@ -36,7 +35,7 @@ import numpy as np
 
 from analysis import benchmarks, planner
 from analysis import reliability as rel
-from analysis.chapters import ChapterResults, bands, cluster, compute_section, downtime, reliability
+from analysis.chapters import bands, cluster, downtime, gpu_cost, reliability
 from analysis.params import Parameters
 from analysis.sections import get_section, resolve_section
 
@@ -72,10 +71,10 @@ class Panel:
     title: str
     axes: tuple[Axis, ...]
     outputs: tuple[Output, ...]
-    # (P, upstream) -> {output key: values}: the chapter's parameters with the axes as equal-length
-    # arrays, and the results of the chapters in ``reads``
-    evaluate: Callable[[Parameters, dict[str, ChapterResults]], dict]
-    reads: tuple[str, ...] = ()  # chapters whose results the chain reads (computed once, at the base values)
+    # P -> {output key: values}: the chapter's parameters (and those of ``inputs_from``) with the
+    # axes as equal-length arrays
+    evaluate: Callable[[Parameters], dict]
+    inputs_from: tuple[str, ...] = ()  # other chapters whose parameters the chain reads
     command: str = "run"  # "run": python -m analysis run SECTION -p ...; "plan": python -m analysis plan ...
     fixed_flags: tuple[tuple[str, str], ...] = ()  # plan flags the panel holds fixed
     note: str = ""
@@ -84,24 +83,24 @@ class Panel:
 
 # --- the chains: each is the function its chapter calls for the same keys ------------------------------
 
-def _tco(P, upstream) -> dict:
+def _tco(P) -> dict:
     return bands.evaluate(P, ["h100_tco_usd_per_gpu_hour", "llama31_405b_bf16_usd_per_million_tokens"],
                           tokens_per_s=benchmarks.reference_tokens_per_s())
 
 
-def _downtime(P, upstream) -> dict:
-    tco, rates = upstream["tco"], rel.llama3_rates()
+def _downtime(P) -> dict:
+    rates = rel.llama3_rates()
+    h100, gb200 = (gpu_cost.tco_usd_per_gpu_hour(P, s) for s in ("h100", "gb200"))  # as the TCO chapter prices them
     shares = downtime.useful_shares(P, P.job_gpus, rates)
-    return {"gb200_breakeven_speedup_with_downtime": downtime.breakeven_with_downtime(
-                P, tco["h100_tco_usd_per_gpu_hour"], tco["gb200_tco_usd_per_gpu_hour"], P.job_gpus, rates),
+    return {"gb200_breakeven_speedup_with_downtime": downtime.breakeven_with_downtime(P, h100, gb200, P.job_gpus, rates),
             "gb200_useful_frac": shares["gb200"][2], "h100_useful_frac": shares["h100"][2]}
 
 
-def _cluster(P, upstream) -> dict:
+def _cluster(P) -> dict:
     return cluster.power(P)
 
 
-def _goodput(P, upstream) -> dict:
+def _goodput(P) -> dict:
     job = reliability.cluster_time_shares(P, rel.llama3_snapshot())
     return {"cluster_goodput_frac": job["shares"]["useful training"],
             "cluster_job_mtbf_minutes": job["job_mtbf_hours"] * reliability.MINUTES_PER_HOUR}
@@ -110,7 +109,7 @@ def _goodput(P, upstream) -> dict:
 PLAN_MODEL, PLAN_GPU = "llama31_405b", "h100_sxm"
 
 
-def _plan(P, upstream) -> dict:
+def _plan(P) -> dict:
     """The planner, one grid point at a time (it plans one run)."""
     points = np.broadcast_arrays(np.asarray(P.tokens, dtype=float), np.asarray(P.gpus, dtype=float),
                                  np.asarray(P.mfu, dtype=float))
@@ -156,7 +155,7 @@ PANELS: dict[str, Panel] = {p.name: p for p in (
                           "log"),
                    Output("gb200_useful_frac", "GB200 share of paid GPU-hours that train", "fraction", 3, "log"),
                    Output("h100_useful_frac", "H100 share of paid GPU-hours that train", "fraction", 3, "log")),
-          evaluate=_downtime, reads=("tco",)),
+          evaluate=_downtime, inputs_from=("tco",)),
     Panel("cluster", "cluster", "What if: the cluster's power and electricity bill",
           axes=(Axis("gpus", "GPUs", "GPUs", (10_000.0, 50_000.0, 100_000.0, 200_000.0, 300_000.0), step=1000),
                 Axis("h100_it_w_per_gpu", "IT power per H100", "W", (1000.0, 1800.0), step=10),
@@ -198,18 +197,20 @@ PLAN_BASE = {"tokens": 15e12, "gpus": 16384, "mfu": 0.4}  # the plan panel's def
 
 
 def base_values(panel: Panel, overrides: dict | None = None) -> dict:
-    """The parameters the panel's chapter runs with (defaults, then ``overrides``), as
-    :func:`analysis.chapters.compute_section` applies them; for the planner, the plan's defaults
-    of its axes."""
+    """The parameters the panel's chain reads: its chapter's and those of ``inputs_from``
+    (defaults, then ``overrides``), as :func:`analysis.chapters.compute_section` applies them;
+    for the planner, the plan's defaults of its axes. The build keys each grid's cache on these."""
     if panel.command == "plan":
         return {**PLAN_BASE, **{k: v for k, v in (overrides or {}).items() if k in PLAN_BASE}}
-    return resolve_section(get_section(panel.section), dict(overrides or {}))
+    values = {}
+    for name in panel.inputs_from:
+        values.update(resolve_section(get_section(name), dict(overrides or {})))
+    return {**values, **resolve_section(get_section(panel.section), dict(overrides or {}))}
 
 
 def check_panel(panel: Panel) -> None:
     """Each chapter axis is one of its section's parameters, its points inside the parameter's
-    valid range and increasing, and no parameter of a chapter the chain reads (whose results are
-    computed once, at the base values); ValueError otherwise."""
+    valid range and increasing; ValueError otherwise."""
     params = get_section(panel.section).param_map if panel.command == "run" else {}
     for axis in panel.axes:
         pts = axis.points
@@ -221,27 +222,14 @@ def check_panel(panel: Panel) -> None:
             p = params[axis.name]
             if (p.low is not None and pts[0] < p.low) or (p.high is not None and pts[-1] > p.high):
                 raise ValueError(f"what-if {panel.name}: {axis.name} points leave its valid range")
-        for read in panel.reads:
-            if axis.name in get_section(read).param_map:
-                raise ValueError(f"what-if {panel.name}: {axis.name} is a parameter of {read}, whose results "
-                                 "the panel reads at the base values")
 
 
-def read_upstream(panel: Panel, overrides: dict | None = None) -> dict[str, ChapterResults]:
-    """The results of the chapters the panel's chain reads, at the base values."""
-    done: dict = {}
-    return {name: compute_section(name, overrides, done) for name in panel.reads}
-
-
-def evaluate(panel: Panel, points: dict, overrides: dict | None = None,
-             upstream: dict[str, ChapterResults] | None = None) -> dict:
+def evaluate(panel: Panel, points: dict, overrides: dict | None = None) -> dict:
     """The panel's outputs at ``points`` (axis name -> a value, or equal-length arrays of values),
-    the other inputs at the base values: the chapter's own chain, not an interpolation. ``upstream``
-    is :func:`read_upstream`'s (computed when not given)."""
-    base = base_values(panel, overrides)
-    upstream = read_upstream(panel, overrides) if upstream is None else upstream
-    P = Parameters({**base, **{name: np.asarray(value, dtype=float) for name, value in points.items()}})
-    chain = panel.evaluate(P, upstream)
+    the other inputs at the base values: the chapter's own chain, not an interpolation."""
+    P = Parameters({**base_values(panel, overrides),
+                    **{name: np.asarray(value, dtype=float) for name, value in points.items()}})
+    chain = panel.evaluate(P)
     out = {o.key: np.asarray(chain[o.key], dtype=float) for o in panel.outputs}
     if all(np.ndim(v) == 0 for v in points.values()):  # one point: plain numbers
         return {k: float(v.reshape(-1)[0]) for k, v in out.items()}

@@ -94,7 +94,7 @@ def test_moving_sliders_shows_the_python_value(browser, panels_page, name):
     after = _state(page, name)
     page.close()
     top = {a.name: a.points[-1] for a in panel.axes}
-    exact = panel.evaluate({**whatif.base_values(panel), **top})
+    exact = whatif.evaluate(panel, top)
     assert not errors, errors
     for o in panel.outputs:
         assert after["values"][o.key] == pytest.approx(exact[o.key], rel=1e-9), o.key

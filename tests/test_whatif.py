@@ -213,3 +213,17 @@ def test_start_inside_the_pipeline_still_needs_the_results(monkeypatch, tmp_path
     monkeypatch.setenv("ANALYSIS_RESULTS_DIR", str(tmp_path))
     with pytest.raises(ExecutionError, match="no results for section"):
         start("downtime", {}, show_parameters=False)
+
+
+def test_a_grid_changes_with_the_parameters_its_chain_reads_and_so_does_its_cache_key():
+    """The downtime panel prices GPU-hours with the TCO chapter's chain, so a TCO input (PUE) moves
+    its grid, and the inputs the build keys the grid's cache on (base_values) move with it."""
+    panel = whatif.PANELS["downtime"]
+    assert whatif.base_values(panel, {"pue": 1.15})["pue"] == 1.15 != whatif.base_values(panel)["pue"]
+    point = {a.name: a.points[0] for a in panel.axes}
+    at_115 = whatif.evaluate(panel, point, {"pue": 1.15})
+    assert at_115["gb200_breakeven_speedup_with_downtime"] == pytest.approx(
+        compute_section("downtime", {**point, "pue": 1.15, "mc_draws": 1_000})["gb200_breakeven_speedup_with_downtime"],
+        rel=EXACT)
+    assert at_115["gb200_breakeven_speedup_with_downtime"] != whatif.evaluate(panel, point)[
+        "gb200_breakeven_speedup_with_downtime"]
