@@ -47,7 +47,7 @@ def test_run_reruns_the_chapter_with_new_inputs(tmp_path):
     out = tmp_path / "run"
     proc = run_cli("run", "cluster", "-p", "gpus", "50000", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
-    assert (out / "cluster.ipynb").is_file()
+    assert not (out / "cluster.ipynb").exists()  # computed in process: `--notebook` executes the notebook too
     result = json.loads((out / "cluster.json").read_text())
     assert result["section"] == "cluster" and result["parameters"]["gpus"] == 50_000
     values = {k: v["value"] for k, v in result["results"].items()}
@@ -65,7 +65,7 @@ def test_failing_section_exits_1_naming_section_cell_and_error(tmp_path):
     nb.write_text(nb.read_text().replace("C = chapter.compute(P, R.upstream)",
                                          'C = chapter.compute(P, R.upstream)\nraise RuntimeError("boom")'))
     out = tmp_path / "out"
-    proc = run_cli("run", "cluster", "--out", str(out), cwd=root)
+    proc = run_cli("run", "cluster", "--notebook", "--out", str(out), cwd=root)
     assert proc.returncode == 1
     assert "section 'cluster' failed in cell" in proc.stderr and "RuntimeError: boom" in proc.stderr
     assert not out.exists()

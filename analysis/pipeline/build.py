@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import json
 import os
 import shutil
 import signal
@@ -198,7 +197,7 @@ def _swap_in(build_dir: Path, version: str) -> None:
     global SWAPPED_IN
     previous = _current_version(build_dir)
     received = []
-    handlers = {s: signal.signal(s, lambda *_: received.append(s)) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    handlers = {s: signal.signal(s, lambda *_: received.append(True)) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
     try:
         _swap_to(build_dir, version)
         SWAPPED_IN = True
