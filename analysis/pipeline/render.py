@@ -84,16 +84,12 @@ def render(src: Path, work: Path, html_out: Path, scenario: str | None) -> None:
     (work / IN_PROGRESS).touch()
     sync_tree(src, work / "src")
     built = work / "out" / "_build" / "html"
-    # Sphinx links a static file with "?v=<checksum>" when the file is already in the output as it
-    # writes a page, and some arrive only after the pages; without _static/ every page is written
-    # as in a clean build.
-    shutil.rmtree(built / "_static", ignore_errors=True)
     with tempfile.TemporaryFile() as log:
         proc = subprocess.run([*jupyter_book(), "build", str(work / "src"), "--path-output", str(work / "out"),
                                *OPTIONS], stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         if proc.returncode != 0:
             log.seek(0)
-            tail = "\n".join(log.read().decode(errors="replace").strip().splitlines()[-30:])
+            tail = "\n".join(log.read().decode(errors="replace").strip().splitlines()[:40])  # warnings first
             shutil.rmtree(work, ignore_errors=True)
             raise ExecutionError(f"jupyter-book build failed (exit status {proc.returncode}); "
                                  f"the previous book is untouched.\n{tail}")
