@@ -114,3 +114,13 @@ def _check(folder: Path, inputs: dict) -> tuple[str | None, dict[str, bytes]]:
             return f"has {name} changed since it was written", {}
         files[name] = data
     return None, files
+
+
+def prune(cache_root: Path, names: dict[str, set[str]]) -> None:
+    """Remove what no current key can reach: under ``cache_root/<kind>`` (``names``' keys) the
+    entries of names no longer in ``names[kind]``, and anything else (an older layout, stray files)."""
+    for child in sorted(Path(cache_root).iterdir()):
+        stale = [child] if child.name not in names else [
+            p for p in child.iterdir() if not p.is_dir() or p.name.rsplit("-", 1)[0] not in names[child.name]]
+        for path in stale:
+            shutil.rmtree(path) if path.is_dir() else path.unlink()

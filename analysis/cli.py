@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from analysis.errors import ExecutionError, InputError
-from analysis.pipeline.outputs import check_out_dir, clip, install_signal_handlers, staged
+from analysis.outputs import check_out_dir, clip, install_signal_handlers, staged
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -104,7 +104,7 @@ def cmd_run(args) -> int:
     # A staging folder of this process's own: a concurrent run into the same --out cannot mix files
     # with this one, and the numbers printed are this run's own.
     with staged(out) as stage:
-        results = run_section(section.name, values, REPO_ROOT, stage, notebook=args.notebook)
+        results = run_section(section.name, overrides, values, REPO_ROOT, stage, notebook=args.notebook)
     written = [out / f"{section.name}.json", *([out / f"{section.name}.ipynb"] if args.notebook else [])]
     print(f"{section.title} -> {', '.join(str(p) for p in written)}")
     print(_headline_table(section, results))

@@ -37,9 +37,9 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def _copy(dest: Path) -> Path:
-    from analysis.pipeline.build import copy_project
+    from tests.conftest import copy_repo
 
-    return copy_project(dest, REPO)
+    return copy_repo(dest, REPO)
 
 
 def _timed(cmd: list[str], cwd: Path, env: dict | None = None) -> float:

@@ -33,7 +33,7 @@ from tests.conftest import copy_repo, run_cli
 @pytest.mark.parametrize("section", SECTIONS, ids=lambda s: s.name)
 def test_run_writes_the_notebooks_results_byte_for_byte(book, section, tmp_path):
     """Needs from the book's cache (their entries match), the chapter itself computed."""
-    results = run_section(section.name, resolve_all({}), book, tmp_path)
+    results = run_section(section.name, {}, resolve_all({}), book, tmp_path)
     built = book / "_build" / "results" / f"{section.name}.json"
     assert (tmp_path / f"{section.name}.json").read_bytes() == built.read_bytes()
     assert (tmp_path / f"{section.name}__results.csv").read_bytes() == \
@@ -44,7 +44,7 @@ def test_run_writes_the_notebooks_results_byte_for_byte(book, section, tmp_path)
 @pytest.mark.parametrize("name", ["energy", "intro"])
 def test_run_without_a_build_computes_every_need_to_the_same_bytes(book, name, tmp_path):
     root = copy_repo(tmp_path / "repo")  # no _build: every chapter it needs is computed here
-    run_section(name, resolve_all({}), root, tmp_path)
+    run_section(name, {}, resolve_all({}), root, tmp_path)
     assert (tmp_path / f"{name}.json").read_bytes() == (book / "_build" / "results" / f"{name}.json").read_bytes()
 
 

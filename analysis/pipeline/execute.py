@@ -1,12 +1,9 @@
-"""Execute one chapter notebook with papermill's public API (``papermill.execute_notebook``).
-
-``notebooks/<section>.py`` is read with jupytext, executed in a new kernel that jupyter_client
-launches (``python3``, the project on its ``PYTHONPATH``), and written to
-``out_dir/<section>.ipynb``; the chapter writes its results JSON and tables into
-``ANALYSIS_RESULTS_DIR``. The build runs sections in worker processes of its own
-(``python -m analysis.pipeline.execute --worker PID``, :func:`worker`), so that the variables a
-kernel inherits (``ANALYSIS_RESULTS_DIR``, ``ANALYSIS_ALLOWED_TABLES``) are set in a process that
-runs one section at a time.
+"""Execute one chapter notebook with papermill's public API (``papermill.execute_notebook``):
+``notebooks/<section>.py``, read with jupytext, runs in a new kernel that jupyter_client launches
+(``python3``) and is written to ``<out_dir>/<section>.ipynb``; the chapter writes its results and
+tables into ``ANALYSIS_RESULTS_DIR``. The build runs sections in worker processes
+(``python -m analysis.pipeline.execute --worker PID``, :func:`worker`), each running one at a
+time, so the variables a kernel inherits are set in a process of its own.
 """
 
 from __future__ import annotations
@@ -21,7 +18,6 @@ from pathlib import Path
 
 from analysis.errors import ExecutionError
 
-HIDDEN_TAGS = ("parameters", "injected-parameters")
 # No cell of the book takes more than seconds; a cell still running after this long is hung (a
 # deadlock, an endless loop from extreme inputs) and fails with its cell named.
 CELL_TIMEOUT_S = int(os.environ.get("ANALYSIS_CELL_TIMEOUT_S", "600"))
@@ -37,7 +33,7 @@ def prepare(nb) -> None:
     nb.metadata.pop("papermill", None)
     for index, cell in enumerate(nb.cells):
         tags = cell.metadata.setdefault("tags", [])
-        if any(t in tags for t in HIDDEN_TAGS) and "remove-cell" not in tags:
+        if {"parameters", "injected-parameters"} & set(tags) and "remove-cell" not in tags:
             tags.append("remove-cell")
         cell["id"] = f"cell-{index}"
         cell.metadata.pop("papermill", None)
@@ -63,10 +59,9 @@ def _describe(section: str, source: Path, exc: BaseException) -> str:
 
 def execute_section(section: str, params: dict, out_dir: Path, root: Path, results_dir: Path,
                     tables: list[str]) -> Path:
-    """Run ``section``'s notebook with ``params``; write ``out_dir/<section>.ipynb`` (the chapter
-    writes its JSON and tables into ``results_dir``). ``tables``: the data tables it may read.
-    Sets the kernel's variables in ``os.environ``: call it in a process of its own (the driver
-    below, or ``run --notebook``). Raises :class:`SectionFailed` naming the cell."""
+    """Run ``section``'s notebook with ``params`` (the chapter writes into ``results_dir`` and may
+    read ``tables``). Sets the kernel's variables in ``os.environ``: call it in a process of its
+    own (a worker, or ``run --notebook``). Raises :class:`SectionFailed` naming the cell."""
     import jupytext
     import nbformat
     import papermill
@@ -88,11 +83,8 @@ def execute_section(section: str, params: dict, out_dir: Path, root: Path, resul
     if not (results_dir / f"{section}.json").is_file():
         raise SectionFailed(f"section '{section}' ran but wrote no results JSON; the notebook must end with R.save()")
     prepare(executed)
-    target = out_dir / f"{section}.ipynb"
-    out_dir.mkdir(parents=True, exist_ok=True)
-    nbformat.write(executed, str(target.with_suffix(".tmp")))
-    target.with_suffix(".tmp").replace(target)
-    return target
+    nbformat.write(executed, str(out_dir / f"{section}.ipynb"))  # out_dir is a staging folder
+    return out_dir / f"{section}.ipynb"
 
 
 def _stop(signum, _frame):
@@ -100,9 +92,8 @@ def _stop(signum, _frame):
 
 
 def worker(parent: int) -> int:
-    """The build's worker (see :mod:`analysis.pipeline.scheduler`): one JSON job per line on
-    standard input, one JSON answer per line; ends at end of input, or on SIGTERM (stopping the
-    kernel of the section it is running), or when the build dies."""
+    """The build's worker (:mod:`.scheduler`): a JSON job per line in, a JSON answer per line
+    out; ends at end of input, on SIGTERM (stopping its kernel) or when the build dies."""
     signal.signal(signal.SIGTERM, _stop)
     # Ctrl-C is the build's to handle (it stops the workers). A handler, not SIG_IGN, which the
     # kernels would inherit (a cell timeout interrupts the kernel with SIGINT).
@@ -121,8 +112,7 @@ def worker(parent: int) -> int:
         for line in sys.stdin:
             job, started = json.loads(line), time.perf_counter()
             try:
-                execute_section(job["section"], job["params"], Path(job["out_dir"]), Path(job["root"]),
-                                Path(job["results_dir"]), job["tables"])
+                execute_section(**job)
                 answer = {"ok": True, "seconds": time.perf_counter() - started}
             except SectionFailed as exc:
                 answer = {"ok": False, "error": str(exc)}

@@ -1,19 +1,12 @@
 """Render the staged book with Jupyter Book's own command line, ``jupyter-book build``.
 
-Sphinx keeps its environment and output between builds in ``_build/.render/`` and, as it does
-for any project, re-reads only the pages whose source files are newer than its last read:
-:func:`sync_tree` copies the staged sources there writing only the files whose bytes differ, so
-an unchanged page keeps its modification time. The finished HTML is copied out of Sphinx's
-folder (Sphinx rewrites its output in place on the next build), its scenario banner set, and
-files no page links any longer (images and downloads of earlier versions of re-read pages)
-dropped from the copy.
-
-The scenario banner is not part of Sphinx's configuration (a changed configuration makes Sphinx
-write every page again): the configuration holds a fixed marker, which :func:`announce` replaces
-in the copy, or removes for a build at the defaults.
-
-A failed render removes ``_build/.render/``, so the next build starts clean and reports every
-warning again; so does one interrupted mid-way (its marker file is left behind).
+Sphinx keeps its environment and output in ``_build/.render/`` between builds and, as for any
+project, re-reads only the pages whose files are newer than its last read: :func:`sync_tree`
+writes only the staged files whose bytes differ, so an unchanged page keeps its modification
+time. The HTML is then copied out (Sphinx rewrites its output in place next time), without the
+files no page links any more, and the scenario banner is set in the copy: the configuration holds
+a fixed marker, because a changed configuration makes Sphinx write every page again. A failed or
+interrupted render removes ``_build/.render/``, so the next one starts clean.
 """
 
 from __future__ import annotations
@@ -66,15 +59,6 @@ def sync_tree(src: Path, dest: Path) -> int:
     return changed
 
 
-def jupyter_book() -> list[str]:
-    """The ``jupyter-book`` command of this Python's environment."""
-    beside = Path(sys.executable).parent / "jupyter-book"
-    found = str(beside) if beside.is_file() else shutil.which("jupyter-book")
-    if found is None:
-        raise ExecutionError("jupyter-book is not installed in this environment; run `make venv`")
-    return [found]
-
-
 def render(src: Path, work: Path, html_out: Path, scenario: str | None) -> None:
     """``jupyter-book build`` of the staged sources ``src`` (incrementally, in ``work``); the
     finished HTML, banner set, goes to ``html_out``."""
@@ -85,7 +69,8 @@ def render(src: Path, work: Path, html_out: Path, scenario: str | None) -> None:
     sync_tree(src, work / "src")
     built = work / "out" / "_build" / "html"
     with tempfile.TemporaryFile() as log:
-        proc = subprocess.run([*jupyter_book(), "build", str(work / "src"), "--path-output", str(work / "out"),
+        command = Path(sys.executable).with_name("jupyter-book")  # the console script beside this Python
+        proc = subprocess.run([str(command), "build", str(work / "src"), "--path-output", str(work / "out"),
                                *OPTIONS], stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         if proc.returncode != 0:
             log.seek(0)

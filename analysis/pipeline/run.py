@@ -1,11 +1,8 @@
-"""``python -m analysis run SECTION``: one chapter, computed in this process through the chapter
-layer (:func:`analysis.chapters.module_for` ``(name).compute``), after the chapters it needs.
-
-A needed chapter whose build cache entry matches its inputs now (:mod:`analysis.pipeline.scheduler`)
-is read from there, not recomputed; the cache is only read. The chapter's results JSON is written
-as its notebook writes it (:class:`analysis.results.Results`), byte for byte. With ``notebook``
-the chapter's notebook is also executed (papermill, :mod:`analysis.pipeline.execute`), and the
-results it writes must equal the in-process ones.
+"""``python -m analysis run SECTION``: the chapter and the chapters it needs, computed in this
+process by :func:`analysis.chapters.compute_section`. A needed chapter whose build cache entry
+matches its inputs (:mod:`.scheduler`; only read) comes from there instead. The results JSON is
+the one the notebook writes (:class:`analysis.results.Results`), byte for byte. With ``notebook``
+the notebook is executed too (:mod:`.execute`), and its results must be the same bytes.
 """
 
 from __future__ import annotations
@@ -15,44 +12,34 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from types import SimpleNamespace
 
 from analysis import cache
-from analysis.chapters import ChapterResults, module_for
+from analysis.chapters import ChapterResults, compute_section
 from analysis.data import table_closure
 from analysis.errors import ExecutionError
 from analysis.results import Results
 from analysis.sections import get_section, run_order
 
 
-def as_results(chapter: ChapterResults, parameters: dict) -> Results:
-    """The :class:`Results` a notebook records from ``chapter`` (``R.record``), without glue."""
-    R = Results(chapter.section, parameters)
-    for key, q in chapter.quantities.items():
-        R.add(key, q.value, q.unit, q.label, glue=False)
-    return R
-
-
-def run_section(name: str, values: dict[str, dict], root: Path, stage: Path, notebook: bool = False) -> dict:
-    """Compute section ``name`` with ``values`` (every section's validated parameters) into
-    ``stage``; returns its results (``{key: {"value", "unit", "label"}}``)."""
+def run_section(name: str, overrides: dict, values: dict[str, dict], root: Path, stage: Path,
+                notebook: bool = False) -> dict:
+    """Compute section ``name`` with ``overrides`` (``values``: every section's parameters, as
+    they resolve) into ``stage``; returns its results (``{key: {"value", "unit", "label"}}``)."""
     from analysis.pipeline.scheduler import package_hashes, section_inputs
 
     package, done, raw = package_hashes(root), {}, {}
     for section in [s for level in run_order([name]) for s in level]:
-        needs = {n: raw[n] for n in section.needs}
-        if section.name != name:
-            inputs = section_inputs(section, values[section.name], root, needs, package)
-            files = cache.read(root / "_build" / "cache" / "sections", section.name, inputs, f"{section.name}")
-            if files is not None:
-                raw[section.name] = files[f"{section.name}.json"]
-                done[section.name] = ChapterResults.from_json(json.loads(raw[section.name]))
-                continue
-        P = SimpleNamespace(**values[section.name])
-        done[section.name] = module_for(section.name).compute(P, {n: done[n] for n in section.needs})
-        done[section.name].parameters = dict(values[section.name])
-        R = as_results(done[section.name], values[section.name])
-        raw[section.name] = R.to_json().encode()
+        inputs = section_inputs(section, values[section.name], root, {n: raw[n] for n in section.needs}, package)
+        files = None if section.name == name else \
+            cache.read(root / "_build" / "cache" / "sections", section.name, inputs, section.name)
+        if files is not None:
+            raw[section.name] = files[f"{section.name}.json"]
+            done[section.name] = ChapterResults.from_json(json.loads(raw[section.name]))
+        else:  # its needs are all in ``done``: computes this one only; recorded as a notebook's R.record
+            R = Results(section.name, values[section.name])
+            for key, q in compute_section(section.name, overrides, _done=done).quantities.items():
+                R.add(key, q.value, q.unit, q.label, glue=False)
+            raw[section.name] = R.to_json().encode()
     R.save(stage)
     if notebook:
         _execute_notebook(name, values[name], root, stage, raw)

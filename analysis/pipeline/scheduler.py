@@ -1,18 +1,14 @@
-"""Execute the book's sections, or take them from the cache, each as soon as the sections it
-needs are done.
+"""Execute the book's sections, or take them from the cache, each as soon as those it needs are
+done (not a whole level: the claims chapter needs every other one, the rest one or two).
 
-A section's cache entry (:mod:`analysis.cache`, ``<cache>/sections/<section>-<key>/``) holds its
-executed notebook, results JSON and tables. It is made from, and its manifest records: the
-notebook, the validated parameters, the data files it reads (with the tables their validation
-reads) and its other declared files, the ``analysis`` package, the lock file and the results of
-the sections it needs. The eight most recently used entries of each section are kept.
+A section's cache entry (``<cache>/sections/<section>-<key>/``, :mod:`analysis.cache`: its eight
+most recently used are kept) holds its executed notebook, results JSON and tables; its manifest
+records what they were made from: the notebook, the parameters, the data files it reads, its other
+declared files, the ``analysis`` package, the lock file and the results of the sections it needs.
 
-Sections execute in ``jobs`` worker processes (``python -m analysis.pipeline.execute --worker``),
-each of which imports papermill once and then runs one section at a time, each in a new kernel,
-on a line of JSON read from its standard input; it answers with one line. A section starts when
-the sections it needs are done, not when a whole level is (the claims chapter needs every other
-one; the rest need one or two), so the workers stay busy. On a failure, Ctrl-C or SIGTERM the
-workers are stopped (each stops its kernel) and no half-written entry is left.
+``jobs`` worker processes (:func:`analysis.pipeline.execute.worker`) import papermill once and run
+one section at a time, each in a new kernel: a line of JSON in on standard input, one out. On a
+failure, Ctrl-C or SIGTERM they are stopped (each stops its kernel), and no half entry is left.
 """
 
 from __future__ import annotations
@@ -30,7 +26,7 @@ from pathlib import Path
 from analysis import cache
 from analysis.data import table_closure, table_file
 from analysis.errors import ExecutionError
-from analysis.pipeline.outputs import fault_point
+from analysis.outputs import fault_point
 from analysis.sections import SECTIONS, Section, run_order
 
 ENTRIES_PER_SECTION = 8
@@ -41,10 +37,6 @@ class RunRecord:
     section: str
     seconds: float
     cached: bool
-
-
-def _log(msg: str) -> None:
-    print(msg, file=sys.stderr, flush=True)
 
 
 def package_hashes(root: Path) -> dict[str, str]:
@@ -93,19 +85,15 @@ class Workers:
 
     def wait(self) -> tuple[object, dict]:
         """The next answer: (tag, {"ok", "seconds" | "error"})."""
-        while True:
-            for key, _ in self.selector.select():
-                proc = key.data
-                line = proc.stdout.readline()
-                tag = self.busy.pop(proc)
-                if not line:  # the worker died
-                    self.selector.unregister(proc.stdout)
-                    self.logs[proc].seek(0)
-                    tail = self.logs[proc].read().decode(errors="replace").strip().splitlines()[-5:]
-                    return tag, {"ok": False, "error": f"section '{tag[0].name}': its worker process ended "
-                                 f"(exit status {proc.wait()}): {' | '.join(tail)}"}
-                self.idle.append(proc)
-                return tag, json.loads(line)
+        proc = self.selector.select()[0][0].data  # blocks until a worker answers or ends
+        line, tag = proc.stdout.readline(), self.busy.pop(proc)
+        if not line:  # the worker died
+            self.selector.unregister(proc.stdout)
+            self.logs[proc].seek(0)
+            tail = " | ".join(self.logs[proc].read().decode(errors="replace").strip().splitlines()[-5:])
+            return tag, {"ok": False, "error": f"section '{tag[0].name}': its worker ended ({proc.wait()}): {tail}"}
+        self.idle.append(proc)
+        return tag, json.loads(line)
 
     def stop(self, abort: bool) -> None:
         for proc in self.procs:
@@ -124,20 +112,25 @@ class Workers:
 
 
 def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root: Path, results_out: Path,
-                     notebooks_out: Path, only: list[str] | None = None) -> tuple[list[RunRecord], dict[str, str]]:
-    """Run, or take from the cache, every section (or those ``only`` names and what they need);
-    copy results to ``results_out``, notebooks to ``notebooks_out`` and each chapter's tables to
-    ``notebooks_out/data``. Returns the records and each section's cache key."""
-    root = Path(root).resolve()
-    folder = Path(cache_root) / "sections"
+                     notebooks_out: Path) -> tuple[list[RunRecord], dict[str, str]]:
+    """Run, or take from the cache, every section; copy results to ``results_out``, notebooks to
+    ``notebooks_out`` and each chapter's tables to ``notebooks_out/data``. Returns the records
+    and each section's cache key."""
+    root, folder = Path(root).resolve(), Path(cache_root) / "sections"
     folder.mkdir(parents=True, exist_ok=True)
-    pending = [s for level in run_order(only or [s.name for s in SECTIONS]) for s in level]
-    package, keys, records, done, errors = package_hashes(root), {}, [], set(), []
-    workers, work_dirs, completed = Workers(jobs, root), [], False
-    ready: list[tuple[Section, dict, dict]] = []  # not in the cache: waiting for a worker
+    pending = [s for level in run_order([s.name for s in SECTIONS]) for s in level]
+    package, keys, records, done, errors, ready = package_hashes(root), {}, [], set(), [], []
+    workers, completed = Workers(jobs, root), False
+
+    def finish(section: Section, files: dict[str, bytes], seconds: float | None) -> None:
+        _publish(files, section.name, results_out, notebooks_out)
+        records.append(RunRecord(section.name, seconds or 0.0, cached=seconds is None))
+        done.add(section.name)
+        cache.say(f"  {section.name:<12} " + ("unchanged (cached)" if seconds is None else f"ran in {seconds:5.1f} s"))
+
     try:
-        while pending or ready or workers.busy:
-            for section in [s for s in pending if set(s.needs) <= done] if not errors else []:
+        while (pending or ready or workers.busy) and not (errors and not workers.busy):
+            for section in [s for s in pending if set(s.needs) <= done and not errors]:
                 pending.remove(section)
                 needs = {n: (results_out / f"{n}.json").read_bytes() for n in section.needs}
                 inputs = section_inputs(section, values[section.name], root, needs, package)
@@ -145,59 +138,44 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
                 files = cache.read(folder, section.name, inputs, f"  {section.name}")
                 if files is None:
                     ready.append((section, inputs, needs))
-                    continue
-                _publish(files, section.name, results_out, notebooks_out)
-                records.append(RunRecord(section.name, 0.0, cached=True))
-                done.add(section.name)
-                _log(f"  {section.name:<12} unchanged (cached)")
+                else:
+                    finish(section, files, None)
             while ready and workers.free() and not errors:
                 section, inputs, needs = ready.pop(0)
-                work = folder / f".tmp-run-{section.name}-{os.getpid()}"
+                work = folder / f".tmp-run-{section.name}-{os.getpid()}"  # removed with any failure
                 shutil.rmtree(work, ignore_errors=True)
                 work.mkdir()
-                work_dirs.append(work)
                 for n, data in needs.items():
                     (work / f"{n}.json").write_bytes(data)
-                job = {"section": section.name, "params": values[section.name], "out_dir": str(work),
+                job = {"section": section.name, "params": values[section.name], "out_dir": str(work),  # execute_section's
                        "root": str(root), "results_dir": str(work), "tables": table_closure(section.tables)}
                 workers.submit(job, (section, inputs, work))
                 fault_point("section-running")
             if not workers.busy:
-                if errors or not pending:
-                    break
-                if not any(set(s.needs) <= done for s in pending):
+                if pending and not any(set(s.needs) <= done for s in pending):
                     raise ExecutionError(f"sections {', '.join(s.name for s in pending)} wait on each other")
                 continue  # sections taken from the cache made others ready
             (section, inputs, work), answer = workers.wait()
             if not answer["ok"]:
                 errors.append(answer["error"])
-                _log(f"  {section.name:<12} FAILED")
+                cache.say(f"  {section.name:<12} FAILED")
                 continue
-            for n in section.needs:
-                (work / f"{n}.json").unlink()
-            files = {p.name: p.read_bytes() for p in sorted(work.iterdir()) if p.is_file()}
+            read = {f"{n}.json" for n in section.needs}  # the inputs beside the outputs
+            files = {p.name: p.read_bytes() for p in sorted(work.iterdir()) if p.name not in read}
             cache.write(folder, section.name, inputs, files, keep=ENTRIES_PER_SECTION)
-            _publish(files, section.name, results_out, notebooks_out)
-            records.append(RunRecord(section.name, answer["seconds"], cached=False))
-            done.add(section.name)
-            _log(f"  {section.name:<12} ran in {answer['seconds']:5.1f} s")
+            finish(section, files, answer["seconds"])
         if errors:
             raise ExecutionError("build failed; the previous book is untouched.\n  " + "\n  ".join(errors))
         completed = True
     finally:
         workers.stop(abort=not completed)
-        for work in work_dirs:  # on any failure or Ctrl-C, no half-written entry survives
+        for work in folder.glob(f".tmp-run-*-{os.getpid()}"):  # no half-written entry survives
             shutil.rmtree(work, ignore_errors=True)
     return records, keys
 
 
 def _publish(files: dict[str, bytes], section: str, results_out: Path, notebooks_out: Path) -> None:
-    for name, data in files.items():
-        if name == f"{section}.json":
-            (results_out / name).write_bytes(data)
-        elif name == f"{section}.ipynb":
-            (notebooks_out / name).write_bytes(data)
-        elif name.startswith(f"{section}__") and name.endswith(".csv"):  # chapter data offered as downloads
-            (notebooks_out / "data").mkdir(exist_ok=True)
-            (notebooks_out / "data" / name).write_bytes(data)
-
+    (notebooks_out / "data").mkdir(exist_ok=True)
+    for name, data in files.items():  # the chapter's tables are offered as downloads, in data/
+        folder = {f"{section}.json": results_out, f"{section}.ipynb": notebooks_out}.get(name, notebooks_out / "data")
+        (folder / name).write_bytes(data)
