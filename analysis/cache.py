@@ -65,10 +65,16 @@ def write(parent: Path, name: str, inputs: dict, files: dict[str, bytes], keep: 
     manifest = {"key": key_of(inputs), "inputs": inputs, "files": {n: sha256(d) for n, d in sorted(files.items())}}
     (tmp / MANIFEST).write_text(json.dumps(manifest, sort_keys=True, indent=1) + "\n", encoding="utf-8")
     shutil.rmtree(folder, ignore_errors=True)
-    tmp.rename(folder)
-    entries = sorted(_entries(parent, name), key=lambda p: (p.stat().st_mtime, p == folder), reverse=True)
-    for old in entries[keep:]:
-        shutil.rmtree(old, ignore_errors=True)
+    try:
+        tmp.rename(folder)
+    except OSError:  # another process wrote the same entry meanwhile (same key: the same files)
+        shutil.rmtree(tmp, ignore_errors=True)
+        if not folder.is_dir():
+            raise
+    with contextlib.suppress(OSError):  # an entry another process removes meanwhile
+        entries = sorted(_entries(parent, name), key=lambda p: (p.stat().st_mtime, p == folder), reverse=True)
+        for old in entries[keep:]:
+            shutil.rmtree(old, ignore_errors=True)
     return folder
 
 
@@ -104,16 +110,15 @@ def _check(folder: Path, inputs: dict) -> tuple[str | None, dict[str, bytes]]:
         return f"was made for another key ({str(manifest.get('key'))[:24]!r}, not {key_of(inputs)!r})", {}
     if manifest.get("inputs") != inputs:
         return "records other inputs than its key's", {}
-    present = sorted(p.name for p in folder.iterdir() if p.name != MANIFEST)
+    try:  # a build pruning the cache may remove an entry while another command reads it
+        present = sorted(p.name for p in folder.iterdir() if p.name != MANIFEST)
+        files = {name: (folder / name).read_bytes() for name in present}
+    except OSError:
+        return "went away while it was read", {}
     if present != sorted(recorded):
         return f"holds other files than its manifest lists ({', '.join(sorted(set(present) ^ set(recorded)))})", {}
-    files = {}
-    for name in present:
-        data = (folder / name).read_bytes()
-        if sha256(data) != recorded[name]:
-            return f"has {name} changed since it was written", {}
-        files[name] = data
-    return None, files
+    changed = [name for name in present if sha256(files[name]) != recorded[name]]
+    return (f"has {changed[0]} changed since it was written", {}) if changed else (None, files)
 
 
 def prune(cache_root: Path, names: dict[str, set[str]]) -> None:

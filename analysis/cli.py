@@ -91,7 +91,7 @@ def _headline_table(section, results: dict) -> str:
 def cmd_run(args) -> int:
     from analysis import constraints
     from analysis.pipeline.build import resolve_all
-    from analysis.pipeline.run import run_section
+    from analysis.run import run_section
     from analysis.sections import get_section, run_order
 
     section = get_section(args.section)

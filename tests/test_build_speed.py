@@ -25,7 +25,7 @@ import pytest
 
 from analysis import cache
 from analysis.pipeline.build import resolve_all
-from analysis.pipeline.run import run_section
+from analysis.run import run_section
 from analysis.sections import SECTIONS
 from tests.conftest import copy_repo, run_cli
 

@@ -8,6 +8,7 @@ time, so the variables a kernel inherits are set in a process of its own.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -57,11 +58,32 @@ def _describe(section: str, source: Path, exc: BaseException) -> str:
     return f"section '{section}' failed in {source}: {cause}"
 
 
+def start_kernel(job: dict):
+    """A kernel for the section of ``job`` (:func:`execute_section`'s arguments), started before
+    the job can run (jupyter_client's ``AsyncKernelManager.start_kernel``, with its variables)."""
+    from jupyter_client.manager import AsyncKernelManager
+    from jupyter_core.utils import run_sync
+
+    km = AsyncKernelManager(kernel_name="python3")
+    env = {**os.environ, "ANALYSIS_RESULTS_DIR": str(Path(job["results_dir"]).resolve()),
+           "ANALYSIS_ALLOWED_TABLES": ",".join(job["tables"])}
+    run_sync(km.start_kernel)(env=env, cwd=str(Path(job["root"]).resolve()))
+    return km
+
+
+def stop_kernel(km) -> None:
+    from jupyter_core.utils import run_sync
+
+    with contextlib.suppress(RuntimeError):  # already stopped (a signal's cleanup, a dead kernel)
+        run_sync(km.shutdown_kernel)(now=True)
+
+
 def execute_section(section: str, params: dict, out_dir: Path, root: Path, results_dir: Path,
-                    tables: list[str]) -> Path:
+                    tables: list[str], km=None) -> Path:
     """Run ``section``'s notebook with ``params`` (the chapter writes into ``results_dir`` and may
-    read ``tables``). Sets the kernel's variables in ``os.environ``: call it in a process of its
-    own (a worker, or ``run --notebook``). Raises :class:`SectionFailed` naming the cell."""
+    read ``tables``), in the kernel ``km`` started for it, or else a new one: this sets the
+    kernel's variables in ``os.environ``, so call it in a process of its own (a worker, or
+    ``run --notebook``). Raises :class:`SectionFailed` naming the cell."""
     import jupytext
     import nbformat
     import papermill
@@ -77,9 +99,12 @@ def execute_section(section: str, params: dict, out_dir: Path, root: Path, resul
     try:
         executed = papermill.execute_notebook(
             nb, None, parameters=params, kernel_name="python3", cwd=str(root), progress_bar=False,
-            log_output=False, execution_timeout=CELL_TIMEOUT_S)
+            log_output=False, execution_timeout=CELL_TIMEOUT_S, **({"km": km} if km else {}))
     except Exception as exc:
         raise SectionFailed(_describe(section, source, exc)) from None
+    finally:
+        if km is not None:  # papermill stops only the kernels it started
+            stop_kernel(km)
     if not (results_dir / f"{section}.json").is_file():
         raise SectionFailed(f"section '{section}' ran but wrote no results JSON; the notebook must end with R.save()")
     prepare(executed)
@@ -93,7 +118,9 @@ def _stop(signum, _frame):
 
 def worker(parent: int) -> int:
     """The build's worker (:mod:`.scheduler`): a JSON job per line in, a JSON answer per line
-    out; ends at end of input, on SIGTERM (stopping its kernel) or when the build dies."""
+    out; a job marked ``prepare`` only starts its kernel, for the job that follows (the next
+    section, while the one it needs runs elsewhere). Ends at end of input, on SIGTERM (stopping
+    its kernel) or when the build dies."""
     signal.signal(signal.SIGTERM, _stop)
     # Ctrl-C is the build's to handle (it stops the workers). A handler, not SIG_IGN, which the
     # kernels would inherit (a cell timeout interrupts the kernel with SIGINT).
@@ -108,18 +135,29 @@ def worker(parent: int) -> int:
     os.dup2(2, 1)  # anything else written to standard output (by a kernel, say) goes to the log
     import papermill  # noqa: F401 (imported once, before the first job)
 
+    kernel = None  # (section, kernel manager), started ahead of its job
     try:
         for line in sys.stdin:
             job, started = json.loads(line), time.perf_counter()
+            if kernel and (job.get("prepare") or kernel[0] != job["section"]):
+                stop_kernel(kernel[1])
+                kernel = None
+            if job.pop("prepare", False):
+                kernel = (job["section"], start_kernel(job))
+                continue
             try:
-                execute_section(**job)
+                execute_section(**job, km=kernel and kernel[1])
                 answer = {"ok": True, "seconds": time.perf_counter() - started}
             except SectionFailed as exc:
                 answer = {"ok": False, "error": str(exc)}
+            kernel = None
             answers.write(json.dumps(answer) + "\n")
             answers.flush()
     except KeyboardInterrupt:  # papermill has shut the kernel down on its way out
         return 130
+    finally:
+        if kernel:
+            stop_kernel(kernel[1])
     return 0
 
 

@@ -60,7 +60,7 @@ class Workers:
     """``jobs`` worker processes, started on first use; :meth:`stop` ends them and their kernels."""
 
     def __init__(self, jobs: int, root: Path):
-        self.jobs, self.root, self.procs, self.idle, self.busy, self.logs = jobs, root, [], [], {}, {}
+        self.jobs, self.root, self.procs, self.idle, self.busy, self.logs, self.prepared = jobs, root, [], [], {}, {}, {}
         self.selector = selectors.DefaultSelector()
 
     def _start(self) -> subprocess.Popen:
@@ -77,11 +77,24 @@ class Workers:
     def free(self) -> bool:
         return bool(self.idle) or len(self.procs) < self.jobs
 
-    def submit(self, job: dict, tag) -> None:
-        proc = self.idle.pop() if self.idle else self._start()
-        proc.stdin.write(json.dumps(job) + "\n")
+    def submit(self, job: dict, tag=None) -> None:
+        """Run ``job`` on an idle worker: the one that started its kernel, else one with none
+        waiting, else a new one, else any. With no ``tag``, only have a worker with nothing to
+        do start the kernel the job will run in (``prepare``), if none has yet."""
+        mine = [p for p in self.idle if self.prepared.get(p) == job["section"]]
+        empty = [p for p in self.idle if p not in self.prepared] + ([None] if len(self.procs) < self.jobs else [])
+        choice = (empty if tag is None else mine or empty or self.idle)[:1] if not (tag is None and mine) else []
+        if not choice:
+            return
+        proc = self._start() if choice[0] is None else self.idle.pop(self.idle.index(choice[0]))
+        proc.stdin.write(json.dumps({**job, "prepare": tag is None}) + "\n")
         proc.stdin.flush()
-        self.busy[proc] = tag
+        if tag is None:
+            self.prepared[proc] = job["section"]
+            self.idle.append(proc)
+        else:
+            self.prepared.pop(proc, None)
+            self.busy[proc] = tag
 
     def wait(self) -> tuple[object, dict]:
         """The next answer: (tag, {"ok", "seconds" | "error"})."""
@@ -122,6 +135,10 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
     package, keys, records, done, errors, ready = package_hashes(root), {}, [], set(), [], []
     workers, completed = Workers(jobs, root), False
 
+    def job(section: Section, work: Path) -> dict:  # execute_section's arguments
+        return {"section": section.name, "params": values[section.name], "out_dir": str(work), "root": str(root),
+                "results_dir": str(work), "tables": table_closure(section.tables)}
+
     def finish(section: Section, files: dict[str, bytes], seconds: float | None) -> None:
         _publish(files, section.name, results_out, notebooks_out)
         records.append(RunRecord(section.name, seconds or 0.0, cached=seconds is None))
@@ -143,14 +160,16 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
             while ready and workers.free() and not errors:
                 section, inputs, needs = ready.pop(0)
                 work = folder / f".tmp-run-{section.name}-{os.getpid()}"  # removed with any failure
-                shutil.rmtree(work, ignore_errors=True)
-                work.mkdir()
+                work.mkdir(exist_ok=True)
                 for n, data in needs.items():
                     (work / f"{n}.json").write_bytes(data)
-                job = {"section": section.name, "params": values[section.name], "out_dir": str(work),  # execute_section's
-                       "root": str(root), "results_dir": str(work), "tables": table_closure(section.tables)}
-                workers.submit(job, (section, inputs, work))
+                workers.submit(job(section, work), (section, inputs, work))
                 fault_point("section-running")
+            running = {tag[0].name for tag in workers.busy.values()}
+            for section in [s for s in pending if set(s.needs) <= done | running][:1] if not errors else []:
+                work = folder / f".tmp-run-{section.name}-{os.getpid()}"  # its kernel, started now
+                work.mkdir(exist_ok=True)
+                workers.submit(job(section, work))
             if not workers.busy:
                 if pending and not any(set(s.needs) <= done for s in pending):
                     raise ExecutionError(f"sections {', '.join(s.name for s in pending)} wait on each other")

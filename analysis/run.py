@@ -1,8 +1,9 @@
 """``python -m analysis run SECTION``: the chapter and the chapters it needs, computed in this
-process by :func:`analysis.chapters.compute_section`. A needed chapter whose build cache entry
-matches its inputs (:mod:`.scheduler`; only read) comes from there instead. The results JSON is
-the one the notebook writes (:class:`analysis.results.Results`), byte for byte. With ``notebook``
-the notebook is executed too (:mod:`.execute`), and its results must be the same bytes.
+process by :func:`analysis.chapters.compute_section`, not in a notebook kernel. A needed chapter
+whose build cache entry matches its inputs (:mod:`analysis.pipeline.scheduler`; the cache is only
+read) comes from there instead. The results JSON is the one the notebook writes
+(:class:`analysis.results.Results`), byte for byte. With ``notebook`` the notebook is executed
+too (:mod:`analysis.pipeline.execute`), and its results must be the same bytes.
 """
 
 from __future__ import annotations
