@@ -10,17 +10,17 @@ PIP    := $(PY) -m pip --quiet --disable-pip-version-check
 
 .PHONY: book test bench venv lock clean
 
-# The lock installs with --require-hashes, so nothing outside it enters .venv; the project itself
-# is then installed editable (no dependencies, no build isolation: setuptools comes from the lock),
-# so `python -m analysis` works from any folder.
+# The lock installs with --require-hashes, so nothing outside it enters .venv and pip fails if the
+# lock misses a dependency; the project itself is then installed editable (no dependencies, no build
+# isolation: setuptools comes from the lock), so `python -m analysis` works from any folder.
 venv:
 	@want=$$(cat requirements.txt pyproject.toml | sha256sum | cut -d' ' -f1); \
 	have=$$(cat $(STAMP) 2>/dev/null || true); \
 	if [ "$$want" != "$$have" ] || [ ! -x $(PY) ]; then \
 	  echo "Setting up $(VENV) from the lock file requirements.txt"; \
 	  rm -rf $(VENV) && $(PYTHON) -m venv $(VENV) && \
-	  $(PIP) install --require-hashes --no-deps -r requirements.txt && \
-	  $(PIP) install --no-deps --no-build-isolation -e . && \
+	  $(PIP) install --require-hashes -r requirements.txt && \
+	  PYTHONWARNINGS=ignore $(PIP) install --no-deps --no-build-isolation -e . && \
 	  $(PY) -m ipykernel install --prefix $(VENV) --name python3 >/dev/null && \
 	  echo "$$want" > $(STAMP); \
 	fi

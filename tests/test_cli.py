@@ -69,3 +69,23 @@ def test_failing_section_exits_1_naming_section_cell_and_error(tmp_path):
     assert proc.returncode == 1
     assert "section 'cluster' failed in cell" in proc.stderr and "RuntimeError: boom" in proc.stderr
     assert not out.exists()
+
+
+def test_only_a_build_speaks_of_the_previous_book_when_interrupted():
+    from analysis.cli import _interrupted
+
+    for command in ("run", "plan", "compare", "measure", None):
+        message = _interrupted(KeyboardInterrupt("SIGTERM"), command)
+        assert message == "SIGTERM received: stopped; nothing was written", command
+    assert "the previous book and results are untouched" in _interrupted(KeyboardInterrupt(), "build")
+
+
+def test_run_works_in_a_folder_with_spaces_and_non_ascii_characters(tmp_path):
+    from conftest import copy_repo
+
+    root = copy_repo(tmp_path / "mon livre é ü" / "repo")
+    out = tmp_path / "sortie à part"
+    proc = run_cli("run", "cluster", "-p", "gpus", "20000", "--notebook", "--out", str(out), cwd=root)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads((out / "cluster.json").read_text())["parameters"]["gpus"] == 20_000
+    assert "gpus = 20000" in (out / "cluster.ipynb").read_text()
