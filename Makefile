@@ -1,20 +1,26 @@
-# The two commands a new user needs: `make book` and `make test`. Both create .venv/ from
-# requirements.txt when it is missing or stale (its hash differs from the one recorded at install).
+# The two commands a new user needs: `make book` and `make test`. Both create .venv/ from the lock
+# file requirements.txt (every package pinned with its PyPI hashes) when it is missing or stale
+# (the hash of the lock and of pyproject.toml differs from the one recorded at install).
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.requirements.sha256
 JOBS   ?= 2
+PIP    := $(PY) -m pip --quiet --disable-pip-version-check
 
-.PHONY: book test bench venv clean
+.PHONY: book test bench venv lock clean
 
+# The lock installs with --require-hashes, so nothing outside it enters .venv and pip fails if the
+# lock misses a dependency; the project itself is then installed editable (no dependencies, no build
+# isolation: setuptools comes from the lock), so `python -m analysis` works from any folder.
 venv:
-	@want=$$(sha256sum requirements.txt | cut -d' ' -f1); \
+	@want=$$(cat requirements.txt pyproject.toml | sha256sum | cut -d' ' -f1); \
 	have=$$(cat $(STAMP) 2>/dev/null || true); \
 	if [ "$$want" != "$$have" ] || [ ! -x $(PY) ]; then \
-	  echo "Setting up $(VENV) from requirements.txt"; \
+	  echo "Setting up $(VENV) from the lock file requirements.txt"; \
 	  rm -rf $(VENV) && $(PYTHON) -m venv $(VENV) && \
-	  $(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt && \
+	  $(PIP) install --require-hashes -r requirements.txt && \
+	  PYTHONWARNINGS=ignore $(PIP) install --no-deps --no-build-isolation -e . && \
 	  $(PY) -m ipykernel install --prefix $(VENV) --name python3 >/dev/null && \
 	  echo "$$want" > $(STAMP); \
 	fi
@@ -23,14 +29,25 @@ book: venv
 	$(PY) -m analysis build --jobs $(JOBS)
 	@echo "Open _build/html/index.html"
 
-# PYTHONHASHSEED=0: the hash seed the chapter kernels run with, so that builds the tests run in
-# this process can fork their kernels (analysis/pipeline/kernels.py) instead of launching them.
 test: venv
 	$(PY) -m ruff check .
-	PYTHONHASHSEED=0 $(PY) -m pytest
+	$(PY) -m pytest
 
 bench: venv
 	$(PY) -m bench.build_times
+
+# Re-resolve requirements.in into requirements.txt, from PyPI only (this machine's local indexes
+# and wheel folders are left out, so the hashes are PyPI's), for Python 3.11 on Linux. Keeps the
+# versions already pinned unless requirements.in excludes them; `make lock UPGRADE=1` takes the
+# newest versions requirements.in allows.
+lock:
+	$(PYTHON) -m venv _build/lock-tools
+	PIP_CONFIG_FILE=/dev/null PIP_FIND_LINKS= _build/lock-tools/bin/pip install --quiet \
+	  --index-url https://pypi.org/simple pip-tools==7.6.2
+	PIP_CONFIG_FILE=/dev/null PIP_FIND_LINKS= CUSTOM_COMPILE_COMMAND="make lock" \
+	  _build/lock-tools/bin/pip-compile --generate-hashes --allow-unsafe --strip-extras \
+	  --index-url https://pypi.org/simple --no-emit-index-url $(if $(UPGRADE),--upgrade) \
+	  --output-file requirements.txt requirements.in
 
 clean:
 	rm -rf _build

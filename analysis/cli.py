@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from analysis.errors import ExecutionError, InputError
-from analysis.pipeline.outputs import check_out_dir, clip, install_signal_handlers, staged
+from analysis.outputs import check_out_dir, clip, install_signal_handlers, staged
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -89,34 +89,24 @@ def _headline_table(section, results: dict) -> str:
 
 
 def cmd_run(args) -> int:
-    from analysis.pipeline import kernels
-    from analysis.sections import SECTIONS, run_order
-
-    if args.section in {s.name for s in SECTIONS}:  # the kernel gets ready beside the checks below
-        kernels.start_warm_kernel(REPO_ROOT, [s.name for level in run_order([args.section]) for s in level])
     from analysis import constraints
     from analysis.pipeline.build import resolve_all
-    from analysis.pipeline.execute import execute_sections
-    from analysis.results import load_results
-    from analysis.sections import get_section
+    from analysis.run import run_section
+    from analysis.sections import get_section, run_order
 
     section = get_section(args.section)
-    out = check_out_dir(args.out)
+    out = check_out_dir(args.out if args.out is not None else REPO_ROOT / "_build" / "run")
     overrides, origin = _overrides(args)
     values = resolve_all(overrides, origin)  # everything is validated before anything is written
     _check_params_belong(section, [name for name, _ in args.param or []])
     involved = [s.name for level in run_order([section.name]) for s in level]
     constraints.check({name: values[name] for name in involved}, origin)
     # A staging folder of this process's own: a concurrent run into the same --out cannot mix files
-    # with this one, and the numbers printed are read from this run's own staging copy.
+    # with this one, and the numbers printed are this run's own.
     with staged(out) as stage:
-        # The sections it needs come from the book's cache where their inputs are unchanged
-        # (read only: a build may be running); the section itself always executes.
-        execute_sections(values, REPO_ROOT, 0, REPO_ROOT / "_build" / "cache", stage, stage,
-                         only=[section.name], always_run=(section.name,), cache_writable=False,
-                         tables_out=stage)
-        results = load_results(section.name, stage)["results"]
-    print(f"{section.title} -> {out / (section.name + '.ipynb')}, {out / (section.name + '.json')}")
+        results = run_section(section.name, overrides, values, REPO_ROOT, stage, notebook=args.notebook)
+    written = [out / f"{section.name}.json", *([out / f"{section.name}.ipynb"] if args.notebook else [])]
+    print(f"{section.title} -> {', '.join(str(p) for p in written)}")
     print(_headline_table(section, results))
     return 0
 
@@ -282,7 +272,9 @@ def make_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=helptext)
         if name == "run":
             p.add_argument("section")
-            p.add_argument("--out", default="_build/run", help="output folder (default: _build/run)")
+            p.add_argument("--out", help="output folder (default: _build/run in the project)")
+            p.add_argument("--notebook", action="store_true",
+                           help="also execute the chapter's notebook (papermill) into the output folder")
         else:
             p.add_argument("--jobs", type=_jobs, default=2, help="parallel sections (default: 2)")
         p.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"),
@@ -291,7 +283,8 @@ def make_parser() -> argparse.ArgumentParser:
         p.set_defaults(func=cmd_run if name == "run" else cmd_build)
     p = sub.add_parser("compare", help="key results of scenario files side by side")
     p.add_argument("files", nargs="+", metavar="SCENARIO.yaml")
-    p.add_argument("--out", default="_build/compare", help="folder for compare.csv and compare.png")
+    p.add_argument("--out", default=str(REPO_ROOT / "_build" / "compare"),
+                   help="folder for compare.csv and compare.png (default: _build/compare in the project)")
     p.set_defaults(func=cmd_compare)
     p = sub.add_parser("measure", help="measure this machine: matmul peak and a small model's training step")
     p.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
@@ -338,10 +331,12 @@ def make_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _interrupted(exc: KeyboardInterrupt) -> str:
+def _interrupted(exc: KeyboardInterrupt, command: str | None) -> str:
+    what = f"{exc.args[0]} received" if exc.args else "interrupted"
+    if command != "build":  # run, compare, plan, measure: their output is staged, then moved in
+        return f"{what}: stopped; nothing was written"
     from analysis.pipeline import build
 
-    what = f"{exc.args[0]} received" if exc.args else "interrupted"
     if build.SWAPPED_IN:
         return f"{what} after the new book was swapped in; _build/html holds the finished book"
     return f"{what}: nothing was swapped in; the previous book and results are untouched"
@@ -349,6 +344,7 @@ def _interrupted(exc: KeyboardInterrupt) -> str:
 
 def main(argv=None) -> int:
     install_signal_handlers()
+    args = None
     try:
         args = make_parser().parse_args(argv)
         return args.func(args)
@@ -359,7 +355,7 @@ def main(argv=None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt as exc:
-        print(_interrupted(exc), file=sys.stderr)
+        print(_interrupted(exc, getattr(args, "command", None)), file=sys.stderr)
         return 130
     except OSError as exc:  # the machine, not the input: a full disk, a folder gone read-only
         if exc.errno == errno.ENOSPC:

@@ -15,11 +15,10 @@ from __future__ import annotations
 import contextlib
 import csv
 import functools
-import hashlib
 import importlib.metadata
 import io
+import json
 import os
-import pickle
 from pathlib import Path
 
 import pandas as pd
@@ -200,41 +199,61 @@ def schema_columns(name: str) -> list[str]:
     return list(SCHEMAS[name](lambda *_: []).columns)
 
 
-# Validated tables are also kept on disk between processes (pandera takes about 0.5 s for all of
-# them; a pickle loads in milliseconds), keyed by the bytes of the table and of every table its
-# validation reads, the validating code and the library versions: an edited file is validated
-# afresh. ANALYSIS_TABLE_CACHE=0 turns it off; an unwritable folder just skips it.
+# Validated tables are also kept on disk between processes (pandera takes about a second to
+# import and validate them all; the cached JSON loads in milliseconds), as data only: each column's
+# dtype and values in JSON, never a pickle. An entry (analysis.cache) records what it was validated
+# from: the bytes of the table and of every table its validation reads, the validating code and
+# the library versions; a load compares them all and validates afresh, saying so, on any mismatch.
+# ANALYSIS_TABLE_CACHE=0 turns it off; an unwritable folder just skips it.
 TABLE_CACHE_DIR = REPO_ROOT / "_build" / "cache" / "tables"
+TABLE_FILE = "table.json"
 
 
-def _cache_path(name: str, folder: str) -> Path | None:
-    if os.environ.get("ANALYSIS_TABLE_CACHE", "1") == "0":
-        return None
-    h = hashlib.sha256(f"{pd.__version__} {importlib.metadata.version('pandera')}".encode())
+@functools.cache
+def _validating_code() -> dict:
+    """The hashes of the code that validates a table, and the versions of the libraries it uses."""
+    from analysis import cache
+
     schemas = sorted(Path(__file__).with_name("schemas").glob("*.py"))  # the schemas package, by name
-    for code in (Path(__file__), *schemas, Path(__file__).with_name("errors.py")):
-        h.update(code.read_bytes())
-    for dep in table_closure([name]):
-        path = Path(folder) / table_file(dep)
-        h.update(dep.encode() + (path.read_bytes() if path.is_file() else b"absent"))
-    return TABLE_CACHE_DIR / f"{name}-{h.hexdigest()[:24]}.pkl"
+    code = [Path(__file__), Path(cache.__file__), Path(__file__).with_name("errors.py"), *schemas]
+    return {"pandas": pd.__version__, "pandera": importlib.metadata.version("pandera"),
+            "code": cache.file_hashes(code, REPO_ROOT)}
+
+
+def _table_inputs(name: str, folder: str) -> dict:
+    from analysis import cache
+
+    data = cache.file_hashes([Path(folder) / table_file(dep) for dep in table_closure([name])], Path(folder))
+    return {"table": name, **_validating_code(), "data": data}
+
+
+def table_to_json(table: pd.DataFrame) -> bytes:
+    """A validated table as data: ``[[column, dtype, values]]`` (missing values as null)."""
+    columns = [[str(c), str(table[c].dtype), [None if v is pd.NA or v != v else v for v in table[c].tolist()]]
+               for c in table.columns]
+    return json.dumps(columns, allow_nan=False, ensure_ascii=False).encode()
+
+
+def table_from_json(data: bytes) -> pd.DataFrame:
+    return pd.DataFrame({c: pd.Series(values, dtype=dtype) for c, dtype, values in json.loads(data)})
 
 
 @functools.cache
 def _validated(name: str, folder: str) -> pd.DataFrame:
-    cached = _cache_path(name, folder)
-    if cached is not None and cached.is_file():
-        with contextlib.suppress(Exception):  # a damaged entry is validated afresh and rewritten
-            return pickle.loads(cached.read_bytes())
+    from analysis import cache
+
+    if os.environ.get("ANALYSIS_TABLE_CACHE", "1") == "0":
+        return _validate_file(name, folder)
+    inputs = _table_inputs(name, folder)
+    # Inside a chapter's kernel a message would land in the executed notebook: stay quiet there.
+    report = None if "ANALYSIS_RESULTS_DIR" in os.environ else cache.say
+    files = cache.read(TABLE_CACHE_DIR, name, inputs, f"table {name}", report)
+    if files is not None:
+        with contextlib.suppress(ValueError, TypeError, KeyError):
+            return table_from_json(files[TABLE_FILE])
     table = _validate_file(name, folder)
-    if cached is not None:
-        with contextlib.suppress(OSError):
-            cached.parent.mkdir(parents=True, exist_ok=True)
-            for old in cached.parent.glob(f"{name}-*.pkl"):  # one entry per table
-                old.unlink(missing_ok=True)
-            tmp = cached.parent / f".tmp-{name}-{os.getpid()}"  # an interrupted write: removed by the next build
-            tmp.write_bytes(pickle.dumps(table))
-            tmp.replace(cached)
+    with contextlib.suppress(OSError):
+        cache.write(TABLE_CACHE_DIR, name, inputs, {TABLE_FILE: table_to_json(table)})
     return table
 
 
@@ -249,6 +268,7 @@ def _validate_file(name: str, folder: str) -> pd.DataFrame:
         if raw.empty and name not in OPTIONAL:
             raise DataError(f"{path}: has a header but no rows")
     table = validate_frame(name, raw, path)
+    table.attrs.clear()  # the line numbers of the raw file: for messages only, and not cached
     for column in table.columns:
         if column in ("tied_embeddings",):
             table[column] = table[column] == "true"

@@ -76,7 +76,8 @@ def finalize(fig):
     for ax in fig.axes:  # tick labels made later (at draw) take the axis's size, not a Text's
         for axis, name in ((ax.xaxis, "x"), (ax.yaxis, "y")):
             for which in ("major", "minor"):
-                size = axis._get_tick(major=which == "major").label1.get_fontsize()
+                ticks = axis.get_major_ticks(1) if which == "major" else axis.get_minor_ticks(1)
+                size = ticks[0].label1.get_fontsize()
                 if size < floor - 0.05:
                     ax.tick_params(axis=name, which=which, labelsize=floor)
                     small.append(ax)
@@ -86,8 +87,9 @@ def finalize(fig):
             for ax in fig.axes:
                 _wrap_ticklabels(ax)
             for legend in [*fig.legends, *(ax.get_legend() for ax in fig.axes)]:
-                if legend is not None and getattr(legend, "_ncols", 1) > 1:
-                    legend._ncols = max(1, legend._ncols // 2)
+                columns = 0 if legend is None else len({round(t.get_window_extent().x0) for t in legend.get_texts()})
+                if columns > 1:  # as drawn: the legend's entries start at this many positions
+                    legend.set_ncols(max(1, columns // 2))
             _relayout(fig)
     return fig
 

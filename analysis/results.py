@@ -87,6 +87,10 @@ class Results:
     def to_dict(self) -> dict:
         return {"section": self.section, "parameters": self.parameters, "results": self.results}
 
+    def to_json(self) -> str:
+        """The results file's text (``python -m analysis run`` writes the same bytes)."""
+        return json.dumps(self.to_dict(), indent=2) + "\n"
+
     def save(self, folder: Path | None = None) -> None:
         """Write ``<folder>/<section>.json`` atomically (returns nothing, so a notebook's last cell
         prints nothing)."""
@@ -94,7 +98,7 @@ class Results:
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{self.section}.json"
         tmp = path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(self.to_dict(), indent=2) + "\n", encoding="utf-8")
+        tmp.write_text(self.to_json(), encoding="utf-8")
         tmp.replace(path)
         # the same results as a table, offered for download on the chapter's page (see notebook.start)
         lines = ["key,value,unit,label"] + [

@@ -12,11 +12,21 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 
 
-def copy_repo(dest: Path) -> Path:
-    """A minimal working copy of the project (sources, data, book) at ``dest``."""
-    from analysis.pipeline.build import copy_project
+PROJECT_FILES = ("analysis", "notebooks", "book", "data", "_config.yml", "_toc.yml", "requirements.txt")
 
-    return copy_project(dest, REPO)
+
+def copy_repo(dest: Path, root: Path = REPO) -> Path:
+    """A copy of the project's sources, data and book pages at ``dest`` (no build outputs, no
+    .venv): tests build there, never in the developer's ``_build/``."""
+    import shutil
+
+    Path(dest).mkdir(parents=True, exist_ok=True)
+    for name in PROJECT_FILES:
+        if (root / name).is_dir():
+            shutil.copytree(root / name, Path(dest) / name, ignore=shutil.ignore_patterns("__pycache__", "generated"))
+        else:
+            shutil.copy2(root / name, Path(dest) / name)
+    return Path(dest)
 
 
 def run_cli(*args: str, cwd: Path = REPO, env=None) -> subprocess.CompletedProcess:

@@ -51,7 +51,7 @@ def test_no_unrendered_glue_or_raw_parameters(book, section):
 def test_parameter_table_is_shown_and_marks_changes(book, tmp_path):
     assert "Parameters this chapter ran with" in _page(book, "cluster")
     out = tmp_path / "run"
-    assert run_cli("run", "cluster", "-p", "pue", "1.2", "--out", str(out), cwd=book).returncode == 0
+    assert run_cli("run", "cluster", "-p", "pue", "1.2", "--notebook", "--out", str(out), cwd=book).returncode == 0
     nb = (out / "cluster.ipynb").read_text()
     assert "**1.2** (changed)" in nb and "1 parameter(s) differ" in nb
     assert '"remove-cell"' in nb  # papermill's injected cell is hidden from readers

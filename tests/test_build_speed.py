@@ -1,105 +1,82 @@
-"""The fast paths of the build (issue 20) give the same bytes as the slow ones, and are taken.
+"""The fast paths give the notebooks' bytes, and every cache is data that is checked before use.
 
-- kernels: warm (``run``), forked from a preloaded process, or launched by jupyter_client give
-  byte-identical notebooks, results and tables;
-- an incremental build (Sphinx re-reading only changed pages, the scenario banner set after
-  rendering) gives the same HTML, results and notebooks as a clean build;
-- validated tables cached on disk are re-validated when any file their validation reads changes;
-- the renderer's file sync keeps unchanged files' modification times.
+- ``run`` computes in process through the chapter layer, and writes the results JSON the
+  chapter's notebook writes, byte for byte, for every chapter (needs read from the build's cache,
+  or computed); ``run --notebook`` executes the notebook too, and the two agree;
+- validated tables are cached as JSON (never a pickle), revalidated when any file their validation
+  reads changes; a pickle placed in the cache never runs;
+- a tampered, truncated or moved cache entry (a section, a what-if grid, the Data appendix, a
+  table) is recomputed, saying so in one line; entries no key can reach are pruned;
+- the renderer's file sync keeps unchanged files' modification times; the banner is set after
+  rendering.
 
 Timings are measured by ``make bench``, not here.
 """
 
 from __future__ import annotations
 
-import filecmp
-import os
+import json
+import pickle
 import shutil
 import time
 from pathlib import Path
 
 import pytest
 
+from analysis import cache
+from analysis.pipeline.build import resolve_all
+from analysis.run import run_section
+from analysis.sections import SECTIONS
 from tests.conftest import copy_repo, run_cli
 
 
-def _tree(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+@pytest.mark.parametrize("section", SECTIONS, ids=lambda s: s.name)
+def test_run_writes_the_notebooks_results_byte_for_byte(book, section, tmp_path):
+    """Needs from the book's cache (their entries match), the chapter itself computed."""
+    results = run_section(section.name, {}, resolve_all({}), book, tmp_path)
+    built = book / "_build" / "results" / f"{section.name}.json"
+    assert (tmp_path / f"{section.name}.json").read_bytes() == built.read_bytes()
+    assert (tmp_path / f"{section.name}__results.csv").read_bytes() == \
+        (book / "_build" / "executed" / "data" / f"{section.name}__results.csv").read_bytes()
+    assert results == json.loads(built.read_text())["results"]
 
 
-def _assert_same_tree(a: Path, b: Path) -> None:
-    left, right = _tree(a), _tree(b)
-    assert sorted(left) == sorted(right), set(left) ^ set(right)
-    differ = [name for name in left if left[name] != right[name]]
-    assert not differ, f"{len(differ)} files differ, e.g. {differ[:5]}"
+@pytest.mark.parametrize("name", ["energy", "intro"])
+def test_run_without_a_build_computes_every_need_to_the_same_bytes(book, name, tmp_path):
+    root = copy_repo(tmp_path / "repo")  # no _build: every chapter it needs is computed here
+    run_section(name, {}, resolve_all({}), root, tmp_path)
+    assert (tmp_path / f"{name}.json").read_bytes() == (book / "_build" / "results" / f"{name}.json").read_bytes()
 
 
-def test_warm_forked_and_launched_kernels_give_identical_outputs(tmp_path):
-    root = copy_repo(tmp_path / "repo")  # no _build: run executes the network chapter too
-    fast = run_cli("run", "cluster", "--out", str(tmp_path / "fast"), cwd=root, env={"ANALYSIS_DEBUG_KERNELS": "1"})
-    assert fast.returncode == 0, fast.stderr[-2000:]
-    # network: the warm kernel started with the command; cluster: forked from the preloaded process
-    assert fast.stderr.count("kernel: warm") == 1 and fast.stderr.count("kernel: forked") == 1, fast.stderr
-    slow = run_cli("run", "cluster", "--out", str(tmp_path / "slow"), cwd=root,
-                   env={"ANALYSIS_DEBUG_KERNELS": "1", "ANALYSIS_FORK_KERNELS": "0"})
-    assert slow.returncode == 0, slow.stderr[-2000:]
-    assert slow.stderr.count("kernel: launched") == 2, slow.stderr
-    _assert_same_tree(tmp_path / "fast", tmp_path / "slow")
-    assert len(_tree(tmp_path / "fast")) >= 6  # two notebooks, two results files, their tables
+def test_run_notebook_executes_the_chapter_and_agrees_with_the_chapter_layer(tmp_path):
+    args = ("run", "cluster", "-p", "gpus", "50000", "--out")
+    fast = run_cli(*args, str(tmp_path / "fast"))
+    slow = run_cli(*args, str(tmp_path / "slow"), "--notebook")
+    assert fast.returncode == 0 and slow.returncode == 0, fast.stderr + slow.stderr
+    assert (tmp_path / "fast" / "cluster.json").read_bytes() == (tmp_path / "slow" / "cluster.json").read_bytes()
+    assert sorted(p.name for p in (tmp_path / "fast").iterdir()) == ["cluster.json", "cluster__results.csv"]
+    notebook = (tmp_path / "slow" / "cluster.ipynb").read_text()
+    assert "gpus = 50000" in notebook and '"remove-cell"' in notebook
+    assert (tmp_path / "slow" / "cluster__compute_by_cluster_size.csv").is_file()
+    assert fast.stdout.splitlines()[1:] == slow.stdout.splitlines()[1:]  # the same headline table
 
 
-def test_incremental_build_matches_a_clean_build(book, tmp_path):
-    """Build a fresh copy with one parameter changed (clean, banner on every page), then go back
-    to the defaults there (two chapters re-run, Sphinx re-reads their pages, banner removed): the
-    book, results and notebooks equal the session's clean build at the defaults byte for byte."""
-    root = copy_repo(tmp_path / "repo")
-    changed = run_cli("build", "-p", "gpt3_train_tokens", "4e11", cwd=root)
-    assert changed.returncode == 0, changed.stderr[-3000:]
-    banner = "Scenario: custom parameters (gpt3_train_tokens = 4e11)"
-    assert banner in (root / "_build" / "html" / "book" / "generated" / "capex.html").read_text()
-    back = run_cli("build", cwd=root, env={"ANALYSIS_DEBUG_KERNELS": "1"})
-    assert back.returncode == 0, back.stderr[-3000:]
-    assert "software     ran" in back.stderr and "capex        unchanged (cached)" in back.stderr, back.stderr
-    assert "kernel: forked" in back.stderr and "kernel: launched" not in back.stderr, back.stderr
-    assert (root / "_build" / ".render" / "out").is_dir()  # Sphinx's state was kept, not rebuilt
-    assert banner not in (root / "_build" / "html" / "book" / "generated" / "capex.html").read_text()
-    for folder in ("html", "results", "executed"):
-        _assert_same_tree(root / "_build" / folder, book / "_build" / folder)
-
-
-def test_an_unused_warm_kernel_exits_with_the_command(tmp_path):
-    marker = str(tmp_path / "unique-out-folder")
-    proc = run_cli("run", "capex", "-p", "h100_server_usd", "-5", "--out", marker)
-    assert proc.returncode == 2 and "h100_server_usd" in proc.stderr, proc.stderr
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        alive = [pid for pid in os.listdir("/proc") if pid.isdigit() and _cmdline_has(pid, marker)]
-        if not alive:
-            return
-        time.sleep(0.1)
-    pytest.fail(f"processes of the finished command still running: {alive}")
-
-
-def _cmdline_has(pid: str, text: str) -> bool:
-    try:
-        return text in Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
-    except OSError:
-        return False
-
-
-def test_validated_tables_are_cached_on_disk_and_revalidated_on_any_change(data_copy, tmp_path, monkeypatch):
+def test_tables_are_cached_as_data_and_revalidated_on_any_change(data_copy, tmp_path, monkeypatch):
     from analysis import data
 
     monkeypatch.setattr(data, "TABLE_CACHE_DIR", tmp_path / "tables")
     first = data.load_table("gpus")
-    assert list((tmp_path / "tables").glob("gpus-*.pkl"))
+    (entry,) = (tmp_path / "tables").glob("gpus-*")
+    assert sorted(p.name for p in entry.iterdir()) == ["entry.json", "table.json"]
+    json.loads((entry / "table.json").read_bytes())  # plain JSON
 
     def no_validation(*_):
         raise AssertionError("validated again")
 
     monkeypatch.setattr(data, "_validate_file", no_validation)
     data.clear_cache()  # a new process: only the disk cache is left
-    assert data.load_table("gpus").equals(first)
+    cached = data.load_table("gpus")
+    assert cached.equals(first) and list(cached.dtypes) == list(first.dtypes)
     # gpus' validation reads sources.csv (every source_id must exist there): editing it must
     # invalidate the cached gpus table too.
     with (data_copy / "sources.csv").open("a", encoding="utf-8") as f:
@@ -109,15 +86,108 @@ def test_validated_tables_are_cached_on_disk_and_revalidated_on_any_change(data_
         data.load_table("gpus")
 
 
-def test_a_damaged_cache_entry_is_validated_afresh(data_copy, tmp_path, monkeypatch):
+def test_every_table_comes_back_from_the_cache_exactly(data_copy, tmp_path, monkeypatch):
+    import pandas as pd
+
     from analysis import data
+    from analysis.schemas import SCHEMAS
 
     monkeypatch.setattr(data, "TABLE_CACHE_DIR", tmp_path / "tables")
-    expected = data.load_table("models")
-    (entry,) = (tmp_path / "tables").glob("models-*.pkl")
-    entry.write_bytes(b"not a pickle")
+    fresh = {name: data.load_table(name) for name in SCHEMAS}
     data.clear_cache()
-    assert data.load_table("models").equals(expected)
+    for name, table in fresh.items():
+        pd.testing.assert_frame_equal(data.load_table(name), table, check_exact=True)
+
+
+class _Payload:
+    def __reduce__(self):
+        return (Path.touch, (Path("/tmp/analysis-pickle-ran"),))
+
+
+def test_a_pickle_in_the_table_cache_never_runs(tmp_path):
+    marker = Path("/tmp/analysis-pickle-ran")
+    marker.unlink(missing_ok=True)
+    root = copy_repo(tmp_path / "repo")
+    plan = ("plan", "--model", "llama31_70b", "--tokens", "15e12", "--gpu", "h100_sxm", "--gpus", "4096", "--json")
+    before = run_cli(*plan, cwd=root)
+    assert before.returncode == 0, before.stderr
+    tables = root / "_build" / "cache" / "tables"
+    (entry,) = tables.glob("gpus-*")
+    payload = pickle.dumps(_Payload())
+    for target in (entry / "table.json", tables / "gpus.pkl", tables / f"{entry.name}.pkl"):
+        target.write_bytes(payload)
+    manifest = json.loads((entry / "entry.json").read_text())  # even with a checksum that matches
+    manifest["files"]["table.json"] = cache.sha256(payload)
+    (entry / "entry.json").write_text(json.dumps(manifest))
+    after = run_cli(*plan, cwd=root)
+    assert after.returncode == 0 and after.stdout == before.stdout, after.stderr
+    assert not marker.exists()
+
+
+def test_a_table_entry_edited_is_validated_afresh_with_a_message(tmp_path):
+    root = copy_repo(tmp_path / "repo")
+    plan = ("plan", "--model", "llama31_70b", "--tokens", "15e12", "--gpu", "h100_sxm", "--gpus", "4096", "--json")
+    before = run_cli(*plan, cwd=root)
+    (entry,) = (root / "_build" / "cache" / "tables").glob("gpus-*")
+    columns = json.loads((entry / "table.json").read_text())
+    bf16 = next(c for c in columns if c[0] == "bf16_dense_tflops")
+    bf16[2] = [v * 2 if v else v for v in bf16[2]]  # the H100's BF16 peak doubled
+    (entry / "table.json").write_text(json.dumps(columns))
+    after = run_cli(*plan, cwd=root)
+    assert after.returncode == 0 and after.stdout == before.stdout, after.stderr
+    assert after.stderr.count("table gpus: the cache entry") == 1 and "changed since it was written" in after.stderr
+
+
+def test_cache_entries_tampered_truncated_or_moved_are_recomputed(book):
+    """A section's results edited, another's notebook truncated, a third's entry replaced by one
+    made for other inputs (as if moved from another key's folder), a what-if grid with code
+    appended, the Data appendix with a script prepended, and stale entries of an older layout:
+    the next build recomputes each, says so once, and its book is the one it had."""
+    build, html = book / "_build", book / "_build" / "html"
+    sections = build / "cache" / "sections"
+
+    def entry(name):
+        data = (build / "results" / f"{name}.json").read_bytes()
+        return next(p for p in sections.glob(f"{name}-*") if (p / f"{name}.json").read_bytes() == data)
+
+    good = (build / "results" / "cluster.json").read_bytes()
+    tampered = json.loads(good)
+    tampered["results"]["peak_fp8_eflops"]["value"] = 1.0
+    (entry("cluster") / "cluster.json").write_text(json.dumps(tampered))
+    capex = entry("capex") / "capex.ipynb"
+    capex.write_bytes(capex.read_bytes()[:100])
+    manifest = json.loads((entry("tco") / "entry.json").read_text())
+    manifest["inputs"]["parameters"]["tariff_usd_per_kwh"] = 0.0866
+    manifest["key"] = cache.key_of(manifest["inputs"])
+    (entry("tco") / "entry.json").write_text(json.dumps(manifest))
+    (grid,) = (build / "cache" / "pages").glob("whatif-tco-*")
+    (grid / "text").write_bytes((grid / "text").read_bytes() + b"alert('grid');\n")
+    (page,) = (build / "cache" / "pages").glob("data_tables-*")
+    (page / "text").write_bytes(b"<script>alert('page')</script>\n" + (page / "text").read_bytes())
+    (build / "cache" / "whatif").mkdir()  # the layout before: a grid file, a pickled table, a section folder
+    (build / "cache" / "whatif" / "tco-0123.js").write_text("alert(1)")
+    (build / "cache" / "tables" / "gpus-0123.pkl").write_bytes(b"\x80")
+    (sections / "no_such_chapter-0123").mkdir()
+    proc = run_cli("build", cwd=book)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stderr.count("recomputing") == 5, proc.stderr
+    for what in ("cluster: the cache entry", "capex: the cache entry", "tco: the cache entry",
+                 "page whatif-tco: the cache entry", "page data_tables: the cache entry"):
+        assert what in proc.stderr, proc.stderr
+    assert "made for another key" in proc.stderr and "3 section(s) executed" in proc.stdout
+    assert (build / "results" / "cluster.json").read_bytes() == good
+    assert "alert" not in (html / "_static" / "whatif" / "tco.js").read_text()
+    assert "alert('page')" not in (html / "book" / "generated" / "data_tables.html").read_text()
+    assert not (build / "cache" / "whatif").exists() and not list((build / "cache" / "tables").glob("*.pkl"))
+    assert not (sections / "no_such_chapter-0123").exists()
+
+
+def test_a_cache_entry_keeps_its_most_recent_versions(tmp_path):
+    for n in range(5):
+        cache.write(tmp_path, "s", {"n": n}, {"f": b"x"}, keep=3)
+        time.sleep(0.01)
+    assert len(list(tmp_path.glob("s-*"))) == 3
+    assert cache.read(tmp_path, "s", {"n": 4}, "s") == {"f": b"x"} and cache.read(tmp_path, "s", {"n": 0}, "s") is None
 
 
 def test_sync_tree_writes_only_what_changed(tmp_path):
@@ -128,18 +198,16 @@ def test_sync_tree_writes_only_what_changed(tmp_path):
         (src / rel).parent.mkdir(parents=True, exist_ok=True)
         (src / rel).write_text(text)
     assert sync_tree(src, dest) == 3
-    old = {p: (dest / p).stat().st_mtime_ns for p in ("a.md", "book/b.md")}
+    old = (dest / "a.md").stat().st_mtime_ns
     time.sleep(0.01)
     (src / "book" / "b.md").write_text("b2")
     (src / "a.md").write_text("a")  # rewritten with the same bytes
     (src / "book" / "generated" / "c.ipynb").unlink()
     (dest / "stale.md").write_text("x")
-    assert sync_tree(src, dest, skip="book/generated") == 2  # b.md written, stale.md removed
-    assert (dest / "a.md").stat().st_mtime_ns == old["a.md"]
+    assert sync_tree(src, dest) == 3  # b.md written, stale.md and c.ipynb removed
+    assert (dest / "a.md").stat().st_mtime_ns == old
     assert (dest / "book" / "b.md").read_text() == "b2" and not (dest / "stale.md").exists()
-    assert (dest / "book" / "generated" / "c.ipynb").exists()  # skipped: left alone
-    assert sync_tree(src, dest) == 1 and not (dest / "book" / "generated" / "c.ipynb").exists()
-    assert filecmp.cmp(src / "book" / "b.md", dest / "book" / "b.md", shallow=False)
+    assert not (dest / "book" / "generated").exists()
 
 
 def test_announce_sets_or_removes_the_scenario_banner(tmp_path):
@@ -154,3 +222,25 @@ def test_announce_sets_or_removes_the_scenario_banner(tmp_path):
     assert "Scenario: &lt;script&gt;x&lt;/script&gt; &amp; co." in text and MARKER not in text
     announce(tmp_path / "b", None)
     assert (tmp_path / "b" / "p.html").read_text() == "<div>top</div>\n<main>body</main>"
+
+
+def test_files_no_page_links_are_dropped(tmp_path):
+    from analysis.pipeline.render import drop_unlinked_files
+
+    for rel in ("_images/a.png", "_images/old.png", "_downloads/1/t.csv", "_downloads/2/old.csv", "_static/x.js"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("x")
+    (tmp_path / "book").mkdir()
+    (tmp_path / "book" / "p.html").write_text('<img src="../_images/a.png"><a href="../_downloads/1/t.csv">')
+    drop_unlinked_files(tmp_path)
+    left = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file())
+    assert left == ["_downloads/1/t.csv", "_images/a.png", "_static/x.js", "book/p.html"]
+
+
+def test_run_from_another_folder_writes_into_the_project(tmp_path):
+    root = copy_repo(tmp_path / "repo")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    proc = run_cli("run", "capex", cwd=elsewhere, env={"PYTHONPATH": str(root)})
+    assert proc.returncode == 0, proc.stderr
+    assert (root / "_build" / "run" / "capex.json").is_file() and not list(elsewhere.iterdir())

@@ -47,7 +47,7 @@ def test_run_reruns_the_chapter_with_new_inputs(tmp_path):
     out = tmp_path / "run"
     proc = run_cli("run", "cluster", "-p", "gpus", "50000", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
-    assert (out / "cluster.ipynb").is_file()
+    assert not (out / "cluster.ipynb").exists()  # computed in process: `--notebook` executes the notebook too
     result = json.loads((out / "cluster.json").read_text())
     assert result["section"] == "cluster" and result["parameters"]["gpus"] == 50_000
     values = {k: v["value"] for k, v in result["results"].items()}
@@ -65,7 +65,27 @@ def test_failing_section_exits_1_naming_section_cell_and_error(tmp_path):
     nb.write_text(nb.read_text().replace("C = chapter.compute(P, R.upstream)",
                                          'C = chapter.compute(P, R.upstream)\nraise RuntimeError("boom")'))
     out = tmp_path / "out"
-    proc = run_cli("run", "cluster", "--out", str(out), cwd=root)
+    proc = run_cli("run", "cluster", "--notebook", "--out", str(out), cwd=root)
     assert proc.returncode == 1
     assert "section 'cluster' failed in cell" in proc.stderr and "RuntimeError: boom" in proc.stderr
     assert not out.exists()
+
+
+def test_only_a_build_speaks_of_the_previous_book_when_interrupted():
+    from analysis.cli import _interrupted
+
+    for command in ("run", "plan", "compare", "measure", None):
+        message = _interrupted(KeyboardInterrupt("SIGTERM"), command)
+        assert message == "SIGTERM received: stopped; nothing was written", command
+    assert "the previous book and results are untouched" in _interrupted(KeyboardInterrupt(), "build")
+
+
+def test_run_works_in_a_folder_with_spaces_and_non_ascii_characters(tmp_path):
+    from conftest import copy_repo
+
+    root = copy_repo(tmp_path / "mon livre é ü" / "repo")
+    out = tmp_path / "sortie à part"
+    proc = run_cli("run", "cluster", "-p", "gpus", "20000", "--notebook", "--out", str(out), cwd=root)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads((out / "cluster.json").read_text())["parameters"]["gpus"] == 20_000
+    assert "gpus = 20000" in (out / "cluster.ipynb").read_text()

@@ -196,7 +196,7 @@ def test_a_fact_check_for_an_unknown_chapter_is_caught_at_load_with_its_line(dat
 
 
 def test_staging_clears_what_a_killed_run_left(tmp_path):
-    from analysis.pipeline.outputs import staged
+    from analysis.outputs import staged
 
     out = tmp_path / "run"
     stale = tmp_path / ".run.partial-999999999"  # no such process

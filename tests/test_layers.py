@@ -34,6 +34,7 @@ FORBIDDEN = ("analysis.sections", "analysis.defaults", "analysis.chapters", "ana
 #   orchestration too: it evaluates the chapters' functions on grids over parameters' ranges. (ledger.py, by contrast, takes the chapters' results
 #   as plain data and is checked as a domain module.)
 NOT_DOMAIN_FILES = {"sections.py", "defaults.py", "params.py", "notebook.py", "results.py", "plots.py", "tables.py",
+                    "appendices.py", "run.py",
                     "names.py", "planner.py", "whatif.py",
                     "cli.py", "__main__.py", "scenarios.py"}
 NOT_DOMAIN_PACKAGES = {"chapters", "figures", "pipeline"}

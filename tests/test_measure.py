@@ -286,7 +286,7 @@ def test_chapters_build_without_any_measurement(tmp_path):
     root = copy_repo(tmp_path / "repo")
     shutil.rmtree(root / "data" / "measured", ignore_errors=True)
     out = tmp_path / "run"
-    proc = run_cli("run", "energy", "-p", "local_power_w", "700", "--out", str(out), cwd=root)
+    proc = run_cli("run", "energy", "-p", "local_power_w", "700", "--notebook", "--out", str(out), cwd=root)
     assert proc.returncode == 0, proc.stderr
     assert "No measurement is present" in (out / "energy.ipynb").read_text()
     assert not any(k.startswith("measured_") for k in json.loads((out / "energy.json").read_text())["results"])

@@ -9,8 +9,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
+from analysis import appendices as pages  # noqa: E402
 from analysis import names, plots  # noqa: E402
-from analysis.pipeline import pages  # noqa: E402
 
 
 def test_finalize_caps_width_and_raises_small_text():

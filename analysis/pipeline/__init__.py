@@ -1,2 +1,2 @@
-"""The book machinery: jupytext -> papermill runner, content-hash cache, appendix pages,
-jupyter-book render and atomic swap. Nothing in the domain modules imports this package."""
+"""The book machinery: papermill workers ordered by the chapters' needs, verified cache entries,
+``jupyter-book build`` and the atomic swap; ``run`` in process. No domain module imports it."""

@@ -7,15 +7,13 @@
 * SIGTERM and SIGHUP end the process the way Ctrl-C does (the same cleanup, exit 130), and SIGINT
   is handled even when the process was started with it ignored (a background job of a
   non-interactive shell inherits SIGINT ignored, and Python then installs no handler).
-* Pool workers close their copy of the build lock and die with their parent
-  (``PR_SET_PDEATHSIG``), so a killed build leaves no worker running, holding the lock or writing
-  into the cache.
+* :func:`fault_point`: named points where a test can have the process killed (SIGKILL, no
+  handler runs), to check what a kill at that instant leaves (``ANALYSIS_FAULT_AT=<name>``).
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import fcntl
 import os
 import shutil
@@ -120,25 +118,9 @@ def install_signal_handlers() -> None:
         signal.signal(sig, _terminate)
 
 
-def die_with_parent(parent: int, lock_fd: int | None = None) -> None:
-    """Pool worker initializer (``parent``: the pid that started it; ``lock_fd``: the build lock's
-    descriptor, inherited by fork): close the lock, get SIGKILL when the parent dies (Linux), and leave SIGINT, SIGTERM
-    and SIGHUP to the parent, which stops the workers itself (no worker traceback on Ctrl-C). A
-    Python handler, not SIG_IGN: the kernels a worker starts must not inherit ignored signals."""
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    if os.getppid() != parent:  # ``parent`` died while this worker was still starting
-        os._exit(1)
-    if lock_fd is not None:  # a forked copy of the build lock would keep it locked after a kill
-        with contextlib.suppress(OSError):
-            os.close(lock_fd)
-    for sig in STOP_SIGNALS:
-        signal.signal(sig, _ignore)
-    # The parent started this worker with these signals blocked; the kernels it starts must get
-    # them (an interrupt on a cell timeout, a shutdown), so unblock them here.
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
-
-
-def _ignore(_signum, _frame):
-    pass
+def fault_point(name: str) -> None:
+    """Kill this process here, as kill -9 or a power cut would, when ``ANALYSIS_FAULT_AT`` names
+    this point (tests only; the build names its points: section-running, rendered, version-written,
+    linked, swapped)."""
+    if os.environ.get("ANALYSIS_FAULT_AT") == name:
+        os.kill(os.getpid(), signal.SIGKILL)

@@ -1,7 +1,8 @@
 """Generated pages: Assumptions (every parameter, from its one definition, with the value this
 build used), Sources (``data/sources.csv``, author–year), Report facts (``data/report_facts.csv``,
-one anchored entry per fact), Data (every table's schema), the landing page ``index.html`` and the
-build stamp (commit and date) in every page's footer."""
+one anchored entry per fact), Data (every table's schema), the landing page ``index.html``, the
+build stamp (commit and date) in every page's footer, and the what-if panels' grid scripts; the
+Data page and the grids are cached (:func:`cached_text`) by what they are made from."""
 
 from __future__ import annotations
 
@@ -312,3 +313,27 @@ def stage_front_matter(src: Path, root: Path) -> None:
     title = yaml.safe_load((src / "_config.yml").read_text(encoding="utf-8")).get("title", "")
     (src / "book" / "extra").mkdir(parents=True, exist_ok=True)
     (src / "book" / "extra" / "index.html").write_text(landing_html(title, stamp), encoding="utf-8")
+
+
+def cached_text(cache_root: Path, name: str, inputs: dict, make) -> str:
+    """``make()``, a generated page or script, cached as ``pages/<name>-<key>`` (:mod:`analysis.cache`)
+    by ``inputs``, what it is made from."""
+    from analysis import cache
+
+    files = cache.read(cache_root / "pages", name, inputs, f"page {name}")
+    if files is None:
+        files = {"text": make().encode("utf-8")}
+        cache.write(cache_root / "pages", name, inputs, files)
+    return files["text"].decode("utf-8")
+
+
+def whatif_scripts(values: dict[str, dict], inputs: dict, cache_root: Path) -> dict[str, str]:
+    """Each what-if panel's grid script (:func:`analysis.whatif.grid_script`) at this build's
+    parameters ``values``, cached by the parameters it is computed from and ``inputs`` (the
+    package and the data)."""
+    from analysis.whatif import PANELS, base_values, grid_script
+
+    flat = {k: v for s in values.values() for k, v in s.items()}
+    return {p.name: cached_text(cache_root, f"whatif-{p.name}", {**inputs, "panel": p.name, "values": base_values(p, flat)},
+                                lambda p=p: grid_script(p, flat)) for p in PANELS.values()}
+

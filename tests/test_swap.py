@@ -1,0 +1,72 @@
+"""A build killed at any instant (kill -9, the OOM killer, a power cut) leaves a whole book: the
+previous one, or the new one, never a mixture and never none. The kills are injected at the
+build's named points (``ANALYSIS_FAULT_AT``), not raced against a timer."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from conftest import run_cli
+
+from analysis.pipeline.render import banner_text
+
+# In the order a build reaches them; the last one is after the new version is in place.
+POINTS = ("section-running", "rendered", "version-written", "linked", "swapped")
+SCENARIO = "custom parameters (h100_server_usd = 123456)"
+
+
+def book_state(build: Path) -> dict:
+    """Which version each of html, results and executed shows, and what each says."""
+    version = os.readlink(build / "current")
+    folders = {name: (build / name).resolve() for name in ("html", "results", "executed")}
+    assert {p.parent for p in folders.values()} == {(build / version).resolve()}, folders
+    assert (build / "html" / "index.html").is_file()
+    page = (build / "html" / "book" / "generated" / "capex.html").read_text(encoding="utf-8")
+    params = json.loads((build / "results" / "capex.json").read_text())["parameters"]
+    notebook = (build / "executed" / "capex.ipynb").read_text(encoding="utf-8")
+    new = [banner_text(SCENARIO).split(". ")[0] in page, params["h100_server_usd"] == 123456,
+           "h100_server_usd = 123456" in notebook]
+    assert len(set(new)) == 1, f"a mixture: banner, results, notebook new = {new}"
+    return {"version": version, "new": new[0]}
+
+
+def _workers_of(build: Path) -> list[int]:
+    """Worker processes still running in this project folder."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if b"analysis.pipeline.execute" in Path(f"/proc/{pid}/cmdline").read_bytes() and \
+                    Path(f"/proc/{pid}/cwd").resolve() == build.parent.resolve():
+                found.append(int(pid))
+        except OSError:
+            continue
+    return found
+
+
+def test_a_kill_at_any_step_leaves_a_whole_book(book):
+    import time
+
+    build = book / "_build"
+    before = book_state(build)
+    assert not before["new"]
+    for point in POINTS:
+        proc = run_cli("build", "-p", "h100_server_usd", "123456", cwd=book, env={"ANALYSIS_FAULT_AT": point})
+        assert proc.returncode == -9, (point, proc.stderr[-2000:])
+        state = book_state(build)
+        assert state["new"] == (point == "swapped"), point
+        assert (state == before) == (point != "swapped"), point
+        if point == "section-running":  # its workers die with it; its work folder stays behind
+            assert list((build / "cache" / "sections").glob(".tmp-run-*"))
+            deadline = time.monotonic() + 30
+            while _workers_of(build) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert _workers_of(build) == []
+    assert (build / "versions" / before["version"].split("/")[-1]).is_dir()  # the previous one, kept
+    after = run_cli("build", cwd=book)  # back to the defaults: the kept version, swapped back in
+    assert after.returncode == 0, after.stderr[-2000:]
+    assert "left by an interrupted build" in after.stderr and "swapping it back in" in after.stderr
+    assert book_state(build) == before
+    assert not list(build.glob(".stage-*")) and not list(build.glob(".current-*"))
+    assert not list(build.glob("versions/.tmp-*")) and not list(build.glob("cache/*/.tmp-*"))
