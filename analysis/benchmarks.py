@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.data import load_table
+from analysis.data import derived, load_table
 from analysis.flops import (
     attention_flops_per_token,
     matmul_params,
@@ -22,6 +22,7 @@ from analysis.flops import (
 )
 
 
+@derived  # called a dozen times per book; the three tables it reads are cached anyway
 def load_benchmarks() -> pd.DataFrame:
     """``benchmarks.csv`` plus ``flops_per_token``, ``peak_tflops``, ``mfu``,
     ``tokens_per_s_per_gpu`` and ``basis`` (``reported``, ``derived mfu`` or ``derived tokens/s``)."""
