@@ -56,6 +56,12 @@ class ScenarioLoader(yaml.SafeLoader):
         finally:
             self._depth -= 1
 
+    def construct_object(self, node, deep=False):
+        try:
+            return super().construct_object(node, deep=deep)
+        except (ValueError, OverflowError) as exc:  # a constructor's own conversion: a date out of range
+            raise _Rejected(f"not a valid value: {str(exc).splitlines()[0][:120]}", node.start_mark) from None
+
     def construct_mapping(self, node, deep=False):
         seen = {}
         for key_node, _ in node.value:
@@ -71,7 +77,7 @@ class ScenarioLoader(yaml.SafeLoader):
         text = str(node.value)
         why = why_not_decimal(text)
         if why == NOT_DECIMAL:  # YAML resolved it as a number all the same
-            why = "YAML 1.1 would read it as octal, hex, binary or base 60; write it in decimal, or quote it"
+            why = "write numbers in decimal digits; YAML 1.1 reads 0100 as octal 64 and 1:30 as base 60"
         if why is not None:
             raise _Rejected(f"'{text[:40]}' is not a decimal number ({why})", node.start_mark)
 
@@ -145,8 +151,6 @@ def read(path) -> tuple[dict, dict[str, str]]:
         raise ParameterError(f"scenario {path}{line}: not valid YAML: {problem}") from None
     except RecursionError:
         raise ParameterError(f"{where}: nested too deeply") from None
-    except (ValueError, OverflowError) as exc:  # a constructor's own conversion (a date out of range)
-        raise ParameterError(f"{where}: not a valid value: {str(exc).splitlines()[0][:120]}") from None
     finally:
         loader.dispose()
     if not isinstance(doc, dict) or not isinstance(doc.get("parameters"), dict):
