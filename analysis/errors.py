@@ -71,8 +71,12 @@ def finite_or_refused(compute, given: dict[str, object], as_json, what: str = "r
         shown = f"{key}{f' ({part})' if part and part != 'value' else ''} would be {bad[1]}"
     for flag in given:
         if attempt(flag)[1] is None:  # this flag at its default gives finite numbers: it is the cause
-            raise InputError(f"{flag} {given[flag]!r}: with this value the {what}'s {shown}, not a finite "
+            raise InputError(f"{flag} {_number(given[flag])}: with this value the {what}'s {shown}, not a finite "
                              f"number; it is too extreme for the other inputs (leave {flag} out for the default)")
-    listed = ", ".join(f"{flag} {value!r}" for flag, value in given.items())
+    listed = ", ".join(f"{flag} {_number(value)}" for flag, value in given.items())
     raise InputError(f"the {what}'s {shown}, not a finite number, with {listed or 'these inputs'}; "
                      "give less extreme values")
+
+
+def _number(value) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)

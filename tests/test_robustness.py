@@ -374,3 +374,25 @@ def test_os_errors_map_to_exit_codes(errno_, code):
 
     got, message = os_error_exit(OSError(errno_, os.strerror(errno_), "/x/_build/html"))
     assert got == code and "/x/_build/html" in message
+
+
+def test_first_not_finite_walks_nested_results():
+    from analysis.errors import first_not_finite
+
+    assert first_not_finite({"a": {"value": 1.0, "p10": [0.5, 2]}, "b": "text", "c": True}) is None
+    assert first_not_finite({"a": {"value": 1.0}, "b": {"value": 2.0, "p90": float("nan")}})[0] == "b.p90"
+    assert first_not_finite([1, {"x": float("-inf")}]) == ("1.x", float("-inf"))
+
+
+def test_finite_or_refused_names_the_input_whose_default_gives_finite_numbers():
+    from analysis.errors import InputError, finite_or_refused
+
+    def compute(flag):  # --rate 0 is the trouble; without it (its default, 1) the result is finite
+        rate = {"--size": 0.0, "--rate": 1.0}.get(flag, 0.0) if flag else 0.0
+        return {"days": {"value": 1.0 / rate if rate else float("inf")}}
+
+    with pytest.raises(InputError, match=r"^--rate 0: with this value the plan's days would be inf"):
+        finite_or_refused(compute, {"--size": 5.0, "--rate": 0.0}, lambda r: r, "plan")
+    with pytest.raises(InputError, match=r"arithmetic overflows .* with --tokens 1e\+18; give less extreme"):
+        finite_or_refused(lambda flag: None if flag else 10.0 ** 400, {"--tokens": 1e18}, lambda r: r, "plan")
+    assert finite_or_refused(lambda flag: {"days": 3.0}, {"--rate": 1.0}, lambda r: r) == {"days": 3.0}
