@@ -73,6 +73,29 @@ def _check_strong_scaling(values: dict, origin: dict) -> None:
             "above 0 or choose a model trained with a pipeline")
 
 
+FABRIC_PARAMS = ("gpus", "switch_radix", "fabric_tiers", "island_gpus", "island_oversubscription")
+
+
+def _check_fabric(values: dict, origin: dict) -> None:
+    """The network chapter's fabric must exist: a folded Clos of at most 16 tiers of
+    ``switch_radix``-port switches for ``gpus`` GPUs (in islands of ``island_gpus``). Built with the
+    chapter's own design function, so the rule is the chapter's, found before it runs."""
+    from types import SimpleNamespace
+
+    from analysis.chapters import network as chapter
+
+    try:
+        chapter.design(SimpleNamespace(**values))
+    except ValueError as exc:
+        where = next((origin[n] for n in FABRIC_PARAMS if n in origin), "")
+        shown = ", ".join(f"'{n}' ({_shown(values[n])})" for n in FABRIC_PARAMS)
+        raise ParameterError(f"{where}parameters {shown} conflict: {exc}") from None
+
+
+def _shown(value) -> str:
+    return f"{value:,.0f}" if float(value).is_integer() and abs(value) < 1e15 else f"{value:g}"
+
+
 NO_PROGRESS_SECTIONS = ("downtime", "uncertainty")  # the sections that list job_gpus
 MIN_GOODPUT = 1e-6  # below this a job's goodput is zero in all but floating-point noise
 
@@ -110,6 +133,8 @@ def check(values_by_section: dict[str, dict], origin: dict[str, str] | None = No
                     f"{where}parameters 'strong_max_gpus' ({values['strong_max_gpus']:,}) and 'strong_model' "
                     f"({values['strong_model']}, {values['strong_precision']}) conflict: the sweep starts at "
                     f"{reference:,} measured GPUs, so strong_max_gpus must exceed {reference:,}")
+        if "switch_radix" in values and set(FABRIC_PARAMS) <= set(values):
+            _check_fabric(values, origin)
         if {"strong_model", "strong_precision", "grad_bytes_per_param", "backend_gbps"} <= set(values):
             _check_strong_scaling(values, origin)
         if section in NO_PROGRESS_SECTIONS and _no_progress(values):

@@ -106,6 +106,12 @@ def test_a_parameter_of_a_needed_chapter_belongs():
     (["run", "scaling", "-p", "strong_max_gpus", "2"], ("strong_max_gpus", "strong_model")),
     (["run", "downtime", "-p", "job_gpus", "2000000", "-p", "checkpoint_write_seconds", "3600"],
      ("job_gpus", "checkpoint_write_seconds")),
+    # found by the bound sweep and a random search; the chapters used to fail on these (exit 1)
+    (["run", "scaling", "-p", "backend_gbps", "1"], ("grad_bytes_per_param", "backend_gbps")),
+    (["run", "scaling", "-p", "grad_bytes_per_param", "0", "-p", "strong_model", "llama31_8b"],
+     ("grad_bytes_per_param", "strong_model")),
+    (["run", "network", "-p", "gpus", "2000000", "-p", "switch_radix", "4", "-p", "island_gpus", "10000000"],
+     ("gpus", "switch_radix", "island_gpus")),
 ])
 def test_conflicting_parameters_name_both(args, names, out, capsys):
     code, err = _main([*args, "--out", str(out)], capsys)
