@@ -78,14 +78,13 @@ FABRIC_PARAMS = ("gpus", "switch_radix", "fabric_tiers", "island_gpus", "island_
 
 def _check_fabric(values: dict, origin: dict) -> None:
     """The network chapter's fabric must exist: a folded Clos of at most 16 tiers of
-    ``switch_radix``-port switches for ``gpus`` GPUs (in islands of ``island_gpus``). Built with the
-    chapter's own design function, so the rule is the chapter's, found before it runs."""
-    from types import SimpleNamespace
-
-    from analysis.chapters import network as chapter
+    ``switch_radix``-port switches for ``gpus`` GPUs (in islands of ``island_gpus``), built by the
+    function the chapter builds it with."""
+    from analysis import network
 
     try:
-        chapter.design(SimpleNamespace(**values))
+        network.design_fabric(values["gpus"], values["switch_radix"], values["fabric_tiers"], values["island_gpus"],
+                              values["island_oversubscription"])
     except ValueError as exc:
         where = next((origin[n] for n in FABRIC_PARAMS if n in origin), "")
         shown = ", ".join(f"'{n}' ({_shown(values[n])})" for n in FABRIC_PARAMS)

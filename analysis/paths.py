@@ -107,7 +107,7 @@ def check_out_dir(flag: str, out) -> Path:
     if probe == path:
         mode = os.stat(path).st_mode
         if not stat.S_ISDIR(mode):
-            _refuse(flag, text, f"exists and is {'a file' if stat.S_ISREG(mode) else _kind(mode)}, not a folder")
+            _refuse(flag, text, f"exists and is not a folder (it is {'a file' if stat.S_ISREG(mode) else _kind(mode)})")
         _check_folder(flag, text, path, "files")
         _check_folder(flag, text, path.parent, "a staging folder")  # results are staged beside it
     else:
