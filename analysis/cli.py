@@ -382,17 +382,20 @@ def _values_not_flags(argv: list[str]) -> list[str]:
     return out
 
 
-# What each command's --out names: a folder (run, compare, measure) or a file (plan).
-OUT_KINDS = {"run": "folder", "compare": "folder", "measure": "folder", "plan": "file"}
+# What each command's --out names: a file (plan), a folder (measure appends to its table there) or
+# a folder whose files are staged beside it and moved in at the end (run, compare).
+OUT_KINDS = {"run": "staged folder", "compare": "staged folder", "measure": "folder", "plan": "file"}
 
 
 def check_outputs(args) -> None:
     """Check ``--out`` before the command does any work (exit 2 naming the flag; analysis.paths)."""
     kind, out = OUT_KINDS.get(args.command), getattr(args, "out", None)
-    if kind == "file" and out is not None:
+    if out is None or kind is None:
+        return
+    if kind == "file":
         paths.check_out_file("--out", out)
-    elif kind == "folder" and out is not None:
-        paths.check_out_dir("--out", out)
+    else:
+        paths.check_out_dir("--out", out, staged_beside=kind == "staged folder")
 
 
 # What an interrupt leaves, per command (the build's sentence depends on how far its swap got).

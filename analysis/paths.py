@@ -93,9 +93,11 @@ def check_out_file(flag: str, out) -> Path:
     return path
 
 
-def check_out_dir(flag: str, out) -> Path:
+def check_out_dir(flag: str, out, staged_beside: bool = False) -> Path:
     """``out`` as an absolute path to a folder that exists and is writable, or that can be made
-    (its nearest existing parent is a writable folder); otherwise an InputError naming ``flag``."""
+    (its nearest existing parent is a writable folder); otherwise an InputError naming ``flag``.
+    ``staged_beside``: the command stages its files in a folder next to ``out`` (``run``,
+    ``compare``), so ``out``'s parent must be writable too."""
     text, path = _absolute(flag, out)
     if path == Path(path.anchor):
         _refuse(flag, text, f"refusing to write into the root folder {path}")
@@ -109,7 +111,8 @@ def check_out_dir(flag: str, out) -> Path:
         if not stat.S_ISDIR(mode):
             _refuse(flag, text, f"exists and is not a folder (it is {'a file' if stat.S_ISREG(mode) else _kind(mode)})")
         _check_folder(flag, text, path, "files")
-        _check_folder(flag, text, path.parent, "a staging folder")  # results are staged beside it
+        if staged_beside:
+            _check_folder(flag, text, path.parent, "a staging folder")
     else:
         _check_folder(flag, text, probe, "the folder")
     return path
