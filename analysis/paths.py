@@ -101,6 +101,13 @@ def check_out_dir(flag: str, out, staged_beside: bool = False) -> Path:
     text, path = _absolute(flag, out)
     if path == Path(path.anchor):
         _refuse(flag, text, f"refusing to write into the root folder {path}")
+    try:
+        return _check_dir(flag, text, path, staged_beside)
+    except OSError as exc:  # a name too long, a loop of links, a folder that cannot be searched
+        _refuse(flag, text, f"cannot be used: {exc.strerror}")
+
+
+def _check_dir(flag: str, text: str, path: Path, staged_beside: bool) -> Path:
     probe = path
     while not probe.exists() and probe != probe.parent:
         if probe.is_symlink():  # a dangling link: there is nothing to make a folder in

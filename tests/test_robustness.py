@@ -231,13 +231,19 @@ def _special(kind: str, tmp_path: Path) -> tuple[str, str]:
     if kind == "fifo":
         os.mkfifo(tmp_path / "fifo")
         return str(tmp_path / "fifo"), "FIFO"
+    if kind == "link-loop":
+        (tmp_path / "a").symlink_to(tmp_path / "b")
+        (tmp_path / "b").symlink_to(tmp_path / "a")
+        return str(tmp_path / "a" / "x"), "--out"
+    if kind == "too-long":
+        return str(tmp_path / ("n" * 5_000)), "cannot be used"
     return {"empty": ("", "the path is empty"), "sys": ("/sys/x", "under /sys"), "proc": ("/proc/x", "under /proc"),
             "device": ("/dev/null", "under /dev"), "under-a-file": (str(a_file / "sub"), f"{a_file} is a file"),
             "root": ("/", "root folder")}[kind]
 
 
 @pytest.mark.parametrize("command", OUT_COMMANDS)
-@pytest.mark.parametrize("kind", ["fifo", "empty", "sys", "proc", "device", "under-a-file"])
+@pytest.mark.parametrize("kind", ["fifo", "empty", "sys", "proc", "device", "under-a-file", "link-loop", "too-long"])
 def test_a_bad_out_exits_2_at_once_naming_the_flag(command, kind, tmp_path):
     """Checked before any work (the planner's FIFO used to hang after computing). A subprocess with a
     timeout: a hang fails the test instead of stopping the suite."""
