@@ -13,7 +13,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis.costs import usd_per_million_tokens
-from analysis.data import load_table
+from analysis.data import derived, load_table
 from analysis.flops import (
     attention_flops_per_token,
     matmul_params,
@@ -23,15 +23,20 @@ from analysis.flops import (
 )
 
 
+@derived  # called a dozen times per book; the three tables it reads are cached anyway
 def load_benchmarks() -> pd.DataFrame:
     """``benchmarks.csv`` plus ``flops_per_token``, ``peak_tflops``, ``mfu``,
     ``tokens_per_s_per_gpu`` and ``basis`` (``reported``, ``derived mfu`` or ``derived tokens/s``)."""
     bench = load_table("benchmarks")
     models = load_table("models").set_index("model_id")
     gpus = load_table("gpus").set_index("gpu_id")
-    bench["flops_per_token"] = [model_flops_per_token(models.loc[m], s)
-                                for m, s in zip(bench["model_id"], bench["seq_len"], strict=True)]
-    registry_peak = [gpus.loc[g, f"{p}_dense_tflops"] for g, p in zip(bench["gpu_id"], bench["precision"], strict=True)]
+    # each distinct (model, sequence length) and (GPU, precision) once: a few of each, not a row each
+    pairs = list(zip(bench["model_id"], bench["seq_len"], strict=True))
+    flops = {pair: model_flops_per_token(models.loc[pair[0]], pair[1]) for pair in sorted(set(pairs))}
+    bench["flops_per_token"] = [flops[pair] for pair in pairs]
+    chips = list(zip(bench["gpu_id"], bench["precision"], strict=True))
+    peaks = {chip: gpus.loc[chip[0], f"{chip[1]}_dense_tflops"] for chip in sorted(set(chips))}
+    registry_peak = [peaks[chip] for chip in chips]
     bench["peak_tflops"] = bench["mfu_peak_tflops"].fillna(pd.Series(registry_peak, index=bench.index))
     has_mfu, has_tok = bench["mfu_reported"].notna(), bench["tokens_per_s_per_gpu_reported"].notna()
     bench["mfu"] = bench["mfu_reported"].where(

@@ -1,19 +1,22 @@
 """``python -m analysis``: list chapters, show parameters, rerun a chapter, build the book.
 
-Exit codes: 0 success; 2 bad input (parameter, scenario or data file; nothing written);
-1 failure while executing (the message names the section, cell and error).
+Exit codes: 0 success; 2 bad input (parameter, scenario or data file, output path, a read-only
+folder; nothing written); 1 failure while executing (the message names the section, cell and
+error); 130 interrupted (Ctrl-C, SIGTERM, SIGHUP).
 """
 
 from __future__ import annotations
 
 import argparse
 import errno
-import math
+import os
 import sys
 from pathlib import Path
 
-from analysis.errors import ExecutionError, InputError
-from analysis.outputs import check_out_dir, clip, install_signal_handlers, staged
+from analysis import paths
+from analysis.errors import ExecutionError, InputError, finite_or_refused
+from analysis.inputs import NEGATIVE_VALUE, number_flag
+from analysis.outputs import clip, install_signal_handlers, staged
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -95,7 +98,7 @@ def cmd_run(args) -> int:
     from analysis.sections import get_section, run_order
 
     section = get_section(args.section)
-    out = check_out_dir(args.out if args.out is not None else REPO_ROOT / "_build" / "run")
+    out = paths.check_out_dir("--out", args.out if args.out is not None else REPO_ROOT / "_build" / "run", staged_beside=True)
     overrides, origin = _overrides(args)
     values = resolve_all(overrides, origin)  # everything is validated before anything is written
     _check_params_belong(section, [name for name, _ in args.param or []])
@@ -135,7 +138,7 @@ def cmd_compare(args) -> int:
     from analysis.notebook import format_quantity
     from analysis.plots import compare_figure
 
-    out = check_out_dir(args.out)
+    out = paths.check_out_dir("--out", args.out, staged_beside=True)
     loaded = [scenarios.load(path) for path in args.files]  # every file is checked before anything runs
     table = scenarios.compare(loaded)
     names = scenarios.column_names(loaded)  # one column per file given, same names told apart
@@ -146,7 +149,7 @@ def cmd_compare(args) -> int:
     for _, row in table.iterrows():
         print(f"{row['label']:<{width}}  " + "  ".join(f"{format_quantity(row[n], row['unit'])[:22]:>22}" for n in names))
     with staged(out) as stage:
-        table.to_csv(stage / "compare.csv")
+        scenarios.write_csv(table, stage / "compare.csv")
         compare_figure(table, names).savefig(stage / "compare.png", bbox_inches="tight", metadata={"Software": None})
     print(f"\nWrote {out / 'compare.csv'} and {out / 'compare.png'}")
     return 0
@@ -157,24 +160,39 @@ def cmd_measure(args) -> int:
     from analysis.measure import harness
 
     # one check of the folder, before the measurement runs: the given --out, or data/measured
-    out = check_out_dir(args.out if args.out is not None else data_dir() / "measured")
+    out = paths.check_out_dir("--out", args.out if args.out is not None else data_dir() / "measured")
     path, new = harness.run(args.device, args.quick, args.seed, out)
     print(harness.summary(path, new))
     return 0
 
 
-def _number(flag: str, kind=float, low: float = 0.0, high: float = math.inf, low_open: bool = True):
-    """An argparse type: a number of ``kind`` in (low, high] (or [low, high]), naming ``flag`` when not."""
-    def parse(text: str):
-        try:
-            value = kind(float(text)) if kind is int and float(text).is_integer() else kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{flag} expects {'an integer' if kind is int else 'a number'}, got {text!r}") from None
-        if not (value > low if low_open else value >= low) or value > high or not math.isfinite(value):
-            bound = f"{'above' if low_open else 'at least'} {low:g}" + (f" and at most {high:g}" if high < math.inf else "")
-            raise argparse.ArgumentTypeError(f"{flag} must be {bound}, got {text!r}")
-        return value
-    return parse
+_number = number_flag  # the planner's flags: one number grammar with -p and scenario files
+
+
+# The planner's numeric flags and the PlanInputs field each sets (None: required, no default).
+PLAN_FIELDS = {"--mfu": "mfu", "--tokens-per-s-per-gpu": "tokens_per_s_per_gpu", "--achieved-tflops": "achieved_tflops",
+               "--usd-per-gpu-hour": "usd_per_gpu_hour", "--pue": "pue", "--tariff-usd-per-kwh": "tariff_usd_per_kwh",
+               "--grid-kg-co2-per-kwh": "grid_g_co2_per_kwh", "--checkpoint-write-seconds": "checkpoint_write_seconds",
+               "--restart-minutes": "restart_minutes", "--tokens": None, "--gpus": None, "--params": None,
+               "--active-params": None, "--layers": None, "--hidden": None, "--seq-len": None}
+
+
+def _plan_numbers(args) -> dict:
+    """The numeric plan flags given, optional ones first (the likelier cause of an overflow)."""
+    given = {f: getattr(args, f[2:].replace("-", "_")) for f in PLAN_FIELDS}
+    return {f: v for f, v in sorted(given.items(), key=lambda fv: PLAN_FIELDS[fv[0]] is None) if v is not None}
+
+
+def _plan_without(planner, inputs, flag: str | None):
+    """The plan of ``inputs``, with ``flag`` (if given) left at the planner's default."""
+    from dataclasses import replace
+
+    if flag is None:
+        return planner.plan(inputs)
+    if PLAN_FIELDS[flag] is None:
+        return None
+    unset = {PLAN_FIELDS[flag]: None, **({"flops_counted": None} if flag == "--achieved-tflops" else {})}
+    return planner.plan(replace(inputs, **unset))
 
 
 def cmd_plan(args) -> int:
@@ -220,16 +238,14 @@ def cmd_plan(args) -> int:
         grid_g_co2_per_kwh=None if args.grid_kg_co2_per_kwh is None else args.grid_kg_co2_per_kwh * 1_000.0,
         checkpoint_write_seconds=args.checkpoint_write_seconds, restart_minutes=args.restart_minutes,
         failure_model=args.failure_model)
-    try:
-        result = planner.plan(inputs)
+    try:  # an overflow is an exit 2 naming the flag behind it, never Infinity or NaN in the output
+        result = finite_or_refused(lambda flag: _plan_without(planner, inputs, flag), _plan_numbers(args),
+                                   planner.Plan.to_json, "plan")
     except planner.PlanError as exc:
         raise InputError(str(exc)) from None
-    doc = json.dumps(result.to_json(), indent=2)
-    if args.out:
-        out = Path(args.out)
-        if out.is_dir():
-            raise InputError(f"--out {args.out}: is a folder; give a file name")
-        out.write_text(doc + "\n")
+    doc = json.dumps(result.to_json(), indent=2, allow_nan=False)
+    if args.out is not None:
+        paths.write_text_atomic(paths.check_out_file("--out", args.out), doc + "\n")
     if args.json:
         print(doc)
     else:
@@ -279,6 +295,8 @@ def make_parser() -> argparse.ArgumentParser:
             p.add_argument("--jobs", type=_jobs, default=2, help="parallel sections (default: 2)")
         p.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"),
                        help="override a parameter (repeatable)")
+        # `-p NAME -inf` arrives here as `--assign NAME=-inf` (see _values_not_flags)
+        p.add_argument("--assign", dest="param", action="append", type=_name_value, help=argparse.SUPPRESS)
         p.add_argument("--scenario", help="YAML file of parameter overrides")
         p.set_defaults(func=cmd_run if name == "run" else cmd_build)
     p = sub.add_parser("compare", help="key results of scenario files side by side")
@@ -331,10 +349,59 @@ def make_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _interrupted(exc: KeyboardInterrupt, command: str | None) -> str:
+def _name_value(text: str) -> list[str]:
+    name, _, value = text.partition("=")
+    return [name, value]
+
+
+def _values_not_flags(argv: list[str]) -> list[str]:
+    """``argv`` with each word that is a value though argparse would take it for a flag (``-inf``,
+    ``-1e5``: inputs.NEGATIVE_VALUE) joined to the option before it: ``--gpus -inf`` becomes
+    ``--gpus=-inf`` and ``-p gpus -inf`` becomes ``--assign gpus=-inf``, so the value reaches its
+    check and the message gives the valid range."""
+    out: list[str] = []
+    for i, word in enumerate(argv):
+        if word == "--":
+            return out + argv[i:]
+        if NEGATIVE_VALUE.match(word) and out:
+            if len(out) >= 2 and out[-2] in ("-p", "--param"):
+                name = out.pop()
+                out[-1:] = ["--assign", f"{name}={word}"]
+                continue
+            if out[-1].startswith("--") and "=" not in out[-1]:
+                out[-1] = f"{out[-1]}={word}"
+                continue
+        out.append(word)
+    return out
+
+
+# What each command's --out names: a file (plan), a folder (measure appends to its table there) or
+# a folder whose files are staged beside it and moved in at the end (run, compare).
+OUT_KINDS = {"run": "staged folder", "compare": "staged folder", "measure": "folder", "plan": "file"}
+
+
+def check_outputs(args) -> None:
+    """Check ``--out`` before the command does any work (exit 2 naming the flag; analysis.paths)."""
+    kind, out = OUT_KINDS.get(args.command), getattr(args, "out", None)
+    if out is None or kind is None:
+        return
+    if kind == "file":
+        paths.check_out_file("--out", out)
+    else:
+        paths.check_out_dir("--out", out, staged_beside=kind == "staged folder")
+
+
+# What an interrupt leaves, per command (the build's sentence depends on how far its swap got).
+STOPPED = {"run": "the run stopped; results reach --out only when a run completes",
+           "compare": "the comparison stopped; compare.csv and compare.png reach --out only when it completes",
+           "plan": "planning stopped; --out is written only when a plan completes",
+           "measure": "the measurement stopped; rows are appended only when a measurement completes"}
+
+
+def _interrupted(exc: KeyboardInterrupt, command: str | None = None) -> str:
     what = f"{exc.args[0]} received" if exc.args else "interrupted"
-    if command != "build":  # run, compare, plan, measure: their output is staged, then moved in
-        return f"{what}: stopped; nothing was written"
+    if command != "build":
+        return f"{what}: {STOPPED[command]}" if command in STOPPED else what
     from analysis.pipeline import build
 
     if build.SWAPPED_IN:
@@ -342,12 +409,38 @@ def _interrupted(exc: KeyboardInterrupt, command: str | None) -> str:
     return f"{what}: nothing was swapped in; the previous book and results are untouched"
 
 
+def os_error_exit(exc: OSError) -> tuple[int, str]:
+    """Exit code and sentence for an OSError no command turned into an input error. A folder that
+    cannot be written (read-only file system, no permission) is the user's to fix: exit 2; a full
+    disk or another fault of the machine: exit 1."""
+    where = exc.filename or "the output"
+    if exc.errno == errno.ENOSPC:
+        return 1, f"no space left on device while writing {where}; nothing was swapped in"
+    if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        return 2, f"cannot write {where}: {exc.strerror}; give a writable location"
+    return 1, f"{exc.strerror or exc}: {exc.filename or ''}"
+
+
+def _quiet_stdout() -> None:
+    """After a closed pipe (``plan --json | head -c 10``): point stdout at /dev/null so the final
+    flush at exit finds nothing to write (the recipe in Python's signal module documentation)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
 def main(argv=None) -> int:
     install_signal_handlers()
     args = None
     try:
-        args = make_parser().parse_args(argv)
-        return args.func(args)
+        args = make_parser().parse_args(_values_not_flags(sys.argv[1:] if argv is None else list(argv)))
+        check_outputs(args)
+        code = args.func(args)
+        sys.stdout.flush()  # a reader that went away shows here, inside the handlers below
+        return code
+    except BrokenPipeError:  # the reader has what it wanted: not an error
+        _quiet_stdout()
+        return 0
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -357,10 +450,7 @@ def main(argv=None) -> int:
     except KeyboardInterrupt as exc:
         print(_interrupted(exc, getattr(args, "command", None)), file=sys.stderr)
         return 130
-    except OSError as exc:  # the machine, not the input: a full disk, a folder gone read-only
-        if exc.errno == errno.ENOSPC:
-            print(f"error: no space left on device while writing {exc.filename or 'the output'}; "
-                  "nothing was swapped in", file=sys.stderr)
-        else:
-            print(f"error: {exc.strerror or exc}: {exc.filename or ''}", file=sys.stderr)
-        return 1
+    except OSError as exc:
+        code, message = os_error_exit(exc)
+        print(f"error: {message}", file=sys.stderr)
+        return code

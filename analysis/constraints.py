@@ -29,6 +29,72 @@ def strong_reference_gpus(model: str, precision: str) -> int | None:
     rows = benchmarks.sweep(load_table("benchmarks"), model, precision, STRONG_SCALING_RELEASE)
     return int(rows["gpus"].min()) if len(rows) else None
 
+
+def strong_reference_step(values: dict) -> dict | None:
+    """The scaling chapter's reference run (the smallest measured cluster of ``strong_model`` in
+    ``strong_precision``): its GPUs, pipeline degree, measured step and gradient exchange (seconds)
+    at ``grad_bytes_per_param`` and ``backend_gbps``. The chapter calibrates its compute as the
+    step minus the exchange, so the exchange must be the shorter; and with no exchange and no
+    pipeline bubble, more GPUs would cost nothing extra and its cost ratios are undefined."""
+    from analysis import benchmarks, scaling
+    from analysis.data import load_table
+
+    rows = benchmarks.sweep(benchmarks.load_benchmarks(), values["strong_model"], values["strong_precision"],
+                            STRONG_SCALING_RELEASE)
+    if not len(rows):
+        return None
+    ref = rows.iloc[0]
+    params = load_table("models").set_index("model_id").loc[values["strong_model"], "total_params"]
+    pp = scaling.degree(ref["pp"])
+    return {"gpus": int(ref["gpus"]), "pp": pp,
+            "step_s": float(scaling.step_time_from_rate_s(ref["global_batch"], ref["seq_len"], ref["gpus"],
+                                                          ref["tokens_per_s_per_gpu"])),
+            "exchange_s": float(scaling.grad_sync_s(params, scaling.degree(ref["tp"]), pp, ref["gpus"],
+                                                    values["grad_bytes_per_param"], values["backend_gbps"]))}
+
+
+def _check_strong_scaling(values: dict, origin: dict) -> None:
+    ref = strong_reference_step(values)
+    if ref is None:
+        return
+    g, b, model = values["grad_bytes_per_param"], values["backend_gbps"], values["strong_model"]
+    where = origin.get("backend_gbps") or origin.get("grad_bytes_per_param") or origin.get("strong_model") or ""
+    if ref["exchange_s"] >= ref["step_s"]:
+        raise ParameterError(
+            f"{where}parameters 'grad_bytes_per_param' ({g:g}) and 'backend_gbps' ({b:g}) conflict: the gradient "
+            f"exchange of {model} would take {ref['exchange_s']:.3g} s, longer than the whole {ref['step_s']:.3g} s "
+            f"step measured on {ref['gpus']:,} GPUs; backend_gbps must exceed "
+            f"{b * ref['exchange_s'] / ref['step_s']:.3g} at {g:g} bytes per parameter")
+    if ref["exchange_s"] == 0 and ref["pp"] == 1:
+        raise ParameterError(
+            f"{where}parameters 'grad_bytes_per_param' (0) and 'strong_model' ({model}) conflict: with no gradient "
+            f"exchange and no pipeline (its measured recipe has pipeline degree 1), strong scaling is perfect, more "
+            "GPUs cost nothing extra and the chapter's cost per speed-up is undefined; set grad_bytes_per_param "
+            "above 0 or choose a model trained with a pipeline")
+
+
+FABRIC_PARAMS = ("gpus", "switch_radix", "fabric_tiers", "island_gpus", "island_oversubscription")
+
+
+def _check_fabric(values: dict, origin: dict) -> None:
+    """The network chapter's fabric must exist: a folded Clos of at most 16 tiers of
+    ``switch_radix``-port switches for ``gpus`` GPUs (in islands of ``island_gpus``), built by the
+    function the chapter builds it with."""
+    from analysis import network
+
+    try:
+        network.design_fabric(values["gpus"], values["switch_radix"], values["fabric_tiers"], values["island_gpus"],
+                              values["island_oversubscription"])
+    except ValueError as exc:
+        where = next((origin[n] for n in FABRIC_PARAMS if n in origin), "")
+        shown = ", ".join(f"'{n}' ({_shown(values[n])})" for n in FABRIC_PARAMS)
+        raise ParameterError(f"{where}parameters {shown} conflict: {exc}") from None
+
+
+def _shown(value) -> str:
+    return f"{value:,.0f}" if float(value).is_integer() and abs(value) < 1e15 else f"{value:g}"
+
+
 NO_PROGRESS_SECTIONS = ("downtime", "uncertainty")  # the sections that list job_gpus
 MIN_GOODPUT = 1e-6  # below this a job's goodput is zero in all but floating-point noise
 
@@ -66,6 +132,10 @@ def check(values_by_section: dict[str, dict], origin: dict[str, str] | None = No
                     f"{where}parameters 'strong_max_gpus' ({values['strong_max_gpus']:,}) and 'strong_model' "
                     f"({values['strong_model']}, {values['strong_precision']}) conflict: the sweep starts at "
                     f"{reference:,} measured GPUs, so strong_max_gpus must exceed {reference:,}")
+        if "switch_radix" in values and set(FABRIC_PARAMS) <= set(values):
+            _check_fabric(values, origin)
+        if {"strong_model", "strong_precision", "grad_bytes_per_param", "backend_gbps"} <= set(values):
+            _check_strong_scaling(values, origin)
         # the downtime chapter also prices a job the size of the whole cluster (gpus)
         sizes = [name for name in ("job_gpus", "gpus") if section in NO_PROGRESS_SECTIONS and name in values]
         stuck = next((name for name in sizes if _no_progress(values, values[name])), None)

@@ -284,18 +284,52 @@ def load_table(name: str) -> pd.DataFrame:
 
 def row(name: str, key: str) -> pd.Series:
     """One row of a keyed table (``gpus``, ``models``, ...) by its id, with a clear error if absent."""
-    table = load_table(name)
-    column = KEYS[name]
-    match = table[table[column] == key]
-    if match.empty:
+    table_path(name)
+    _check_allowed(name)
+    folder = str(data_dir())
+    position = _row_positions(name, folder).get(key)
+    if position is None:
+        column = KEYS[name]
         raise DataError(f"{table_path(name)}: no row with {column} = '{key}'; "
-                        f"known: {', '.join(table[column])}")
-    return match.iloc[0]
+                        f"known: {', '.join(_validated(name, folder)[column])}")
+    return _validated(name, folder).iloc[position].copy()  # a copy: the cached table stays as read
+
+
+@functools.cache
+def _row_positions(name: str, folder: str) -> dict[str, int]:
+    """Row position of each id of keyed table ``name`` (the first, where an id repeats)."""
+    positions: dict[str, int] = {}
+    for i, key in enumerate(_validated(name, folder)[KEYS[name]]):
+        positions.setdefault(key, i)
+    return positions
+
+
+_DERIVED: list[dict] = []  # the memo of each @derived function
+
+
+def derived(fn):
+    """Memoize ``fn``, a pure function of the data tables (and of hashable arguments): computed
+    once per data folder and allowed-table set, until :func:`clear_cache`. A DataFrame comes back
+    as a copy, so a caller that edits it changes no one else's."""
+    memo: dict = {}
+    _DERIVED.append(memo)
+
+    @functools.wraps(fn)
+    def wrapper(*args):
+        key = (args, str(data_dir()), os.environ.get("ANALYSIS_ALLOWED_TABLES"))
+        if key not in memo:
+            memo[key] = fn(*args)
+        value = memo[key]
+        return value.copy() if isinstance(value, pd.DataFrame) else value
+    return wrapper
 
 
 def clear_cache() -> None:
-    """Forget validated tables (tests that edit data files call this)."""
+    """Forget validated tables and what was derived from them (tests that edit data files call this)."""
     _validated.cache_clear()
+    _row_positions.cache_clear()
+    for memo in _DERIVED:
+        memo.clear()
 
 
 def fact(fact_id: str) -> float:

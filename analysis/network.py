@@ -114,6 +114,16 @@ def clos_fabric(gpus: float, radix: int, tiers: int = 0, island_gpus: float | No
     return Fabric(gpus, radix, links, switches, island_tiers, gpus / island_gpus)
 
 
+def design_fabric(gpus: float, radix: int, tiers: int, island_gpus: float | None,
+                  oversubscription: float) -> Fabric:
+    """The fabric of a design: islands of ``island_gpus`` when that is below ``gpus`` (else one
+    non-blocking tree), with ``tiers`` tiers if that is more than the fewest that fit (``tiers``
+    adds tiers, never removes them). A ValueError says why no such fabric exists."""
+    island = island_gpus if (island_gpus is not None and island_gpus < gpus) else None
+    fewest = clos_fabric(gpus, radix, 0, island, oversubscription)
+    return clos_fabric(gpus, radix, tiers, island, oversubscription) if tiers > fewest.tiers else fewest
+
+
 # --- media: which links are copper, multimode or single-mode optics ----------------------------------
 
 

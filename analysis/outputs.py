@@ -1,7 +1,7 @@
 """Output folders and process hygiene shared by ``run``, ``compare``, ``measure`` and ``build``.
 
-* ``--out`` is checked before any work starts, so a bad path is an exit 2 naming it, never a
-  traceback after minutes of computing.
+* ``--out`` is checked before any work starts (:mod:`analysis.paths`), so a bad path is an exit 2
+  naming it, never a traceback after minutes of computing.
 * ``run`` and ``compare`` write into a staging folder unique to the process and move the finished
   files in under a lock at the end: two runs into one folder never mix their files.
 * SIGTERM and SIGHUP end the process the way Ctrl-C does (the same cleanup, exit 130), and SIGINT
@@ -22,26 +22,6 @@ import threading
 from pathlib import Path
 
 from analysis.errors import InputError, clip  # noqa: F401 (clip re-exported)
-
-
-def check_out_dir(out, flag: str = "--out") -> Path:
-    """``out`` as an absolute path that is, or can become, a writable folder; exit 2 otherwise."""
-    text = str(out)
-    if not text.strip():
-        raise InputError(f"{flag}: the path is empty")
-    path = Path(out).expanduser().resolve()
-    if path == Path(path.anchor):
-        raise InputError(f"{flag} {text}: refusing to write into the root folder {path}")
-    if path.exists() and not path.is_dir():
-        raise InputError(f"{flag} {text}: {path} exists and is not a folder")
-    probe = path
-    while not probe.exists():
-        probe = probe.parent
-    if not probe.is_dir():
-        raise InputError(f"{flag} {text}: {probe} is a file, so the folder cannot be made")
-    if not os.access(probe, os.W_OK | os.X_OK):
-        raise InputError(f"{flag} {text}: {probe} is not writable")
-    return path
 
 
 def make_dir(path: Path, flag: str = "--out") -> None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from analysis.errors import InputError, clip
 from analysis.hardware import gpu_ids
+from analysis.inputs import parse_number
 
 
 class ParameterError(InputError):
@@ -75,10 +76,12 @@ class Param:
             return value
         if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
             raise ParameterError(f"{where}: {expected}; got {shown}")
-        try:
-            number = float(raw.replace("_", "")) if isinstance(raw, str) else float(raw)
-        except ValueError:
-            raise ParameterError(f"{where}: {expected}; got {shown}, which is not a number") from None
+        try:  # text: the one number grammar of the command line and scenario files (analysis.inputs)
+            number = parse_number(raw) if isinstance(raw, str) else float(raw)
+        except ValueError as exc:
+            raise ParameterError(f"{where}: {expected}; got {shown}, which is not a number ({exc})") from None
+        except OverflowError:  # an integer beyond any float
+            raise ParameterError(f"{where}: {expected}; got {shown}, which is out of range") from None
         if not math.isfinite(number):
             raise ParameterError(f"{where}: {expected}; got {shown}, which is not finite")
         if self.kind is int:

@@ -160,13 +160,17 @@ def compare_figure(table, names):
     ax.set_title("Scenarios against the first one", loc="left", fontweight="bold")
     y = np.arange(len(table))
     height = 0.8 / len(names)
-    for i, name in enumerate(names):
-        ax.barh(y + i * height, table[name] / table[names[0]], height, color=CYCLE[i % len(CYCLE)], label=name)
+    bars = [ax.barh(y + i * height, table[name] / table[names[0]], height, color=CYCLE[i % len(CYCLE)])
+            for i, name in enumerate(names)]
     ax.axvline(1.0, color=PALETTE["black"], lw=0.8)
     ax.set_yticks(y + height * (len(names) - 1) / 2, [textwrap.fill(str(t), 26) for t in table["label"]])
-    ax.set_xlabel(f"Ratio to '{names[0]}'")
+    # Scenario names are the user's text: shown as typed (no mathtext from a '$'), wrapped to the
+    # column, and given to the legend explicitly (it would drop a name that starts with '_').
+    ax.set_xlabel(f"Ratio to '{textwrap.shorten(names[0], 40, placeholder='...')}'", parse_math=False)
     ax.invert_yaxis()
-    fig.legend(loc="outside lower center", ncols=1)
+    legend = fig.legend(bars, [textwrap.fill(name, 48) for name in names], loc="outside lower center", ncols=1)
+    for text in legend.get_texts():
+        text.set_parse_math(False)
     fig.suptitle("Source: book's point model (analysis.chapters.bands.evaluate) for each scenario file.",
                  x=0.01, ha="left", fontsize=plt.rcParams["font.size"], color="#444444", fontweight="normal")
     return fig

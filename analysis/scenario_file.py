@@ -5,14 +5,17 @@ Limits, because a scenario file is a few lines of overrides and anything else is
 attack: a regular file only (a FIFO would block, /dev/zero never ends), read without blocking and
 at most ``MAX_BYTES``; no anchors or aliases (an alias bomb expands exponentially); at most
 ``MAX_DEPTH`` levels of nesting; no duplicate keys (YAML would keep the last one silently); and
-numbers only in decimal: YAML 1.1 reads ``0100`` as 64 and ``1:30`` as 90, which no one means.
+numbers only in decimal (:mod:`analysis.inputs`, the command line's grammar too): YAML 1.1 reads
+``0100`` as 64 and ``1:30`` as 90, which no one means. ``name`` is text of at most ``MAX_NAME``
+characters and ``description`` at most ``MAX_DESCRIPTION``: both are shown on every page of a
+scenario build, so bidirectional and control characters are removed from them here.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import stat
+import unicodedata
 from pathlib import Path
 
 import yaml
@@ -20,12 +23,14 @@ from yaml.composer import ComposerError
 from yaml.constructor import ConstructorError
 from yaml.events import AliasEvent
 
+from analysis.inputs import NOT_DECIMAL, display_text, why_not_decimal
 from analysis.params import ParameterError
 
 MAX_BYTES = 256 * 1024
 MAX_DEPTH = 16
+MAX_NAME = 200
+MAX_DESCRIPTION = 2_000
 TOP_LEVEL = ("name", "description", "parameters")
-DECIMAL = re.compile(r"[-+]?(0|[1-9][0-9_]*)(\.[0-9_]*)?([eE][-+]?[0-9]+)?|[-+]?\.[0-9_]+([eE][-+]?[0-9]+)?")
 
 
 class _Rejected(yaml.YAMLError):
@@ -51,6 +56,12 @@ class ScenarioLoader(yaml.SafeLoader):
         finally:
             self._depth -= 1
 
+    def construct_object(self, node, deep=False):
+        try:
+            return super().construct_object(node, deep=deep)
+        except (ValueError, OverflowError) as exc:  # a constructor's own conversion: a date out of range
+            raise _Rejected(f"not a valid value: {str(exc).splitlines()[0][:120]}", node.start_mark) from None
+
     def construct_mapping(self, node, deep=False):
         seen = {}
         for key_node, _ in node.value:
@@ -64,9 +75,11 @@ class ScenarioLoader(yaml.SafeLoader):
 
     def _decimal_only(self, node):
         text = str(node.value)
-        if not DECIMAL.fullmatch(text.strip()):
-            raise _Rejected(f"'{text[:40]}' is not a decimal number (YAML 1.1 would read it as octal, hex, "
-                            "binary or base 60); write it in decimal, or quote it", node.start_mark)
+        why = why_not_decimal(text)
+        if why == NOT_DECIMAL:  # YAML resolved it as a number all the same
+            why = "write numbers in decimal digits; YAML 1.1 reads 0100 as octal 64 and 1:30 as base 60"
+        if why is not None:
+            raise _Rejected(f"'{text[:40]}' is not a decimal number ({why})", node.start_mark)
 
     def construct_yaml_int(self, node):
         self._decimal_only(node)
@@ -118,7 +131,13 @@ def read(path) -> tuple[dict, dict[str, str]]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ParameterError(f"{where}: not UTF-8 text (byte {exc.start})") from None
-    loader = ScenarioLoader(text)
+    try:
+        loader = ScenarioLoader(text)  # the reader refuses NUL and other control characters here
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        raise ParameterError(f"{where}:{line}: not valid YAML: the character U+{code:04X} "
+                             f"({unicodedata.name(chr(code), 'a control character')}) is not allowed") from None
     try:
         node = loader.get_single_node()
         doc = loader.construct_document(node) if node is not None else None
@@ -139,6 +158,15 @@ def read(path) -> tuple[dict, dict[str, str]]:
     extra = set(doc) - set(TOP_LEVEL)
     if extra:
         raise ParameterError(f"{where}: unknown top-level key(s) {', '.join(sorted(extra))}")
+    for key, limit in (("name", MAX_NAME), ("description", MAX_DESCRIPTION)):
+        if key in doc:
+            line = next(f":{k.start_mark.line + 1}" for k, _ in node.value if k.value == key)
+            if not isinstance(doc[key], str):
+                raise ParameterError(f"{where}{line}: '{key}' must be text, not {type(doc[key]).__name__}")
+            if len(doc[key]) > limit:
+                raise ParameterError(f"{where}{line}: '{key}' is {len(doc[key]):,} characters long; "
+                                     f"at most {limit:,} are allowed")
+            doc[key] = display_text(doc[key])
     origin = {}
     for key_node, value_node in node.value:
         if key_node.value == "parameters":

@@ -16,7 +16,7 @@ import pandas as pd
 
 from analysis import constraints
 from analysis.chapters.bands import OUTPUTS, book_parameters, evaluate
-from analysis.params import ParameterError
+from analysis.inputs import csv_cell, display_text
 from analysis.scenario_file import read
 from analysis.sections import SECTIONS, resolve_section
 
@@ -33,7 +33,9 @@ class Scenario:
 
     @property
     def label(self) -> str:
-        return f"{self.name} ({self.path.name})"
+        """Name and file, as the banner and the compare table show them (the file name is the
+        user's text too: its bidirectional and control characters are removed like the name's)."""
+        return f"{self.name} ({display_text(self.path.name)})"
 
 
 def load(path) -> Scenario:
@@ -43,10 +45,9 @@ def load(path) -> Scenario:
     overrides = doc["parameters"]
     # names, values and the rules between them, as a build would check them
     constraints.check({s.name: resolve_section(s, overrides, origin) for s in SECTIONS}, origin)
-    name, description = doc.get("name", path.stem), doc.get("description", "")
-    if not isinstance(name, str) or not isinstance(description, str):
-        raise ParameterError(f"scenario {path}: 'name' and 'description' must be text")
-    return Scenario(path, name.strip(), " ".join(description.split()), overrides, origin)
+    # read() checked both are text of bounded length and removed bidirectional and control characters
+    name = doc.get("name") or display_text(path.stem) or "unnamed"
+    return Scenario(path, name, doc.get("description", ""), overrides, origin)
 
 
 def shipped() -> list[Scenario]:
@@ -84,3 +85,9 @@ def compare(scenarios: list[Scenario]) -> pd.DataFrame:
     table.insert(0, "unit", [OUTPUTS[k][1] for k in table.index])
     table.insert(0, "label", [OUTPUTS[k][0] for k in table.index])
     return table
+
+
+def write_csv(table: pd.DataFrame, path: Path) -> None:
+    """Write :func:`compare`'s table; a scenario name that a spreadsheet would read as a formula
+    (``=...``, ``+...``, ``-...``, ``@...``) gets a leading apostrophe in the header."""
+    table.rename(columns=lambda c: csv_cell(str(c))).to_csv(path)

@@ -106,6 +106,12 @@ def test_a_parameter_of_a_needed_chapter_belongs():
     (["run", "scaling", "-p", "strong_max_gpus", "2"], ("strong_max_gpus", "strong_model")),
     (["run", "downtime", "-p", "job_gpus", "2000000", "-p", "checkpoint_write_seconds", "3600"],
      ("job_gpus", "checkpoint_write_seconds")),
+    # found by the bound sweep and a random search; the chapters used to fail on these (exit 1)
+    (["run", "scaling", "-p", "backend_gbps", "1"], ("grad_bytes_per_param", "backend_gbps")),
+    (["run", "scaling", "-p", "grad_bytes_per_param", "0", "-p", "strong_model", "llama31_8b"],
+     ("grad_bytes_per_param", "strong_model")),
+    (["run", "network", "-p", "gpus", "2000000", "-p", "switch_radix", "4", "-p", "island_gpus", "10000000"],
+     ("gpus", "switch_radix", "island_gpus")),
 ])
 def test_conflicting_parameters_name_both(args, names, out, capsys):
     code, err = _main([*args, "--out", str(out)], capsys)
@@ -204,3 +210,128 @@ def test_staging_clears_what_a_killed_run_left(tmp_path):
     with staged(out) as stage:
         (stage / "x.json").write_text("{}")
     assert (out / "x.json").is_file() and not stale.exists() and not list(tmp_path.glob(".run.partial-*"))
+
+
+# --- one number grammar, every YAML error, names and descriptions (issue 27) ----------------------------
+
+# (id, file bytes, text the message must contain): each exits 2 naming the file (and line), in run,
+# build and compare alike
+YAML_ERRORS = [
+    ("nul-byte", b"parameters:\n  gpus: 1\x00\n", ":2: not valid YAML: the character U+0000"),
+    ("bell-character", b"parameters:\n  pue: \x07\n", ":2: not valid YAML: the character U+0007"),
+    ("scanner", b"parameters:\n\tpue: 1\n", ":2: not valid YAML"),
+    ("parser", b"parameters: {pue: 1.2\n", "not valid YAML"),
+    ("composer", b"parameters: {}\n---\nparameters: {}\n", "not valid YAML"),
+    ("constructor-date", b"parameters:\n  run_days: 2024-13-45\n", ":2: not a valid value"),
+    ("underscore-digits", b"parameters:\n  gpus: 1_000\n", ":2: '1_000' is not a decimal number (write it without '_'"),
+    ("arabic-indic-digits", "parameters:\n  gpus: \"١٠٠٠\"\n".encode(), "write it with the digits 0-9"),
+    ("five-thousand-digits", b"parameters:\n  gpus: " + b"9" * 5_000 + b"\n", ":2: '9999"),
+    ("name-a-list", b"name: [1, 2]\nparameters: {}\n", ":1: 'name' must be text, not list"),
+    ("description-a-number", b"description: 5\nparameters: {}\n", ":1: 'description' must be text"),
+    ("name-100-kb", b"name: " + b"x" * 100_000 + b"\nparameters: {}\n", "'name' is 100,000 characters long; at most 200"),
+    ("description-too-long", b"description: " + b"y" * 2_001 + b"\nparameters: {}\n", "at most 2,000 are allowed"),
+]
+COMMANDS = {"run": ["run", "cluster", "--scenario"], "build": ["build", "--scenario"],
+            "compare": ["compare", REPORT_DEFAULTS]}
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize("case", YAML_ERRORS, ids=[c[0] for c in YAML_ERRORS])
+def test_every_yaml_error_is_an_input_error_naming_the_file(case, command, out, tmp_path, capsys):
+    _, content, expect = case
+    path = tmp_path / "s.yaml"
+    path.write_bytes(content)
+    args = [*COMMANDS[command], str(path)] + (["--out", str(out)] if command != "build" else [])
+    code, err = _main(args, capsys)
+    assert code == 2 and f"{path}:" in err and expect in err and not out.exists(), err
+    assert err.count("\n") == 1 and len(err) < 600, err  # one sentence, the file's text not echoed
+
+
+@pytest.mark.parametrize("value,reason", [("1_000", "without '_'"), ("١٠٠٠", "digits 0-9"), ("0100", "leading zero"),
+                                          ("1:30", "decimal digits"), ("0x10", "decimal digits")])
+def test_the_command_line_has_the_scenario_files_number_grammar(value, reason, out, tmp_path, capsys):
+    code, err = _main(["run", "cluster", "--out", str(out), "-p", "gpus", value], capsys)
+    assert code == 2 and "parameter 'gpus'" in err and "not a number" in err and reason in err, err
+    path = tmp_path / "s.yaml"
+    path.write_text(f'parameters:\n  gpus: "{value}"\n', encoding="utf-8")  # quoted: YAML's text, our grammar
+    code, err = _main(["run", "cluster", "--out", str(out), "--scenario", str(path)], capsys)
+    assert code == 2 and f"{path}:2: parameter 'gpus'" in err and reason in err, err
+
+
+@pytest.mark.parametrize("value", ["250000", "2.5e5", "+250000", " 250000 ", "250000.0"])
+def test_decimal_numbers_still_parse(value):
+    from analysis.defaults import H100_ALLIN_USD
+
+    assert H100_ALLIN_USD.parse(value) == 250_000
+
+
+def test_the_planner_flags_have_the_same_grammar(capsys):
+    base = ["plan", "--model", "llama31_70b", "--tokens", "1e12", "--gpu", "h100_sxm"]
+    for value, reason in (("1_000", "without '_'"), ("١٠٠٠", "digits 0-9")):
+        code, err = _main([*base, "--gpus", value], capsys)
+        assert code == 2 and "--gpus expects an integer" in err and reason in err, err
+
+
+BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+
+
+def test_bidi_and_control_characters_never_reach_a_reader(tmp_path, capsys):
+    """A right-to-left override in a name would mirror the banner's warning sentence in the browser;
+    an escape sequence would move the terminal's cursor. Both go, wherever the name is shown."""
+    from analysis.pipeline.render import banner_text
+
+    path = tmp_path / "evil\u202e.yaml"
+    path.write_text('name: "Cheap \\u202epower\\u2066 \\e[2J\\x07here"\n'
+                    'description: "Texas \\u200fpower\\u061c"\nparameters:\n  tariff_usd_per_kwh: 0.05\n', encoding="utf-8")
+    s = scenarios.load(path)
+    assert s.name == "Cheap power [2Jhere" and s.description == "Texas power"
+    shown = [s.name, s.description, s.label, banner_text(s.label), *scenarios.column_names([s])]
+    assert not any(c in text for text in shown for c in BIDI + "\x1b\x07"), shown
+    assert s.label == "Cheap power [2Jhere (evil.yaml)"
+    code, _ = _main(["compare", REPORT_DEFAULTS, str(path), "--out", str(tmp_path / "o")], capsys)
+    printed = capsys.readouterr().out
+    header = (tmp_path / "o" / "compare.csv").read_text(encoding="utf-8").splitlines()[0]
+    assert code == 0 and not any(c in printed + header for c in BIDI + "\x1b"), header
+    assert "Cheap power [2Jhere" in header
+
+
+@pytest.mark.parametrize("name", ["=HYPERLINK(\"http://x\")", "+1", "-2+3", "@SUM(A1)"])
+def test_a_formula_name_is_neutralised_in_the_compare_csv(name, tmp_path, capsys):
+    path = tmp_path / "f.yaml"
+    path.write_text(f"name: '{name}'\nparameters:\n  tariff_usd_per_kwh: 0.05\n", encoding="utf-8")
+    code, _ = _main(["compare", REPORT_DEFAULTS, str(path), "--out", str(tmp_path / "o")], capsys)
+    table = pd.read_csv(tmp_path / "o" / "compare.csv", index_col=0)
+    assert code == 0 and f"'{name}" in table.columns and name not in table.columns, list(table.columns)
+
+
+def test_a_dollar_name_is_text_in_the_compare_chart(tmp_path):
+    """Mathtext would render '$x^2$' as a formula and fail outright on an unknown macro; the legend
+    shows the name as typed, a name that starts with '_' included (a legend skips such labels)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from analysis.plots import compare_figure
+
+    paths = []
+    for i, name in enumerate(["Report defaults", r"costs $\nosuchmacro$ and $x^2$", "_underscore"]):
+        paths.append(tmp_path / f"s{i}.yaml")
+        paths[-1].write_text(f"name: '{name}'\nparameters:\n  tariff_usd_per_kwh: {0.05 + i / 100}\n", encoding="utf-8")
+    loaded = [scenarios.load(p) for p in paths]
+    names = scenarios.column_names(loaded)
+    fig = compare_figure(scenarios.compare(loaded), names)
+    fig.savefig(tmp_path / "c.png")  # raises on the unknown macro if the name were parsed as math
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert legend == names
+
+
+def test_a_long_name_is_wrapped_to_the_column(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from analysis.plots import compare_figure
+
+    path = tmp_path / "long.yaml"
+    path.write_text("name: " + " ".join(["word"] * 40) + "\nparameters:\n  tariff_usd_per_kwh: 0.05\n")
+    loaded = [scenarios.load(REPORT_DEFAULTS), scenarios.load(path)]
+    fig = compare_figure(scenarios.compare(loaded), scenarios.column_names(loaded))
+    assert max(len(line) for t in fig.legends[0].get_texts() for line in t.get_text().splitlines()) <= 48

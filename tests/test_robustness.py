@@ -1,7 +1,9 @@
 """Robustness: a table-driven corpus of bad inputs (each exits 2, names the input and writes
 nothing), concurrent builds, and Ctrl-C during a build."""
 
+import errno
 import hashlib
+import json
 import os
 import shutil
 import signal
@@ -29,7 +31,11 @@ PARAMETER_CASES = [
     ("int-huge", ["-p", "gpus", "1e12"], "out of range"),
     ("int-nan", ["-p", "gpus", "nan"], "not finite"),
     ("int-inf", ["-p", "gpus", "inf"], "not finite"),
-    ("int-minus-inf", ["-p", "gpus", "-inf"], "argument -p/--param"),  # argparse reads "-inf" as an option
+    ("int-minus-inf", ["-p", "gpus", "-inf"], "not finite"),  # argparse alone would read "-inf" as a flag
+    ("float-minus-exponent", ["-p", "pue", "-1e5"], "out of range"),  # so "-1e5", unlike "-5"
+    ("float-minus-nan", ["-p", "pue", "-nan"], "not finite"),
+    ("int-underscores", ["-p", "gpus", "1_000"], "without '_' separators"),
+    ("int-arabic-indic", ["-p", "gpus", "١٠٠٠"], "with the digits 0-9"),
     ("int-empty", ["-p", "gpus", ""], "parameter 'gpus'"),
     ("float-low", ["-p", "pue", "0.5"], "parameter 'pue'"),
     ("float-high", ["-p", "pue", "3.5"], "out of range"),
@@ -83,6 +89,9 @@ DATA_CASES = [
 def _run_in_process(args, capsys):
     code = main(args)
     return code, capsys.readouterr().err
+
+
+REPO = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
@@ -205,3 +214,191 @@ def test_ctrl_c_leaves_the_previous_book_intact(book, tmp_path, attempt):
     assert _digest(book / "_build" / "results") == before_results
     assert not list((book / "_build").glob(".stage-*"))
     assert not list((book / "_build" / "cache").glob("*/.tmp-*"))
+
+
+# --- output paths, planner outputs, pipes and interrupts (issue 27) --------------------------------------
+
+PLAN = ["plan", "--model", "llama31_70b", "--tokens", "1e12", "--gpu", "h100_sxm", "--gpus", "1024"]
+OUT_COMMANDS = {"run": ["run", "cluster"], "plan": PLAN, "compare": ["compare", str(data.DATA_DIR / "scenarios" /
+                                                                               "report-defaults.yaml")],
+                "measure": ["measure", "--quick"]}
+
+
+def _special(kind: str, tmp_path: Path) -> tuple[str, str]:
+    """An --out that must be refused, and the words the message must contain."""
+    a_file = tmp_path / "f.txt"
+    a_file.write_text("x")
+    if kind == "fifo":
+        os.mkfifo(tmp_path / "fifo")
+        return str(tmp_path / "fifo"), "FIFO"
+    if kind == "link-loop":
+        (tmp_path / "a").symlink_to(tmp_path / "b")
+        (tmp_path / "b").symlink_to(tmp_path / "a")
+        return str(tmp_path / "a" / "x"), "--out"
+    if kind == "too-long":
+        return str(tmp_path / ("n" * 5_000)), "cannot be used"
+    return {"empty": ("", "the path is empty"), "sys": ("/sys/x", "under /sys"), "proc": ("/proc/x", "under /proc"),
+            "device": ("/dev/null", "under /dev"), "under-a-file": (str(a_file / "sub"), f"{a_file} is a file"),
+            "root": ("/", "root folder")}[kind]
+
+
+@pytest.mark.parametrize("command", OUT_COMMANDS)
+@pytest.mark.parametrize("kind", ["fifo", "empty", "sys", "proc", "device", "under-a-file", "link-loop", "too-long"])
+def test_a_bad_out_exits_2_at_once_naming_the_flag(command, kind, tmp_path):
+    """Checked before any work (the planner's FIFO used to hang after computing). A subprocess with a
+    timeout: a hang fails the test instead of stopping the suite."""
+    target, words = _special(kind, tmp_path)
+    proc = subprocess.run([sys.executable, "-m", "analysis", *OUT_COMMANDS[command], "--out", target],
+                          capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert proc.returncode == 2 and "--out" in proc.stderr and words in proc.stderr, proc.stderr
+    assert proc.stderr.count("\n") <= 2 and proc.stdout == "", proc.stderr  # usage line at most, one sentence
+
+
+def test_plan_out_needs_an_existing_folder(tmp_path, capsys):
+    code, err = _run_in_process([*PLAN, "--out", str(tmp_path / "no" / "such" / "p.json")], capsys)
+    assert code == 2 and f"the folder {tmp_path / 'no' / 'such'} does not exist" in err, err
+    code, err = _run_in_process([*PLAN, "--out", str(tmp_path)], capsys)
+    assert code == 2 and "is a folder; give a file name" in err, err
+
+
+def test_plan_out_is_written_whole_under_a_path_with_spaces_and_accents(tmp_path, capsys):
+    folder = tmp_path / "mes plans à moi"
+    folder.mkdir()
+    target = folder / "plan été.json"
+    target.write_text("old")
+    code, _ = _run_in_process([*PLAN, "--out", str(target)], capsys)
+    assert code == 0 and json.loads(target.read_text())["days"]["unit"] == "days"
+    assert sorted(p.name for p in folder.iterdir()) == ["plan été.json"]  # no temporary file left
+
+
+@pytest.fixture
+def read_only_folder(tmp_path):
+    """A folder this process cannot write: permissions for a normal user; for root (whom permissions
+    do not stop), a read-only bind mount, or a skip where mounting is not allowed."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        yield folder
+        folder.chmod(0o755)
+        return
+    if subprocess.run(["mount", "--bind", "-o", "ro", str(folder), str(folder)], capture_output=True).returncode:
+        pytest.skip("running as root without permission to mount a read-only folder")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=True)
+
+
+@pytest.mark.parametrize("command", OUT_COMMANDS)
+def test_a_read_only_out_exits_2(command, read_only_folder, capsys):
+    target = read_only_folder / ("p.json" if command == "plan" else "out")
+    code, err = _run_in_process([*OUT_COMMANDS[command], "--out", str(target)], capsys)
+    assert code == 2 and f"the folder {read_only_folder} is not writable" in err, err
+
+
+def test_a_read_only_build_folder_exits_2(tmp_path):
+    from conftest import copy_repo
+
+    root = copy_repo(tmp_path / "repo")
+    build = root / "_build"
+    build.mkdir()
+    if os.geteuid() == 0:
+        if subprocess.run(["mount", "--bind", "-o", "ro", str(build), str(build)], capture_output=True).returncode:
+            pytest.skip("running as root without permission to mount a read-only folder")
+    else:
+        build.chmod(0o555)
+    try:
+        proc = run_cli("build", cwd=root)
+    finally:
+        if os.geteuid() == 0:
+            subprocess.run(["umount", str(build)], check=True)
+        build.chmod(0o755)
+    assert proc.returncode == 2 and str(build) in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("flag", ["--mfu", "--tokens-per-s-per-gpu"])
+def test_a_plan_that_overflows_is_refused_naming_the_flag(flag, capsys):
+    code, err = _run_in_process([*PLAN, flag, "1e-300", "--json"], capsys)
+    assert code == 2 and err.startswith(f"error: {flag} 1e-300:") and "not a finite number" in err, err
+    assert "RuntimeWarning" not in err and err.count("\n") == 1
+
+
+def test_plan_json_is_strict_json(capsys):
+    def refuse(word):
+        raise AssertionError(f"{word} is not JSON")
+
+    for extra in ([], ["--mfu", "0.0001"], ["--tokens-per-s-per-gpu", "0.001", "--failure-model", "measured-fit"]):
+        assert main([*PLAN, *extra, "--json"]) == 0
+        doc = json.loads(capsys.readouterr().out, parse_constant=refuse)
+        assert doc["days"]["value"] > 0
+
+
+def test_negative_plan_values_get_the_range(capsys):
+    for value in ("-inf", "-1e5", "-5"):
+        code, err = _run_in_process([*PLAN[:-2], "--gpus", value], capsys)
+        assert code == 2 and "--gpus must be at least 1 and at most 10,000,000" in err and repr(value) in err, err
+
+
+def test_plan_into_a_closed_pipe_is_quiet():
+    """`plan --json | head -c 10`: the reader leaves early. No "Broken pipe", exit 0 (the recipe of
+    Python's signal documentation). The pipe is closed before the process starts, so its first
+    write fails every time."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "analysis", *PLAN, "--json"], stdout=write_end,
+                              stderr=subprocess.PIPE, text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(REPO)})
+    finally:
+        os.close(write_end)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+
+
+@pytest.mark.parametrize("command,words", [
+    (["run", "cluster"], "the run stopped; results reach --out only when a run completes"),
+    (PLAN, "planning stopped; --out is written only when a plan completes"),
+])
+def test_run_and_plan_say_their_own_sentence_on_ctrl_c(command, words, tmp_path, monkeypatch, capsys):
+    """Ctrl-C arrives as KeyboardInterrupt inside the command (here, at its parameter checks)."""
+    from analysis import constraints, planner
+
+    def interrupt(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(constraints, "check", interrupt)
+    monkeypatch.setattr(planner, "plan", interrupt)
+    out = tmp_path / ("p.json" if command is PLAN else "out")
+    code, err = _run_in_process([*command, "--out", str(out)], capsys)
+    assert code == 130 and err == f"interrupted: {words}\n", err
+    assert "book" not in err and not out.exists()
+
+
+@pytest.mark.parametrize("errno_,code", [(errno.EROFS, 2), (errno.EACCES, 2), (errno.ENOSPC, 1), (errno.EIO, 1)])
+def test_os_errors_map_to_exit_codes(errno_, code):
+    from analysis.cli import os_error_exit
+
+    got, message = os_error_exit(OSError(errno_, os.strerror(errno_), "/x/_build/html"))
+    assert got == code and "/x/_build/html" in message
+
+
+def test_first_not_finite_walks_nested_results():
+    from analysis.errors import first_not_finite
+
+    assert first_not_finite({"a": {"value": 1.0, "p10": [0.5, 2]}, "b": "text", "c": True}) is None
+    assert first_not_finite({"a": {"value": 1.0}, "b": {"value": 2.0, "p90": float("nan")}})[0] == "b.p90"
+    assert first_not_finite([1, {"x": float("-inf")}]) == ("1.x", float("-inf"))
+
+
+def test_finite_or_refused_names_the_input_whose_default_gives_finite_numbers():
+    from analysis.errors import InputError, finite_or_refused
+
+    def compute(flag):  # --rate 0 is the trouble; without it (its default, 1) the result is finite
+        rate = {"--size": 0.0, "--rate": 1.0}.get(flag, 0.0) if flag else 0.0
+        return {"days": {"value": 1.0 / rate if rate else float("inf")}}
+
+    with pytest.raises(InputError, match=r"^--rate 0: with this value the plan's days would be inf"):
+        finite_or_refused(compute, {"--size": 5.0, "--rate": 0.0}, lambda r: r, "plan")
+    with pytest.raises(InputError, match=r"arithmetic overflows .* with --tokens 1e\+18; give less extreme"):
+        finite_or_refused(lambda flag: None if flag else 10.0 ** 400, {"--tokens": 1e18}, lambda r: r, "plan")
+    assert finite_or_refused(lambda flag: {"days": 3.0}, {"--rate": 1.0}, lambda r: r) == {"days": 3.0}

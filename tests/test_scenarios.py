@@ -30,7 +30,7 @@ def test_scenarios_move_what_they_change():
     ("parameters:\n  tarif: 0.05\n", ":2: unknown parameter 'tarif'"),
     ("parameters:\n  pue: 7\n", ":2: parameter 'pue'"),
     ("parameters: [1]\n", "expected a mapping"),
-    ("name: [not, text]\nparameters: {}\n", "'name' and 'description' must be text"),
+    ("name: [not, text]\nparameters: {}\n", ":1: 'name' must be text, not list"),
     ("parameters: !!python/name:os.system\n", "not valid YAML"),
 ])
 def test_compare_rejects_bad_files_naming_file_and_key(tmp_path, capsys, text, expect):

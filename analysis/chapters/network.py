@@ -64,10 +64,7 @@ def prices(P) -> network.Prices:
 def design(P) -> dict:
     """Everything about one fabric at parameters ``P``: the fabric, its media, its bill and totals.
     Twin-port node optics (Cedar Fever) use the multimode twin-port transceiver's price and power."""
-    island = P.island_gpus if (P.island_gpus is not None and P.island_gpus < P.gpus) else None
-    fewest = network.clos_fabric(P.gpus, P.switch_radix, 0, island, P.island_oversubscription)
-    fabric = (network.clos_fabric(P.gpus, P.switch_radix, P.fabric_tiers, island, P.island_oversubscription)
-              if P.fabric_tiers > fewest.tiers else fewest)  # fabric_tiers can add tiers, never remove them
+    fabric = network.design_fabric(P.gpus, P.switch_radix, P.fabric_tiers, P.island_gpus, P.island_oversubscription)
     media = network.fabric_media(fabric, P.rail_layout == "rail_optimized", P.node_ports_per_transceiver)
     bill = network.fabric_bill(fabric, media, prices(P))
     backend_usd, backend_w = network.bill_total(bill, "usd"), network.bill_total(bill, "w")
