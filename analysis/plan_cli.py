@@ -25,11 +25,8 @@ def _number(flag: str, kind=float, low: float = 0.0, high: float = math.inf, low
     return parse
 
 
-def cmd_plan(args) -> int:
-    import json
-
+def _model(args, load_table):
     from analysis import planner
-    from analysis.data import load_table
 
     if (args.model is None) == (args.params is None):
         raise InputError("give exactly one of --model and --params")
@@ -39,55 +36,125 @@ def cmd_plan(args) -> int:
             raise InputError(f"--params needs {', '.join(missing)}")
         if args.active_params is not None and args.active_params > args.params:
             raise InputError(f"--active-params ({args.active_params:g}) must not exceed --params ({args.params:g})")
-        model = planner.model_from_shape(args.params, args.layers, args.hidden, args.seq_len, args.active_params)
-    else:
-        known = load_table("models")["model_id"].tolist()
-        if args.model not in known:
-            raise InputError(f"--model {args.model}: unknown model; known: {', '.join(known)}")
-        model = planner.model_from_registry(args.model)
-        if args.seq_len is not None:
-            model["seq_len"] = args.seq_len
+        return planner.model_from_shape(args.params, args.layers, args.hidden, args.seq_len, args.active_params)
+    if args.active_params is not None:
+        raise InputError("--active-params goes with --params (a registry model has its own active parameters)")
+    known = load_table("models")["model_id"].tolist()
+    if args.model not in known:
+        raise InputError(f"--model {args.model}: unknown model; known: {', '.join(known)}")
+    model = planner.model_from_registry(args.model)
+    if args.seq_len is not None:
+        model["seq_len"] = args.seq_len
+    return model
+
+
+def _check_choices(args, load_table) -> None:
+    """Every flag whose valid values come from data: checked before any arithmetic."""
+    from analysis.planner import power
+
     gpus_known = load_table("gpus")["gpu_id"].tolist()
-    if args.gpu not in gpus_known:
+    if args.gpu is not None and args.gpu not in gpus_known:
         raise InputError(f"--gpu {args.gpu}: unknown GPU; known: {', '.join(gpus_known)}")
+    if args.grid is not None and args.grid not in power.grid_ids():
+        raise InputError(f"--grid {args.grid}: unknown grid; known: {', '.join(power.grid_ids())}")
+    if args.grid is not None and args.grid_kg_co2_per_kwh is not None:
+        raise InputError("give at most one of --grid and --grid-kg-co2-per-kwh")
     given = [f for f, v in (("--mfu", args.mfu), ("--tokens-per-s-per-gpu", args.tokens_per_s_per_gpu),
                             ("--achieved-tflops", args.achieved_tflops)) if v is not None]
     if len(given) > 1:
         raise InputError(f"conflicting throughput flags {' and '.join(given)}: give at most one")
     if (args.achieved_tflops is None) != (args.flops_counted is None):
         raise InputError("--achieved-tflops and --flops-counted go together")
-    if args.precision == "fp8":
+    if args.power_mw is None:
+        missing = [f for f, v in (("--gpu", args.gpu), ("--gpus", args.gpus)) if v is None]
+        if missing:
+            raise InputError(f"give {' and '.join(missing)} (or --power-mw for the largest job a power budget fits)")
+    elif args.gpus is not None:
+        raise InputError("give at most one of --gpus and --power-mw (the budget sets the GPU count)")
+    if args.power_basis is not None and args.power_mw is None:
+        raise InputError("--power-basis goes with --power-mw")
+    if args.gpu is not None and args.precision == "fp8":
         from analysis.hardware import gpu
         if gpu(args.gpu)["fp8_dense_tflops"] != gpu(args.gpu)["fp8_dense_tflops"]:  # NaN: no FP8 path
             raise InputError(f"--precision fp8: {args.gpu} has no FP8 tensor path")
+
+
+def _check_outputs(doc: dict) -> None:
+    """The one place a plan's outputs are checked before anything is printed or written: every
+    result is a finite number or null (not modelled)."""
+    import math
+
+    for key, r in doc.get("results", {}).items():
+        for field in ("value", "p10", "p50", "p90"):
+            v = r.get(field)
+            if v is not None and not math.isfinite(v):
+                raise InputError(f"the plan's {key} ({field}) is not finite ({v}): the inputs are outside what the "
+                                 "model can answer; check --tokens, --gpus and the throughput")
+
+
+def _write(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (a temporary file beside it, then a rename)."""
+    import os
+
+    out = Path(path)
+    if out.is_dir():
+        raise InputError(f"--out {path}: is a folder; give a file name")
+    if not out.parent.is_dir():
+        raise InputError(f"--out {path}: folder {out.parent} does not exist")
+    tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
+    try:
+        tmp.write_text(text)
+        tmp.replace(out)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def cmd_plan(args) -> int:
+    import json
+
+    from analysis import planner
+    from analysis.data import load_table
+
+    model = _model(args, load_table)
+    _check_choices(args, load_table)
     inputs = planner.PlanInputs(
-        model=model, tokens=args.tokens, gpu_id=args.gpu, gpus=args.gpus, precision=args.precision, mfu=args.mfu,
+        model=model, tokens=args.tokens, gpu_id=args.gpu, gpus=args.gpus or 1, precision=args.precision, mfu=args.mfu,
         tokens_per_s_per_gpu=args.tokens_per_s_per_gpu, achieved_tflops=args.achieved_tflops,
         flops_counted=args.flops_counted, usd_per_gpu_hour=args.usd_per_gpu_hour, pue=args.pue,
-        tariff_usd_per_kwh=args.tariff_usd_per_kwh,
+        tariff_usd_per_kwh=args.tariff_usd_per_kwh, grid_id=args.grid,
         grid_g_co2_per_kwh=None if args.grid_kg_co2_per_kwh is None else args.grid_kg_co2_per_kwh * 1_000.0,
-        checkpoint_write_seconds=args.checkpoint_write_seconds, restart_minutes=args.restart_minutes,
-        failure_model=args.failure_model)
+        energy_basis=args.energy_basis, checkpoint_write_seconds=args.checkpoint_write_seconds,
+        restart_minutes=args.restart_minutes, failure_model=args.failure_model)
+    name = model.get("name", args.model)
     try:
-        result = planner.plan(inputs)
+        if args.power_mw is not None:
+            from analysis.planner import budget, report_budget
+
+            basis = args.power_basis or "facility"
+            if args.gpu is not None:
+                answer = budget.largest_job(inputs, args.power_mw, basis)
+                doc = report_budget.answer_json(answer, args.power_mw, basis)
+                text = report_budget.format_answer(answer, args.power_mw, basis, name, args.tokens)
+            else:
+                rows = budget.budget_table(inputs, args.power_mw, basis)
+                doc = report_budget.table_json(rows, args.power_mw, basis)
+                text = report_budget.format_budget_table(rows, args.power_mw, basis, name, args.tokens, args.precision)
+        else:
+            result = planner.plan(inputs)
+            doc = result.to_json()
+            text = planner.format_table(result, planner.report.title(name, args.tokens, args.gpus, args.gpu, args.precision))
     except planner.PlanError as exc:
         raise InputError(str(exc)) from None
-    doc = json.dumps(result.to_json(), indent=2)
+    _check_outputs(doc if "results" in doc else doc.get("plan", {}))
+    for row in doc.get("rows", []):
+        _check_outputs(row.get("plan") or {})
+    body = json.dumps(doc, indent=2)
     if args.out:
-        out = Path(args.out)
-        if out.is_dir():
-            raise InputError(f"--out {args.out}: is a folder; give a file name")
-        out.write_text(doc + "\n")
-    if args.json:
-        print(doc)
-    else:
-        title = (f"Plan: {model.get('name', args.model)}, {args.tokens:.3g} tokens on {args.gpus:,} {args.gpu} "
-                 f"({args.precision.upper()})")
-        print(planner.format_table(result, title))
-        if args.out:
-            print(f"\nWrote {args.out}")
+        _write(args.out, body + "\n")
+    print(body if args.json else text)
+    if args.out and not args.json:
+        print(f"\nWrote {args.out}")
     return 0
-
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -101,10 +168,15 @@ def add_parser(sub) -> argparse.ArgumentParser:
     what.add_argument("--hidden", type=_number("--hidden", int, 1, 1e7, low_open=False), help="hidden size (with --params)")
     what.add_argument("--seq-len", type=_number("--seq-len", int, 1, 1e8, low_open=False), help="sequence length")
     what.add_argument("--tokens", type=_number("--tokens", float, 1e3, 1e18), required=True, help="tokens to train on")
-    what.add_argument("--gpu", required=True, help="a GPU id from data/gpus.csv")
-    what.add_argument("--gpus", type=_number("--gpus", int, 1, 10_000_000, low_open=False), required=True, help="GPUs in the job")
-    what.add_argument("--precision", choices=("bf16", "fp8"), default="bf16", help="training precision (default bf16)")
-    speed = p.add_argument_group("how fast (at most one; none: an MFU estimated from the benchmark data)")
+    what.add_argument("--gpu", help="a GPU id from data/gpus.csv (with --power-mw and no --gpu: every priced one)")
+    what.add_argument("--gpus", type=_number("--gpus", int, 1, 10_000_000, low_open=False), help="GPUs in the job")
+    what.add_argument("--precision", choices=("bf16", "fp16", "fp8"), default="bf16",
+                      help="training precision (default bf16; fp16 runs at the 16-bit tensor peak)")
+    what.add_argument("--power-mw", type=_number("--power-mw", float, 0, 1e5),
+                      help="instead of --gpus: the largest job this power budget fits, in MW")
+    what.add_argument("--power-basis", choices=("facility", "it"),
+                      help="what --power-mw counts: facility (all-in IT x PUE, the default) or it (IT power alone)")
+    speed = p.add_argument_group("how fast (at most one; none: an MFU estimated from benchmarks and published runs)")
     speed.add_argument("--mfu", type=_number("--mfu", float, 0, 1), help="model FLOPs utilization, a fraction")
     speed.add_argument("--tokens-per-s-per-gpu", type=_number("--tokens-per-s-per-gpu", float, 0, 1e9), help="measured throughput")
     speed.add_argument("--achieved-tflops", type=_number("--achieved-tflops", float, 0, 1e5), help="achieved TFLOP/s per GPU")
@@ -114,7 +186,12 @@ def add_parser(sub) -> argparse.ArgumentParser:
     money.add_argument("--usd-per-gpu-hour", type=_number("--usd-per-gpu-hour", float, 0, 1e4), help="GPU-hour price")
     money.add_argument("--pue", type=_number("--pue", float, 1, 3, low_open=False), help="power usage effectiveness")
     money.add_argument("--tariff-usd-per-kwh", type=_number("--tariff-usd-per-kwh", float, 0, 1, low_open=False), help="electricity price (TCO)")
-    money.add_argument("--grid-kg-co2-per-kwh", type=_number("--grid-kg-co2-per-kwh", float, 0, 2, low_open=False), help="grid carbon intensity")
+    money.add_argument("--energy-basis", choices=("gpu-tdp", "facility"),
+                       help="energy the plan leads with: gpu-tdp (GPU TDP x GPU-hours, x PUE if given) or facility "
+                            "(all-in IT power x PUE); default facility where the GPU has a sourced build-up")
+    money.add_argument("--grid", help="a grid from data/grid_carbon.csv (default: the US average)")
+    money.add_argument("--grid-kg-co2-per-kwh", type=_number("--grid-kg-co2-per-kwh", float, 0, 2, low_open=False),
+                       help="a custom grid carbon intensity (instead of --grid)")
     fail = p.add_argument_group("failures")
     # The short spellings are the flags' first names, kept so existing commands still work.
     fail.add_argument("--checkpoint-write-seconds", "--checkpoint-write-s", dest="checkpoint_write_seconds",

@@ -23,15 +23,15 @@ FORBIDDEN = ("analysis.sections", "analysis.defaults", "analysis.chapters", "ana
 # - scenarios.py is orchestration: a scenario file is a set of parameters for the whole book, so
 #   loading one validates it against every section's parameters (the registry) and evaluating one
 #   starts from every parameter's default (analysis.chapters.bands.model_values), as the CLI's
-#   `compare` and the scenarios chapter need. planner.py is orchestration too: a plan starts from
+#   `compare` and the scenarios chapter need. planner/ is orchestration too: a plan starts from
 #   the book's parameter defaults (`python -m analysis plan` and the plan chapter). whatif.py is
 #   orchestration too: it evaluates the chapters' functions on grids over parameters' ranges. (ledger.py, by contrast, takes the chapters' results
 #   as plain data and is checked as a domain module.)
 NOT_DOMAIN_FILES = {"sections.py", "defaults.py", "params.py", "notebook.py", "results.py", "plots.py", "tables.py",
-                    "names.py", "planner.py", "whatif.py",
-                    "cli.py", "__main__.py", "scenarios.py"}
+                    "names.py", "whatif.py",
+                    "cli.py", "plan_cli.py", "__main__.py", "scenarios.py"}
 # schemas/ validates data/: fact_checks.csv names sections, so schemas/ledger.py reads the registry
-NOT_DOMAIN_PACKAGES = {"chapters", "figures", "pipeline", "schemas"}
+NOT_DOMAIN_PACKAGES = {"chapters", "figures", "pipeline", "schemas", "planner"}
 
 
 def domain_modules() -> list[Path]:
