@@ -274,7 +274,7 @@ SECTIONS: tuple[Section, ...] = CHAPTERS + (
         title="Introduction",
         question="What is this book, what does each chapter answer, and how do I rerun it?",
         tables=("training_runs",),
-        needs=("cluster", "tco", "benchmarks", "energy", "reliability", "downtime", "uncertainty", "claims"),
+        needs=("cluster", "tco", "benchmarks", "energy", "reliability", "downtime", "uncertainty", "claims", "plan"),
     ),
 )
 

@@ -18,6 +18,13 @@ from analysis.data import load_table
 from analysis.planner import backtest as bt
 
 WALKTHROUGH = "llama31_405b"
+WALKTHROUGH_LABELS = {  # the bases in a few words, as the answer box shows them
+    "energy_mwh": "energy, GPU TDP x GPU-hours (the basis Meta publishes)",
+    "energy_gpu_tdp_mwh": "energy at the GPU TDP, no PUE (Meta's basis)",
+    "energy_facility_mwh": "energy at the meter (all-in IT power x PUE)",
+    "co2_t": "CO2 at the GPU TDP, US grid", "co2_gpu_tdp_t": "CO2 at the GPU TDP, US grid",
+    "co2_facility_t": "CO2 at the meter, US grid", "household_years": "household-years at the GPU TDP",
+}
 # The backtest's targets (issue 24), printed beside what the backtest measures; a test asserts them.
 TARGETS = {
     "estimated_median_abs_error_frac": 0.20,  # runs with no published throughput, on their time
@@ -38,6 +45,7 @@ def compute(P, upstream) -> ChapterResults:
     result = _walkthrough(res)
     _one_run(res, result, upstream)
     _flop_convention(res)
+    _budget(res)
     _backtest(res)
     return res
 
@@ -66,9 +74,7 @@ def _walkthrough(res: ChapterResults) -> planner.Plan:
     for key, (unit, label) in planner.KEYS.items():
         if q[key]["value"] is None:
             continue
-        if key == "energy_mwh":
-            label = "Energy, GPU TDP x GPU-hours (the basis Meta publishes)"
-        label = _sentence_case(label)
+        label = _sentence_case(WALKTHROUGH_LABELS.get(key, label))
         res.add(f"{p}_{key}", q[key]["value"], unit, f"Llama 3.1 405B, Meta's measured speed with failures: {label}")
         if key in ("days_with_failures", "cost_usd", "energy_mwh", "energy_facility_mwh", "gpu_hours"):
             res.add(f"{p}_{key}_p10", q[key]["p10"], unit, f"Llama 3.1 405B: {label}, P10")
@@ -149,6 +155,31 @@ def _flop_convention(res: ChapterResults) -> None:
     res.add("plan_gpt3_hardware_to_model_flops_ratio",
             flops.hardware_flops_per_token(m, recompute="full") / flops.model_flops_per_token(m), "ratio",
             "GPT-3 175B: hardware FLOPs with full recomputation per model FLOP")
+
+
+BUDGET = {"power_mw": 50.0, "gpu_id": "gb200_nvl72", "model_id": "llama31_405b", "tokens": 15e12}
+
+
+def _budget(res: ChapterResults) -> None:
+    """The largest Llama 3.1 405B job that 50 MW of facility power holds on GB200 NVL72, its MFU
+    estimated (no GB200 run is published, so its band is the leave-one-class-out one)."""
+    from analysis.planner import budget
+
+    template = planner.PlanInputs(model=planner.model_from_registry(BUDGET["model_id"]), tokens=BUDGET["tokens"],
+                                  gpu_id=BUDGET["gpu_id"], gpus=1, draws=1_000)
+    answer = budget.largest_job(template, BUDGET["power_mw"], "facility")
+    q = answer.plan.results
+    b = "plan_budget"
+    res.add(f"{b}_power_mw", BUDGET["power_mw"], "MW", "Power budget: facility power")
+    res.add(f"{b}_train_trillion_tokens", BUDGET["tokens"] / 1e12, "trillion tokens", "Power budget: tokens, trillions")
+    res.add(f"{b}_gpus", answer.gpus, "GPUs", "Power budget: GB200 GPUs that fit")
+    res.add(f"{b}_racks", answer.nodes, "racks", "Power budget: NVL72 racks that fit")
+    res.add(f"{b}_w_per_gpu", answer.w_per_gpu, "W per GPU", "Power budget: facility watts per GB200 GPU")
+    for key in ("days_with_failures", "cost_usd", "energy_mwh", "interruptions"):
+        res.add(f"{b}_{key}", q[key]["value"], q[key]["unit"], f"Power budget, Llama 3.1 405B on 15T tokens: {q[key]['label']}")
+    res.add(f"{b}_days_with_failures_p10", q["days_with_failures"]["p10"], "days", "Power budget: days, P10")
+    res.add(f"{b}_days_with_failures_p90", q["days_with_failures"]["p90"], "days", "Power budget: days, P90")
+    res.add(f"{b}_mfu_frac", answer.plan.steps["mfu"], "fraction", "Power budget: GB200 MFU estimated")
 
 
 def _backtest(res: ChapterResults) -> None:

@@ -47,6 +47,8 @@ def record_backtest(res: ChapterResults, targets: dict) -> None:
     for row in est.itertuples():
         res.add(f"plan_backtest_{row.run_id}_mfu_frac", row.mfu_estimated, "fraction",
                 f"Backtest: {row.name}, MFU estimated without it")
+        res.add(f"plan_backtest_{row.run_id}_mfu_implied_frac", row.mfu_implied, "fraction",
+                f"Backtest: {row.name}, MFU its published time implies")
         res.add(f"plan_backtest_{row.run_id}_estimated_error_frac", row.error_frac, "fraction",
                 f"Backtest: {row.name}, time with the MFU estimated without it, error")
     for name, target in targets.items():
