@@ -94,6 +94,8 @@ def flop_in_run(gpus: float, peak_tflops: float, mfu: float, days: float) -> flo
 # sequence length s:
 #
 # - ``"model"``: 6 n + 12 L h s (this module's convention);
+# - ``"model-6n"``: 6 n alone, attention not counted (Kaplan et al.'s C = 6 N; the 24.6 TFLOP/s
+#   OpenAI gave Patterson et al. for GPT-3 on V100);
 # - ``"hardware-selective"``: selective recomputation re-runs the attention-score part only:
 #   6 n + 24 L h s. Korthikanti et al. 2022 (arXiv 2205.05198, App. A, eq. 7-9): hardware FLOPs
 #   per iteration 72 B L s h^2 (1 + s/3h + v/12hL) against model FLOPs 72 B L s h^2 (1 + s/6h + v/12hL);
@@ -102,7 +104,7 @@ def flop_in_run(gpus: float, peak_tflops: float, mfu: float, days: float) -> flo
 #   (arXiv 2104.04473, Sec. 5.1, eq. 3): 96 B s l h^2 (1 + s/6h + V/16lh) per iteration, which is
 #   about 8 P per token; hence their training time ~ 8 T P / (n X).
 
-FLOP_CONVENTIONS = ("model", "hardware-selective", "hardware-full")
+FLOP_CONVENTIONS = ("model", "model-6n", "hardware-selective", "hardware-full")
 
 
 def hardware_flops_per_token(model, seq_len: int | None = None, recompute: str = "none") -> float:
@@ -125,6 +127,9 @@ def hardware_flops_per_token(model, seq_len: int | None = None, recompute: str =
 
 def flops_per_token_counted(model, flops_counted: str, seq_len: int | None = None) -> float:
     """FLOPs per token under the convention ``flops_counted`` (one of :data:`FLOP_CONVENTIONS`)."""
+    if flops_counted == "model-6n":  # 6 N alone, attention not counted (Kaplan et al.'s C = 6 N; Patterson's GPT-3)
+        parts = flops_per_token_parts(model, seq_len)
+        return parts["matmul"] + parts["router"]
     recompute = {"model": "none", "hardware-selective": "selective", "hardware-full": "full"}
     if flops_counted not in recompute:
         raise ValueError(f"flops_counted must be one of {', '.join(FLOP_CONVENTIONS)}, not {flops_counted!r}")

@@ -191,16 +191,26 @@ display(HTML(whatif_panel("plan")))
 # about the outcome: time, energy and carbon on the basis its source used, and cost.
 #
 # **How the planner estimates a throughput.** NVIDIA's benchmark rows are tuned recipes on a few
-# thousand GPUs, and a production run is slower: its benchmark fit alone misses the published runs'
-# times by {glue:text}`plan_backtest_benchmark_only_median_abs_error_frac:.0%` (median). So the
-# estimate multiplies the benchmark MFU by a production term fitted to the published runs: one factor
-# per GPU class, pulled toward the average of the classes when a class has few runs, and a slope with
-# model size shared by all classes. Each run's estimate is made without that run. With the size term
-# the median error is {glue:text}`plan_backtest_factor_and_size_median_abs_error_frac:.0%`; with the
-# class factors alone it would be {glue:text}`plan_backtest_factor_only_median_abs_error_frac:.0%`. The
-# P10 to P90 band of an estimate is drawn from these leave-one-run-out errors: those of its own GPU
-# class where the class has enough runs, of all runs where it has a few, and of runs predicted with
-# their whole class left out where it has none.
+# thousand GPUs, and a production run is slower: the benchmark fit alone misses the published times
+# of runs that give no throughput by {glue:text}`plan_backtest_variant_benchmark_only_estimated_median_abs_error_frac:.0%`
+# (median). So the estimate multiplies the benchmark MFU by a production term fitted to the
+# published runs, a regression on model size with an intercept and a slope per GPU class, each
+# pulled toward all classes' when a class has few runs. Each run's estimate is made without that
+# run. The table below measures simpler forms the same way: a factor per class alone misses by
+# {glue:text}`plan_backtest_variant_class_factors_estimated_median_abs_error_frac:.0%`, the planner's
+# form by {glue:text}`plan_backtest_variant_class_slopes_estimated_median_abs_error_frac:.0%`. How hard
+# the classes are pulled together is a prior, not a fit: from half to twice the planner's weight the
+# error runs from {glue:text}`plan_backtest_prior_sensitivity_low_frac:.0%` to
+# {glue:text}`plan_backtest_prior_sensitivity_high_frac:.0%`. The P10 to P90 band of an estimate is
+# drawn from these leave-one-run-out errors: those of its own GPU class where the class has enough
+# runs, of all runs where it has a few, and of runs predicted with their whole class left out where it
+# has none.
+
+# %% tags=["remove-input"]
+display(Markdown(figures.variants_table(E)))
+
+# %% [markdown]
+# The targets the backtest is held to, and what it measures:
 
 # %% tags=["remove-input"]
 display(Markdown(figures.targets_table(E)))
@@ -247,8 +257,15 @@ display(Markdown(figures.backtest_table(E)))
 # planner's on its source's own basis, the GPU's TDP with or without the PUE its source applied, on
 # the grid its source used: BLOOM's on a French, mostly nuclear grid comes out
 # {glue:text}`plan_backtest_bloom_176b_energy_mwh_error_frac:+.0%`. Counted at the meter instead, the
-# same run would draw far more; give `--energy-basis`, `--pue` and `--grid` for your own
-# site.
+# same run would draw far more; give `--energy-basis`, `--pue` and `--grid` for your own site. A
+# measured node power sits below the planner's all-in build-up, which starts from each server's
+# maximum rated power: for OLMo's A100 twin, its time estimated and its power taken at that maximum, the
+# planner's energy comes out {glue:text}`plan_backtest_olmo_7b_twin_a100_energy_mwh_error_frac:+.0%`. Where the planner has no sourced
+# build-up for the basis a source measured, it does not compare
+# ({glue:text}`plan_backtest_energy_not_compared_count:.0f` runs):
+
+# %% tags=["remove-input"]
+display(Markdown(figures.not_compared_table(E)))
 
 # %% tags=["remove-cell"]
 R.save()

@@ -12,7 +12,7 @@ import numpy as np
 from analysis.chapters import ChapterResults
 from analysis.data import load_table
 from analysis.planner import backtest as bt
-from analysis.planner.mfu import loo_residuals, production_runs
+from analysis.planner.mfu import MIN_CLASS_RUNS, MODEL, Variant, loo_residuals, production_runs
 
 TIME_KEYS = ("gpu_hours", "days", "days_with_failures")
 # Named outcomes the targets hold (run id, planner key) -> result key stem.
@@ -28,6 +28,9 @@ def class_slug(gpu_class: str) -> str:
 def record_backtest(res: ChapterResults, targets: dict) -> None:
     runs = load_table("backtest_runs")
     pub = res.add_table("backtest", bt.as_published(runs))
+    skipped = res.add_table("backtest_not_compared", bt.not_compared(runs))
+    res.add("plan_backtest_energy_not_compared_count", len(skipped), "count",
+            "Backtest: published energies or CO2 not compared (no sourced power build-up on their basis)")
     est = res.add_table("backtest_estimated", bt.estimated(runs))
     classes = res.add_table("backtest_by_class", bt.by_class(est))
     res.add("plan_backtest_runs_count", len(runs), "count", "Backtest: published runs and estimates")
@@ -77,16 +80,48 @@ def _time(res: ChapterResults, pub, est) -> None:
             "Backtest: runs whose published time lies inside the P10-P90 band, throughput withheld")
     res.add("plan_backtest_published_within_band_frac", float(pub["within_band"].mean()), "fraction",
             "Backtest: published outcomes inside the P10-P90 band, as published")
+    variants = res.add_table("backtest_variants", model_variants())
+    for row in variants.itertuples():
+        res.add(f"plan_backtest_variant_{row.key}_estimated_median_abs_error_frac", row.estimated_median_abs_error_frac,
+                "fraction", f"Backtest: {row.label}, median absolute error, runs with no published throughput")
+        res.add(f"plan_backtest_variant_{row.key}_all_median_abs_error_frac", row.all_median_abs_error_frac,
+                "fraction", f"Backtest: {row.label}, median absolute error, every run")
+    priors = variants[variants["key"].str.startswith("class_slopes")]
+    res.add("plan_backtest_prior_sensitivity_low_frac", float(priors["estimated_median_abs_error_frac"].min()), "fraction",
+            "Backtest: lowest median error over the pooling weights tried")
+    res.add("plan_backtest_prior_sensitivity_high_frac", float(priors["estimated_median_abs_error_frac"].max()), "fraction",
+            "Backtest: highest median error over the pooling weights tried")
+
+
+VARIANTS = (  # (key, label, variant or None for the benchmark fit alone)
+    ("benchmark_only", "benchmark fit alone", None),
+    ("class_factors", "a factor per GPU class", Variant("none")),
+    ("shared_slope", "a factor per class and one size slope", Variant("shared")),
+    ("class_slopes", f"a factor and a size slope per class, pooled with the weight of {MODEL.prior_runs:g} runs (the planner's)", MODEL),
+    *((f"class_slopes_prior_{w:g}", f"the same, pooled with the weight of {w:g} run{'s' if w != 1 else ''}", Variant("class", w))
+      for w in (MODEL.prior_runs / 2, MODEL.prior_runs * 2)),
+)
+
+
+def model_variants():
+    """The production term's forms, each measured leave-one-run-out the same way: the median
+    |error| on time over runs with no published throughput and over every run, and the signed
+    median per GPU class with enough runs."""
+    import pandas as pd
+
     table = production_runs()
-    plain = np.exp(loo_residuals(table, size_term=False).to_numpy(float)) - 1
-    sized = np.exp(loo_residuals(table).to_numpy(float)) - 1
-    res.add("plan_backtest_factor_only_median_abs_error_frac", bt.median_abs(plain), "fraction",
-            "Backtest: leave-one-run-out median absolute error, class factors without the size term")
-    res.add("plan_backtest_factor_and_size_median_abs_error_frac", bt.median_abs(sized), "fraction",
-            "Backtest: leave-one-run-out median absolute error, class factors with the size term")
-    res.add("plan_backtest_benchmark_only_median_abs_error_frac",
-            bt.median_abs(table["benchmark_mfu"] / table["implied_mfu"] - 1), "fraction",
-            "Backtest: median absolute error of the benchmark fit alone (no production term)")
+    rows = []
+    for key, label, variant in VARIANTS:
+        log_ratio = table["log_ratio"].to_numpy(float) if variant is None else loo_residuals(table, variant).to_numpy(float)
+        errors = np.exp(log_ratio) - 1  # predicted / published time - 1 = implied / predicted MFU - 1
+        row = {"key": key, "label": label,
+               "estimated_median_abs_error_frac": bt.median_abs(errors[~table["throughput_given"].to_numpy()]),
+               "all_median_abs_error_frac": bt.median_abs(errors)}
+        for cls, n in table["gpu_class"].value_counts().items():
+            if n >= MIN_CLASS_RUNS:
+                row[f"{cls} signed median"] = float(np.median(errors[(table["gpu_class"] == cls).to_numpy()]))
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def _classes(res: ChapterResults, classes) -> None:

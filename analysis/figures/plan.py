@@ -5,6 +5,7 @@ and GPUs, never ids; numbers go through :mod:`analysis.formatting`."""
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.ticker import FixedFormatter, FixedLocator, NullFormatter
 
 from analysis.formatting import count, flop, money, number, percent
 from analysis.plots import CYCLE, PALETTE, add_source, new_figure
@@ -76,6 +77,8 @@ def targets_table(E) -> str:
         holds = abs(value) <= target if upper else value >= target
         shown = _signed(value) if signed else percent(abs(value) if upper else value)
         bound = f"within {percent(target)}" if signed else (f"at most {percent(target)}" if upper else f"at least {percent(target)}")
+        if target_key == "class_signed_median_error_frac":
+            bound = f"within {percent(target)}"
         return [what, bound, shown, "yes" if holds else "no"]
 
     rows = [row("Median error on time, runs with no published throughput", "plan_backtest_estimated_median_abs_error_frac",
@@ -91,6 +94,26 @@ def targets_table(E) -> str:
         if f"plan_backtest_{stem}_error_frac" in E:
             rows.append(row(what, f"plan_backtest_{stem}_error_frac", f"{stem}_error_frac", signed=True))
     return markdown_table(["Target", "Bound", "Measured", "Holds"], rows, "lrrl")
+
+
+def variants_table(E) -> str:
+    """Markdown: the forms of the production term, each measured leave-one-run-out the same way."""
+    t = E.tables["backtest_variants"]
+    signed = [c for c in t.columns if c.endswith("signed median")]
+    rows = [[r["label"][0].upper() + r["label"][1:], percent(r["estimated_median_abs_error_frac"]),
+             percent(r["all_median_abs_error_frac"]), *[_signed(r[c]) for c in signed]] for _, r in t.iterrows()]
+    return markdown_table(["Production term", "Median error, no published throughput", "Median error, every run",
+                           *[c.replace("signed median", "signed median error") for c in signed]], rows,
+                          "l" + "r" * (2 + len(signed)))
+
+
+def not_compared_table(E) -> str:
+    """Markdown: published energies the backtest cannot set beside the planner's, and why."""
+    from analysis.names import gpu_name
+
+    t = E.tables["backtest_not_compared"]
+    rows = [[r.name, gpu_name(r.gpu_id), r.basis, r.reason] for r in t.itertuples()]
+    return markdown_table(["Run", "Accelerator", "Published basis", "Why not compared"], rows, "llll")
 
 
 def one_run_table(E) -> str:
@@ -134,8 +157,7 @@ def backtest(E):
     P10-P90 band, by GPU class; the shaded strip is +-20 %."""
     t = E.tables["backtest_estimated"].sort_values(["gpu_class", "error_frac"]).reset_index(drop=True)
     height = max(4.4, 0.32 * len(t) + 1.6)
-    fig, ax = new_figure("Backtest: each run predicted without it", "Predicted / published time (log scale)", "",
-                         figsize=(7.0, height))
+    fig, ax = new_figure("", "Predicted / published time (log scale)", "", figsize=(7.0, height))
     y = np.arange(len(t))
     ax.axvspan(0.8, 1.2, color=PALETTE["sky"], alpha=0.15, lw=0, label="within 20 %")
     ax.axvline(1.0, color=PALETTE["black"], lw=1)
@@ -148,11 +170,17 @@ def backtest(E):
     ax.set_yticks(y)
     ax.set_yticklabels(t["name"])
     ax.set_xscale("log")
+    ticks = [x for x in (0.25, 0.5, 1.0, 2.0, 4.0)
+             if t["p10"].div(t["published"]).min() / 1.5 <= x <= t["p90"].div(t["published"]).max() * 1.5]
+    ax.xaxis.set_major_locator(FixedLocator(ticks))
+    ax.xaxis.set_major_formatter(FixedFormatter([f"{x:g}x" for x in ticks]))
+    ax.xaxis.set_minor_formatter(NullFormatter())
     ax.invert_yaxis()
     ax.grid(axis="y", alpha=0)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=4)
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.02), ncol=3, fontsize=11)
+    fig.tight_layout()
     add_source(fig, "data/backtest_runs.csv (each run's own source); predictions: analysis.planner, the MFU estimated "
-                    "from the benchmark rows and every other published run.", y=-0.08)
+                    "from the benchmark rows and every other published run.", y=0.0)
     return fig
 
 

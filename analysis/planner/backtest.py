@@ -17,11 +17,13 @@ the prediction's P10-P90.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 
 from analysis.planner.core import plan
-from analysis.planner.inputs import PlanInputs, model_from_run
+from analysis.planner.inputs import PlanError, PlanInputs, model_from_run
 from analysis.planner.mfu import MIN_CLASS_RUNS, gpu_class, production_runs
 
 OUTCOMES = (  # backtest column -> (planner key, label)
@@ -34,21 +36,37 @@ OUTCOMES = (  # backtest column -> (planner key, label)
 DRAWS = 1_000  # per run: the band's percentiles are stable to about 1 % at this count
 
 
-def inputs_for(r, *, throughput: bool = True) -> PlanInputs:
+# The planner basis each published energy is set against: a GPU's measured power against its TDP
+# (the rated board power), a measured node or system power against the all-in IT power.
+PLANNER_BASIS = {"gpu-tdp": "gpu-tdp", "measured-gpu": "gpu-tdp", "measured-system": "facility"}
+
+
+def has_throughput(r) -> bool:
+    return bool(pd.notna(r["achieved_tflops_per_gpu"]) or pd.notna(r["tokens_per_s_per_gpu"]))
+
+
+def inputs_for(r, *, throughput: bool = True, pue_column: str = "energy_pue") -> PlanInputs:
     """The planner's inputs for one backtest row: its published inputs (its throughput only when
-    ``throughput``), its source's energy basis, PUE and grid, the book's defaults for the rest, and
-    the row itself left out of the MFU estimate."""
-    given = throughput and pd.notna(r["achieved_tflops_per_gpu"])
-    price = r["published_usd_per_gpu_hour"]
+    ``throughput``), its source's energy basis, the PUE inside the published figure of
+    ``pue_column`` (``energy_pue`` or ``co2_pue``) and its grid, the book's defaults for the rest,
+    and the row itself left out of the MFU estimate."""
+    tflops = throughput and pd.notna(r["achieved_tflops_per_gpu"])
+    rate = throughput and pd.notna(r["tokens_per_s_per_gpu"])
+    price, pue = r["published_usd_per_gpu_hour"], r[pue_column]
     return PlanInputs(
         model=model_from_run(r), tokens=float(r["tokens"]), gpu_id=r["gpu_id"], gpus=int(r["gpus"]),
-        precision=r["precision"], achieved_tflops=float(r["achieved_tflops_per_gpu"]) if given else None,
-        flops_counted=r["flops_counted"] if given else None,
+        precision=r["precision"], achieved_tflops=float(r["achieved_tflops_per_gpu"]) if tflops else None,
+        flops_counted=r["flops_counted"] if tflops else None,
+        tokens_per_s_per_gpu=float(r["tokens_per_s_per_gpu"]) if rate else None,
         usd_per_gpu_hour=float(price) if pd.notna(price) else None,
-        pue=float(r["energy_pue"]) if pd.notna(r["energy_pue"]) else None,
-        energy_basis=r["energy_basis"] if pd.notna(r["energy_basis"]) else None,
+        pue=float(pue) if pd.notna(pue) else None,
+        energy_basis=PLANNER_BASIS[r["energy_basis"]] if pd.notna(r["energy_basis"]) else None,
         grid_id=r["grid_id"] if pd.notna(r["grid_id"]) else None,
         exclude_run=r["run_id"], draws=DRAWS)
+
+
+BASIS_WORDS = {"gpu-tdp": "GPU TDP", "measured-gpu": "measured GPU power, against the TDP",
+               "measured-system": "measured system power, against all-in IT power"}
 
 
 def basis_words(r, key: str) -> str:
@@ -57,10 +75,12 @@ def basis_words(r, key: str) -> str:
         return ""
     from analysis.data import row
 
-    basis = "GPU TDP" if r["energy_basis"] == "gpu-tdp" else "all-in IT x PUE"
-    pue = f", PUE {float(r['energy_pue']):g}" if pd.notna(r["energy_pue"]) else (", no PUE" if r["energy_basis"] == "gpu-tdp" else "")
-    grid = f", {row('grid_carbon', r['grid_id'])['name']}" if key == "co2_t" and pd.notna(r["grid_id"]) else ""
-    return basis + pue + grid
+    pue = r["energy_pue"] if key == "energy_mwh" else r["co2_pue"]
+    words = BASIS_WORDS[r["energy_basis"]] + (f", PUE {float(pue):g}" if pd.notna(pue) else ", no PUE")
+    if key == "co2_t" and pd.notna(r["grid_id"]):
+        g = row("grid_carbon", r["grid_id"])
+        words += f", {g['name']} ({float(g['kg_co2_per_kwh']) * 1000:.0f} g/kWh)"
+    return words
 
 
 def as_published(runs: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -70,15 +90,24 @@ def as_published(runs: pd.DataFrame | None = None) -> pd.DataFrame:
     runs = load_table("backtest_runs") if runs is None else runs
     out = []
     for _, r in runs.iterrows():
-        result = plan(inputs_for(r))
-        throughput = "published" if pd.notna(r["achieved_tflops_per_gpu"]) else "estimated"
+        try:
+            result = plan(inputs_for(r))
+        except PlanError:  # the source's basis is one the planner lacks for this accelerator
+            result = plan(replace(inputs_for(r), energy_basis=None))
+            basis_ok = False
+        else:
+            basis_ok = True
+        co2 = result
+        if basis_ok and pd.notna(r["published_co2_t"]) and not _same(r["energy_pue"], r["co2_pue"]):
+            co2 = plan(inputs_for(r, pue_column="co2_pue"))
+        throughput = "published" if has_throughput(r) else "estimated"
         for column, key, label in OUTCOMES:
-            if pd.isna(r[column]):
+            if pd.isna(r[column]) or (key in ("energy_mwh", "co2_t") and not basis_ok):
                 continue
             if column == "published_days":
                 key = "days" if r["days_basis"] == "no failures" else "days_with_failures"
                 label = f"days ({r['days_basis']})"
-            pred = result.results[key]
+            pred = (co2 if key == "co2_t" else result).results[key]
             if pred["value"] is None:
                 continue
             published = float(r[column])
@@ -91,6 +120,26 @@ def as_published(runs: pd.DataFrame | None = None) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+def _same(a, b) -> bool:
+    return (pd.isna(a) and pd.isna(b)) or (pd.notna(a) and pd.notna(b) and float(a) == float(b))
+
+
+def not_compared(runs: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Published energies and CO2 the backtest cannot set beside the planner's on their source's
+    basis, and why (the planner has no sourced power build-up for the accelerator)."""
+    from analysis.data import load_table
+    from analysis.planner.power import power_for
+
+    runs = load_table("backtest_runs") if runs is None else runs
+    out = []
+    for _, r in runs[runs["energy_basis"].notna()].iterrows():
+        p = power_for(r["gpu_id"])
+        if p.w_per_gpu(PLANNER_BASIS[r["energy_basis"]]) is None:
+            out.append({"run_id": r["run_id"], "name": r["name"], "gpu_id": r["gpu_id"], "basis": BASIS_WORDS[r["energy_basis"]],
+                        "reason": p.it_how if PLANNER_BASIS[r["energy_basis"]] == "facility" else p.tdp_how})
+    return pd.DataFrame(out, columns=["run_id", "name", "gpu_id", "basis", "reason"])
+
+
 def estimated(runs: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per run with a published time, its throughput withheld: the time the MFU estimate
     (fitted without the run) predicts against the published one, with the band."""
@@ -100,7 +149,7 @@ def estimated(runs: pd.DataFrame | None = None) -> pd.DataFrame:
     out = []
     for p in production_runs().itertuples():
         r = runs.loc[p.run_id]
-        result = plan(inputs_for(r, throughput=False))
+        result = plan(replace(inputs_for(r, throughput=False), energy_basis=None))
         pred = result.results[p.outcome]
         est = result.throughput["estimate"]
         out.append({"run_id": p.run_id, "name": r["name"], "gpu_id": p.gpu_id, "gpu_class": p.gpu_class,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from functools import cache
 from types import SimpleNamespace
 
 import numpy as np
@@ -19,9 +20,16 @@ TCO_SYSTEMS = {"h100_sxm": "h100", "gb200_nvl72": "gb200"}  # GPUs whose TCO the
 
 
 def peak_tflops(gpu_id: str, precision: str) -> float:
+    from analysis.planner.cache import data_key
+
+    return _peak(gpu_id, PEAK_COLUMN[precision], data_key())
+
+
+@cache
+def _peak(gpu_id: str, column: str, key: tuple) -> float:
     from analysis.hardware import peak_tflops as peak
 
-    return peak(gpu_id, PEAK_COLUMN[precision])
+    return peak(gpu_id, column)
 
 
 # --- step 2: throughput ------------------------------------------------------------------------------
@@ -64,6 +72,19 @@ def tco_usd_per_gpu_hour(gpu_id: str, pue: float | None, tariff: float | None) -
     return float(tco.system_costs(TCO_SYSTEMS[gpu_id], P)["tco_usd_per_gpu_hour"])
 
 
+def _distributions():
+    from analysis.planner.cache import data_key
+
+    return _distributions_in(data_key())
+
+
+@cache
+def _distributions_in(key: tuple):
+    from analysis.data import load_table
+
+    return load_table("distributions").set_index("param")
+
+
 def cloud_prices(gpu_id: str):
     """Rows of ``data/cloud_prices.csv`` for this GPU (renting), latest first."""
     from analysis.data import load_table
@@ -75,9 +96,7 @@ def cloud_prices(gpu_id: str):
 # --- uncertainty -------------------------------------------------------------------------------------------
 
 def _distribution(name: str):
-    from analysis.data import load_table
-
-    return load_table("distributions").set_index("param").loc[name]
+    return _distributions().loc[name]
 
 
 def _draw(rng, name: str, mode: float, n: int) -> np.ndarray:
@@ -107,10 +126,12 @@ def outcomes(tokens_total, gpus, rate, mtbf, planned, rec: Recovery, w_tdp, w_fa
     mwh = {basis: None if w is None else energy.energy_kwh_from_gpu_hours(gpu_hours, w) / 1_000.0
            for basis, w in (("gpu-tdp", w_tdp), ("facility", w_facility))}
     co2 = {basis: None if v is None else energy.tonnes_co2(v * 1_000.0, grid) for basis, v in mwh.items()}
+    lead_mwh = None if lead is None else mwh[lead]
     return {
         "days": days, "days_with_failures": wall_days, "gpu_hours": gpu_hours,
         "cost_usd": gpu_hours * price if price is not None else None,
-        "energy_mwh": mwh[lead], "household_years": mwh[lead] * 1_000.0 / household_kwh, "co2_t": co2[lead],
+        "energy_mwh": lead_mwh, "household_years": None if lead_mwh is None else lead_mwh * 1_000.0 / household_kwh,
+        "co2_t": None if lead is None else co2[lead],
         "energy_gpu_tdp_mwh": mwh["gpu-tdp"], "co2_gpu_tdp_t": co2["gpu-tdp"],
         "energy_facility_mwh": mwh["facility"], "co2_facility_t": co2["facility"],
         "interruptions": wall_hours * (keep / (mtbf + rec.detect_h + rec.restart_h) + planned),
@@ -171,12 +192,15 @@ def plan(inputs: PlanInputs) -> Plan:
                                                     "how": f"{pw.tdp_how}" + ("" if inputs.pue is None else f" x PUE {tdp_pue:g}")},
              "facility": None if w_facility is None else {"w_per_gpu": w_facility, "it_w": pw.it_w, "pue": facility_pue,
                                                           "how": pw.it_how}}
-    notes.append(f"Energy leads with the {lead} basis ({powers.BASIS_WORDS[lead]}): "
-                 + (f"{w_facility:,.0f} W per GPU-hour, {pw.it_w:,.0f} W of IT from {pw.it_how}, x PUE {facility_pue:.2f}"
-                    if lead == "facility" else
-                    f"{w_tdp:,.0f} W per GPU-hour, {pw.tdp_how}" + ("" if inputs.pue is None else f" x PUE {tdp_pue:.2f}")
-                    + ("" if w_facility is not None else f"; facility basis: {pw.it_how}"))
-                 + f". CO2 on {grid['name']}, {grid['g_co2_per_kwh']:,.0f} g per kWh.")
+    if lead is None:
+        notes.append(f"Energy: none; {inputs.gpu_id} has no published TDP and {pw.it_how}.")
+    else:
+        notes.append(f"Energy leads with the {lead} basis ({powers.BASIS_WORDS[lead]}): "
+                     + (f"{w_facility:,.0f} W per GPU-hour, {pw.it_w:,.0f} W of IT from {pw.it_how}, x PUE {facility_pue:.2f}"
+                        if lead == "facility" else
+                        f"{w_tdp:,.0f} W per GPU-hour, {pw.tdp_how}" + ("" if inputs.pue is None else f" x PUE {tdp_pue:.2f}")
+                        + ("" if w_facility is not None else f"; facility basis: {pw.it_how}"))
+                     + f". CO2 on {grid['name']}, {grid['g_co2_per_kwh']:,.0f} g per kWh.")
     point = outcomes(inputs.tokens, inputs.gpus, rate, mtbf, planned, rec, w_tdp, w_facility, lead, price,
                      household, grid["g_co2_per_kwh"])
     # 7. bands: the inputs the user left to the book vary over their ranges

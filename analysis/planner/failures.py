@@ -8,6 +8,7 @@ goodput, so a run's implied throughput and the plan's wall-clock time agree by c
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from analysis import defaults as d
 from analysis import reliability
@@ -17,9 +18,16 @@ from analysis.units import SECONDS_PER_HOUR
 FAILURE_MODELS = ("per-gpu", "measured-fit")
 
 
+@cache
+def _rates(key: tuple) -> dict:
+    return reliability.llama3_rates()
+
+
 def job_mtbf_hours(gpus, failure_model: str = "per-gpu") -> tuple[float, float, str]:
     """(job MTBF in hours, planned interruptions per hour, description) for ``failure_model``."""
-    rates = reliability.llama3_rates()
+    from analysis.planner.cache import data_key
+
+    rates = _rates(data_key())  # the Llama 3 snapshot's rates, read once per state of the data
     if failure_model == "per-gpu":
         gpu_mtbf = 1.0 / rates["job"]
         return (reliability.job_mtbf_hours(gpus, gpu_mtbf), rates["planned_per_hour"],

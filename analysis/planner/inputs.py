@@ -82,7 +82,7 @@ class Plan:
     steps: dict = field(default_factory=dict)
     notes: list = field(default_factory=list)
     prices: list = field(default_factory=list)
-    energy_basis: str = "facility"
+    energy_basis: str | None = "facility"
     bases: dict = field(default_factory=dict)
     grid: dict = field(default_factory=dict)
     throughput: dict = field(default_factory=dict)

@@ -3,16 +3,18 @@ its error measured on the published runs it was not fitted to.
 
 1. **Benchmarks** (:func:`benchmark_fit`): least squares of MFU on log10(active parameters) and
    log10(GPUs) over the book's benchmark rows (``data/benchmarks.csv``) of this GPU type and
-   precision, or of every GPU type of the precision when this one has fewer than
-   :data:`MIN_FIT_ROWS`. These are NVIDIA's tuned recipes on a few thousand GPUs.
+   precision, or, when this one has fewer than :data:`MIN_FIT_ROWS`, over every GPU type's rows
+   with an intercept per type (the slopes shared) and the types' mean intercept. These are
+   NVIDIA's tuned recipes on a few thousand GPUs.
 2. **Production runs** (:func:`production_runs`): every run of ``data/backtest_runs.csv`` with a
    published time (GPU-hours, else days) implies the MFU at which the planner reproduces that time
-   exactly (its goodput included, :mod:`analysis.planner.failures`). The log of that MFU over the
-   benchmark fit's is the run's production-versus-benchmark term.
+   exactly (its goodput included, :mod:`analysis.planner.failures`); a run that published only its
+   throughput gives that throughput's MFU. The log of that MFU over the benchmark fit's is the
+   run's production-versus-benchmark term.
 3. **The estimate**: benchmark MFU x exp(the production term), fitted to the runs by
-   :func:`fit_factor`: an intercept per GPU class, pooled toward the mean over classes with a
-   weight of :data:`PRIOR_RUNS` runs (a class with one run moves a third of the way from it), and
-   one slope on log10(active parameters) shared by all classes.
+   :func:`fit_factor`, a hierarchical regression on log10(active parameters): an intercept and a
+   slope per GPU class, each pooled toward all classes' with a weight of :data:`PRIOR_RUNS` runs
+   (a class with one run moves a third of the way from them; a class with no run takes them).
 
 **Its error** is measured leave-one-run-out (:func:`loo_residuals`): each run is predicted from the
 other runs only. The error printed for an estimate is the median over the runs of its GPU class
@@ -37,8 +39,9 @@ from analysis.units import SECONDS_PER_DAY, SECONDS_PER_HOUR, TERA
 
 MIN_FIT_ROWS = 6  # benchmark rows of one GPU type needed to fit the benchmark MFU on that type alone
 MIN_CLASS_RUNS = 5  # published runs of one GPU class needed for its own error and band
-# Weight, in runs, of the all-run term in a class's term. Two: a class's own mean counts for half
-# at two runs and for most of it from five on; chosen as a round prior, not fitted to the backtest.
+# Weight, in runs, of all classes' intercept and slope in a class's own. Two: a class's own runs
+# count for half at two runs and for most of the term from five on. A round prior, not fitted to
+# the backtest; the plan chapter shows how the backtest's error moves with it.
 PRIOR_RUNS = 2.0
 MFU_LIMITS = (0.02, 0.8)  # an estimate is clipped to this range
 # GPU classes: parts on the same die with the same dense peaks share one production term. The
@@ -83,27 +86,36 @@ def _design(params, gpus) -> np.ndarray:
 
 def benchmark_fit(gpu_id: str, precision: str) -> BenchmarkFit:
     """The benchmark MFU fit for ``gpu_id`` at ``precision`` (FP16 reads the BF16 rows: the same
-    16-bit tensor peak); computed once per data folder."""
-    from analysis.data import data_dir
+    16-bit tensor peak); computed once per state of the data (:func:`analysis.planner.cache.data_key`)."""
+    from analysis.planner.cache import data_key
 
-    return _benchmark_fit(gpu_id, precision, str(data_dir()))
+    return _benchmark_fit(gpu_id, precision, data_key())
 
 
 @cache
-def _benchmark_fit(gpu_id: str, precision: str, folder: str) -> BenchmarkFit:
+def _benchmark_fit(gpu_id: str, precision: str, key: tuple) -> BenchmarkFit:
     from analysis.benchmarks import load_benchmarks
     from analysis.data import load_table
 
     column = PEAK_COLUMN[precision]
     bench = load_benchmarks()
-    rows = bench[(bench["precision"] == column) & (bench["gpu_id"] == gpu_id)]
-    scope = f"{len(rows)} {gpu_id} {column.upper()} rows"
-    if len(rows) < MIN_FIT_ROWS:
-        rows = bench[bench["precision"] == column]
-        scope = f"{len(rows)} {column.upper()} rows of every GPU type ({gpu_id} has too few of its own)"
-    active = load_table("models").set_index("model_id").loc[rows["model_id"], "active_params"].to_numpy(float)
-    coef, *_ = np.linalg.lstsq(_design(active, rows["gpus"].to_numpy(float)), rows["mfu"].to_numpy(float), rcond=None)
-    return BenchmarkFit(tuple(float(c) for c in coef), len(rows), scope)
+    bench = bench[bench["precision"] == column]
+    active = load_table("models").set_index("model_id").loc[bench["model_id"], "active_params"].to_numpy(float)
+    own = (bench["gpu_id"] == gpu_id).to_numpy()
+    if own.sum() >= MIN_FIT_ROWS:
+        coef, *_ = np.linalg.lstsq(_design(active[own], bench["gpus"].to_numpy(float)[own]),
+                                   bench["mfu"].to_numpy(float)[own], rcond=None)
+        return BenchmarkFit(tuple(float(c) for c in coef), int(own.sum()), f"{int(own.sum())} {gpu_id} {column.upper()} rows")
+    # Too few rows of its own: every GPU type's rows, each type with its own intercept and the
+    # slopes shared, so that the slopes are not the differences between types; the intercept is
+    # the mean of the types'.
+    types = sorted(bench["gpu_id"].unique())
+    onehot = np.column_stack([(bench["gpu_id"] == t).to_numpy(float) for t in types])
+    x = np.column_stack([onehot, np.log10(active), np.log10(bench["gpus"].to_numpy(float))])
+    coef, *_ = np.linalg.lstsq(x, bench["mfu"].to_numpy(float), rcond=None)
+    scope = (f"{len(bench)} {column.upper()} rows of {len(types)} GPU types, each with its own intercept "
+             f"({gpu_id} has too few rows of its own: the types' mean intercept)")
+    return BenchmarkFit((float(coef[:len(types)].mean()), float(coef[-2]), float(coef[-1])), len(bench), scope)
 
 
 def benchmark_mfu(gpu_id: str, precision: str, active_params: float, gpus: int) -> float:
@@ -123,6 +135,11 @@ def implied_mfu(r) -> tuple[float, str, float]:
     if pd.notna(r["published_gpu_hours"]):
         compute_gpu_s = float(r["published_gpu_hours"]) * SECONDS_PER_HOUR * goodput(gpus)
         outcome, value = "gpu_hours", float(r["published_gpu_hours"])
+    elif pd.isna(r["published_days"]):  # a throughput alone: the failure-free days it implies
+        rate = (float(r["tokens_per_s_per_gpu"]) if pd.notna(r["tokens_per_s_per_gpu"]) else
+                flops.tokens_per_s_from_achieved(float(r["achieved_tflops_per_gpu"]), r["flops_counted"], model))
+        days = float(r["tokens"]) / rate / gpus / SECONDS_PER_DAY
+        compute_gpu_s, outcome, value = days * SECONDS_PER_DAY * gpus, "days", days
     else:
         wall = r["days_basis"] == "wall clock"
         compute_gpu_s = float(r["published_days"]) * SECONDS_PER_DAY * gpus * (goodput(gpus) if wall else 1.0)
@@ -135,19 +152,21 @@ def production_runs() -> pd.DataFrame:
     ``precision``, ``params``, ``gpus``, ``throughput_given``, ``outcome`` (the planner key of the
     time it reproduces), ``published``, ``implied_mfu``, ``benchmark_mfu`` and ``log_ratio`` (the
     production-versus-benchmark term, log of implied over benchmark MFU). In file order; computed
-    once per data folder."""
-    from analysis.data import data_dir
+    once per state of the data."""
+    from analysis.planner.cache import data_key
 
-    return _production_runs(str(data_dir())).copy()
+    return _production_runs(data_key()).copy()
 
 
 @cache
-def _production_runs(folder: str) -> pd.DataFrame:
+def _production_runs(key: tuple) -> pd.DataFrame:
     from analysis.data import load_table
     from analysis.hardware import peak_tflops
 
     runs = load_table("backtest_runs")
-    runs = runs[runs["published_gpu_hours"].notna() | runs["published_days"].notna()].copy()
+    timed = runs["published_gpu_hours"].notna() | runs["published_days"].notna()
+    rated = runs["achieved_tflops_per_gpu"].notna() | runs["tokens_per_s_per_gpu"].notna()
+    runs = runs[timed | rated].copy()
     runs["peak_tflops"] = [peak_tflops(g, PEAK_COLUMN[p]) for g, p in zip(runs["gpu_id"], runs["precision"], strict=True)]
     rows = []
     for _, r in runs.iterrows():
@@ -155,7 +174,8 @@ def _production_runs(folder: str) -> pd.DataFrame:
         bench = benchmark_mfu(r["gpu_id"], r["precision"], float(r["params"]), int(r["gpus"]))
         rows.append({"run_id": r["run_id"], "gpu_id": r["gpu_id"], "gpu_class": gpu_class(r["gpu_id"]),
                      "precision": r["precision"], "params": float(r["params"]), "gpus": int(r["gpus"]),
-                     "throughput_given": bool(pd.notna(r["achieved_tflops_per_gpu"])), "outcome": outcome,
+                     "throughput_given": bool(pd.notna(r["achieved_tflops_per_gpu"]) or pd.notna(r["tokens_per_s_per_gpu"])),
+                     "timed": bool(pd.notna(r["published_gpu_hours"]) or pd.notna(r["published_days"])), "outcome": outcome,
                      "published": value, "implied_mfu": mfu, "benchmark_mfu": bench,
                      "log_ratio": float(np.log(mfu / bench))})
     return pd.DataFrame(rows)
@@ -163,77 +183,131 @@ def _production_runs(folder: str) -> pd.DataFrame:
 
 # --- 3. the production term, and its leave-one-out residuals --------------------------------------------
 #
-# log ratio_i = a_class(i) + b (log10 N_i - 10) + e_i, fitted by least squares with one pseudo-row
-# per class, sqrt(PRIOR_RUNS) (a_class - a_0) = 0: each class's intercept is pulled toward a_0 (the
-# mean over classes) with the weight of PRIOR_RUNS runs. A class with no run predicts a_0. The size
-# slope b (with ``size_term``) is shared by every class: production runs of small models fall
-# further below the benchmarks than large ones.
+# log ratio_i = a_c + (b + b_c) (log10 N_i - 10) + e_i for run i of GPU class c, fitted by least
+# squares with two pseudo-rows per class: sqrt(PRIOR_RUNS) (a_c - a_0) = 0 pulls each class's
+# intercept toward a_0 (the mean over classes), and sqrt(PRIOR_RUNS) b_c = 0 pulls its size slope
+# toward the slope b shared by all classes, each with the weight of PRIOR_RUNS runs. A class with
+# no run predicts a_0 + b (log10 N - 10). Production runs of small models fall further below the
+# benchmarks than large ones, and by more on some GPUs than on others (Meta's H100 runs).
 
-SIZE_CENTRE = 10.0  # log10(active params) the slope is centred on (10B), so a_class reads as a 10B run's term
+SIZE_CENTRE = 10.0  # log10(active params) the slopes are centred on (10B), so a_c reads as a 10B run's term
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A form of the production term: ``slopes`` ``"none"`` (class intercepts alone), ``"shared"``
+    (one size slope for all classes) or ``"class"`` (a slope per class, pooled toward the shared
+    one); ``prior_runs`` is the pooling weight. :data:`MODEL` is the planner's."""
+
+    slopes: str = "class"
+    prior_runs: float = PRIOR_RUNS
+
+
+MODEL = Variant()
 
 
 @dataclass(frozen=True)
 class FactorFit:
-    """Fitted production terms: ``a0`` (a class with no run), ``by_class`` (class -> (intercept,
-    runs)) and ``slope`` (per decade of active parameters; 0 without the size term)."""
+    """Fitted production terms: ``a0`` and ``slope`` (a class with no run), ``by_class`` (class ->
+    (intercept, slope, runs)); slopes per decade of active parameters."""
 
     a0: float
-    by_class: dict
     slope: float
+    by_class: dict
     runs: int
 
-    def log_factor(self, cls: str, active_params: float) -> float:
-        a = self.by_class.get(cls, (self.a0, 0))[0]
-        return a + self.slope * (np.log10(active_params) - SIZE_CENTRE)
+    def log_factor(self, cls: str, active_params) -> float:
+        a, b, _ = self.by_class.get(cls, (self.a0, self.slope, 0))
+        return a + b * (np.log10(active_params) - SIZE_CENTRE)
 
     def class_runs(self, cls: str) -> int:
-        return self.by_class.get(cls, (0.0, 0))[1]
+        return self.by_class.get(cls, (0.0, 0.0, 0))[2]
 
 
-def fit_factor(table: pd.DataFrame, size_term: bool = True) -> FactorFit:
+def _solve(codes: np.ndarray, z: np.ndarray, y: np.ndarray, k: int, variant: Variant) -> np.ndarray:
+    """Least-squares coefficients [a0, a_1..a_k, (b, (b_1..b_k))] for runs of class ``codes``
+    (0..k-1), centred log sizes ``z`` and log ratios ``y``, with the pooling pseudo-rows."""
+    n = len(y)
+    shared, per_class = variant.slopes in ("shared", "class"), variant.slopes == "class"
+    cols = 1 + k + shared + (k if per_class else 0)
+    x = np.zeros((n + k * (1 + per_class), cols))
+    rows = np.arange(n)
+    x[rows, 1 + codes] = 1.0
+    if shared:
+        x[:n, 1 + k] = z
+    if per_class:
+        x[rows, 2 + k + codes] = z
+    w = np.sqrt(variant.prior_runs)
+    x[n + np.arange(k), 0] = -w
+    x[n + np.arange(k), 1 + np.arange(k)] = w
+    if per_class:
+        x[n + k + np.arange(k), 2 + k + np.arange(k)] = w
+    coef, *_ = np.linalg.lstsq(x, np.concatenate([y, np.zeros(len(x) - n)]), rcond=None)
+    return coef
+
+
+def _arrays(table: pd.DataFrame):
+    classes = sorted(table["gpu_class"].unique())
+    codes = table["gpu_class"].map({c: i for i, c in enumerate(classes)}).to_numpy(int)
+    z = np.log10(table["params"].to_numpy(float)) - SIZE_CENTRE
+    return classes, codes, z, table["log_ratio"].to_numpy(float)
+
+
+def _predict(coef: np.ndarray, k: int, code: int | None, z: float, variant: Variant) -> float:
+    """The log factor for a run of class ``code`` (None: a class with no run) and size ``z``."""
+    shared, per_class = variant.slopes in ("shared", "class"), variant.slopes == "class"
+    a = coef[0] if code is None else coef[1 + code]
+    b = (coef[1 + k] if shared else 0.0) + (coef[2 + k + code] if per_class and code is not None else 0.0)
+    return float(a + b * z)
+
+
+def fit_factor(table: pd.DataFrame, variant: Variant = MODEL) -> FactorFit:
     """:class:`FactorFit` over the rows of ``table`` (a :func:`production_runs` frame)."""
     if table.empty:
-        return FactorFit(0.0, {}, 0.0, 0)
-    classes = sorted(table["gpu_class"].unique())
-    k, n = len(classes), len(table)
-    index = {c: i for i, c in enumerate(classes)}
-    cols = 1 + k + (1 if size_term and n > k else 0)  # a0, a_class..., slope
-    x = np.zeros((n + k, cols))
-    y = np.zeros(n + k)
-    for row, (cls, params, ratio) in enumerate(zip(table["gpu_class"], table["params"], table["log_ratio"], strict=True)):
-        x[row, 1 + index[cls]] = 1.0
-        if cols > 1 + k:
-            x[row, -1] = np.log10(params) - SIZE_CENTRE
-        y[row] = ratio
-    w = np.sqrt(PRIOR_RUNS)
-    for i in index.values():
-        x[n + i, 0], x[n + i, 1 + i] = -w, w
-    coef, *_ = np.linalg.lstsq(x, y, rcond=None)
-    counts = table["gpu_class"].value_counts()
-    by_class = {c: (float(coef[1 + i]), int(counts[c])) for c, i in index.items()}
-    return FactorFit(float(coef[0]), by_class, float(coef[-1]) if cols > 1 + k else 0.0, n)
+        return FactorFit(0.0, 0.0, {}, 0)
+    classes, codes, z, y = _arrays(table)
+    k = len(classes)
+    coef = _solve(codes, z, y, k, variant)
+    counts = np.bincount(codes, minlength=k)
+    slope = _predict(coef, k, None, 1.0, variant) - _predict(coef, k, None, 0.0, variant)
+    by_class = {c: (_predict(coef, k, i, 0.0, variant), _predict(coef, k, i, 1.0, variant) - _predict(coef, k, i, 0.0, variant),
+                    int(counts[i])) for i, c in enumerate(classes)}
+    return FactorFit(float(coef[0]), slope, by_class, len(table))
 
 
-def loo_residuals(table: pd.DataFrame, size_term: bool = True) -> pd.Series:
+def loo_residuals(table: pd.DataFrame, variant: Variant = MODEL) -> pd.Series:
     """Each run's log(implied / predicted MFU), the prediction fitted to every other run of
     ``table`` (leave-one-run-out), by ``run_id``. exp(residual) - 1 is the error on its time."""
-    out = {}
-    for i in table.index:
-        r = table.loc[i]
-        fit = fit_factor(table.drop(index=i), size_term)
-        out[r["run_id"]] = r["log_ratio"] - fit.log_factor(r["gpu_class"], r["params"])
-    return pd.Series(out, dtype=float)
+    classes, codes, z, y = _arrays(table)
+    k, out = len(classes), np.empty(len(y))
+    keep = np.ones(len(y), bool)
+    for i in range(len(y)):
+        keep[i] = False
+        rest = codes[keep]
+        present = np.unique(rest)  # a class whose only run is left out is a class with no run
+        remap = -np.ones(k, int)
+        remap[present] = np.arange(len(present))
+        coef = _solve(remap[rest], z[keep], y[keep], len(present), variant)
+        code = None if remap[codes[i]] < 0 else int(remap[codes[i]])
+        out[i] = y[i] - _predict(coef, len(present), code, z[i], variant)
+        keep[i] = True
+    return pd.Series(out, index=table["run_id"].to_numpy(), dtype=float)
 
 
-def loco_residuals(table: pd.DataFrame, size_term: bool = True) -> pd.Series:
+def loco_residuals(table: pd.DataFrame, variant: Variant = MODEL) -> pd.Series:
     """Each run's log(implied / predicted MFU) with its whole GPU class left out of the fit (the
     error on a GPU class with no published run), by ``run_id``."""
-    out = {}
-    fits = {c: fit_factor(table[table["gpu_class"] != c], size_term) for c in table["gpu_class"].unique()}
-    for i in table.index:
-        r = table.loc[i]
-        out[r["run_id"]] = r["log_ratio"] - fits[r["gpu_class"]].log_factor(r["gpu_class"], r["params"])
-    return pd.Series(out, dtype=float)
+    classes, codes, z, y = _arrays(table)
+    out = np.empty(len(y))
+    for c in range(len(classes)):
+        rest = codes != c
+        present = np.unique(codes[rest])
+        remap = -np.ones(len(classes), int)
+        remap[present] = np.arange(len(present))
+        coef = _solve(remap[codes[rest]], z[rest], y[rest], len(present), variant)
+        for i in np.flatnonzero(~rest):
+            out[i] = y[i] - _predict(coef, len(present), None, z[i], variant)
+    return pd.Series(out, index=table["run_id"].to_numpy(), dtype=float)
 
 
 # --- the estimate ----------------------------------------------------------------------------------------
@@ -273,26 +347,42 @@ def estimate_mfu(gpu_id: str, precision: str, active_params: float, gpus: int,
                  exclude_run: str | None = None) -> MfuEstimate:
     """The MFU of a run of ``active_params`` on ``gpus`` ``gpu_id``s at ``precision``, from the
     benchmark fit and the production runs other than ``exclude_run`` (see the module docstring)."""
-    table = production_runs()
-    if exclude_run is not None:
-        table = table[table["run_id"] != exclude_run]
+    from analysis.planner.cache import data_key
+
     cls = gpu_class(gpu_id)
-    fit = fit_factor(table)
+    fit, runs, class_runs, residuals, scope = _evidence(data_key(), exclude_run, cls)
     bench = benchmark_mfu(gpu_id, precision, active_params, gpus)
     factor = float(np.exp(fit.log_factor(cls, active_params)))
+    errors = residuals - 1.0  # on the time: predicted / published - 1
+    return MfuEstimate(float(np.clip(bench * factor, *MFU_LIMITS)), bench, factor, cls, class_runs, runs, residuals,
+                       scope, float(np.median(np.abs(errors))), float(np.median(errors)),
+                       benchmark_fit(gpu_id, precision).describe())
+
+
+@cache
+def _evidence(key: tuple, exclude_run: str | None, cls: str):
+    """(fit, runs, runs of ``cls``, actual / predicted MFU ratios of the band, their scope)."""
+    table = _production_runs(key)
+    if exclude_run is not None:
+        table = table[table["run_id"] != exclude_run]
+    fit = fit_factor(table)
     n_class = fit.class_runs(cls)
     if n_class >= MIN_CLASS_RUNS:
-        residuals = loo_residuals(table)[table["gpu_class"].eq(cls).to_numpy()]
+        residuals = _loo(key, exclude_run)[table["gpu_class"].eq(cls).to_numpy()]
         scope = f"leave-one-run-out over the {n_class} published {cls} runs"
     elif n_class > 0:
-        residuals = loo_residuals(table)
+        residuals = _loo(key, exclude_run)
         scope = f"leave-one-run-out over all {len(table)} published runs ({cls} has {n_class}, too few for its own)"
     else:
         residuals = loco_residuals(table)
         scope = (f"over all {len(table)} published runs, each predicted with its whole GPU class left out "
                  f"({cls} has no published run)")
-    ratios = np.exp(residuals.to_numpy(float))
-    errors = ratios - 1.0  # on the time: predicted / published - 1
-    return MfuEstimate(float(np.clip(bench * factor, *MFU_LIMITS)), bench, factor, cls, n_class, len(table), ratios,
-                       scope, float(np.median(np.abs(errors))), float(np.median(errors)),
-                       benchmark_fit(gpu_id, precision).describe())
+    return fit, len(table), n_class, np.exp(residuals.to_numpy(float)), scope
+
+
+@cache
+def _loo(key: tuple, exclude_run: str | None) -> pd.Series:
+    table = _production_runs(key)
+    if exclude_run is not None:
+        table = table[table["run_id"] != exclude_run]
+    return loo_residuals(table)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cache
 
 import pandas as pd
 
@@ -87,7 +88,14 @@ def facility_it_w(gpu_id: str) -> tuple[float | None, str, int | None, str]:
 
 
 def power_for(gpu_id: str) -> Power:
-    """:class:`Power` of ``gpu_id`` on both bases."""
+    """:class:`Power` of ``gpu_id`` on both bases (read once per state of the data)."""
+    from analysis.planner.cache import data_key
+
+    return _power_for(gpu_id, data_key())
+
+
+@cache
+def _power_for(gpu_id: str, key: tuple) -> Power:
     from analysis.hardware import gpu
 
     tdp = float(gpu(gpu_id)["tdp_w"])
@@ -97,9 +105,10 @@ def power_for(gpu_id: str) -> Power:
     return Power(gpu_id, tdp_w, tdp_how, it_w, it_how, per_node, kind)
 
 
-def choose_basis(requested: str | None, power: Power) -> str:
+def choose_basis(requested: str | None, power: Power) -> str | None:
     """The basis a plan leads with: the one requested (an error if the accelerator lacks it), else
-    facility where there is a sourced build-up, else GPU TDP."""
+    facility where there is a sourced build-up, else GPU TDP where there is a TDP, else None (no
+    energy: a TPU without a published pod power)."""
     if requested is not None and requested not in ENERGY_BASES:
         raise PlanError(f"--energy-basis must be one of {', '.join(ENERGY_BASES)}, not {requested!r}")
     if requested == "facility" and power.it_w is None:
@@ -109,7 +118,9 @@ def choose_basis(requested: str | None, power: Power) -> str:
                         "use --energy-basis facility")
     if requested is not None:
         return requested
-    return "facility" if power.it_w is not None else "gpu-tdp"
+    if power.it_w is not None:
+        return "facility"
+    return "gpu-tdp" if power.tdp_w is not None else None
 
 
 # --- grids ----------------------------------------------------------------------------------------------

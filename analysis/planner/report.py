@@ -65,7 +65,7 @@ def readable_rows(result: Plan) -> list[tuple[str, str, str]]:
         unit, label = KEYS[key]
         r = result.results[key]
         if key == "energy_mwh":
-            label = f"Energy, {result.energy_basis} basis (leads)"
+            label = f"Energy, {result.energy_basis or 'no'} basis (leads)"
         if r["value"] is None:
             rows.append((label, "n/a", ""))
             continue

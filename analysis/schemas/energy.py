@@ -1,5 +1,6 @@
-"""Schemas of the planner's energy tables: grid_carbon (location-based grid intensities by region)
-and system_power (the published power of the server or rack each accelerator ships in)."""
+"""Schemas of the planner's energy tables: grid_carbon (grid carbon intensities: named regions for
+``--grid``, and the factors published runs used) and system_power (the published power of the
+server or rack each accelerator ships in)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ def _grid_carbon_schema(ids) -> pa.DataFrameSchema:
         {
             "grid_id": _text(regex=ID, unique=True),
             "name": _text(),
+            "kind": _text(isin={"region", "run factor"}),
             "kg_co2_per_kwh": _num(0.0, 2.0),
             "year": _int(1990, 2035),
-            "basis": _text(isin={"generation", "consumption"}),
             "source_id": _source(ids("sources")),
             "note": _text(nullable=True),
         },
