@@ -13,7 +13,8 @@
 6. the uncertainty chapter's Monte Carlo: 100,000 draws of every headline output (best of five;
    target 1 s or less).
 7. `python -m analysis measure --quick` on the CPU (into a temporary folder).
-8. `python -m analysis plan` for one run (a fresh process: imports, data, MFU fit, bands; target ~1 s).
+8. `python -m analysis plan` for one run (a fresh process: imports, data, MFU fit, bands; target ~1 s),
+   and the power-budget table of every priced accelerator (`plan --power-mw 50`; target 2 s).
 9. the what-if grids of every panel (`python -m analysis.whatif`, a fresh process; target under 5 s).
 
 Each step runs in a fresh copy of the repository under a temporary folder, so the developer's
@@ -121,6 +122,8 @@ def main() -> None:
         measure = _timed([*cli, "measure", "--quick", "--out", str(tmp / "measured")], pipeline)
         plan = min(_timed([*cli, "plan", "--model", "llama31_70b", "--tokens", "15e12", "--gpu", "h100_sxm",
                            "--gpus", "4096", "--json"], pipeline) for _ in range(3))
+        budget = min(_timed([*cli, "plan", "--model", "llama31_405b", "--tokens", "15e12", "--power-mw", "50", "--json"],
+                            pipeline) for _ in range(3))
         grids = _timed([sys.executable, "-m", "analysis.whatif", str(tmp / "whatif")], pipeline)
     from analysis import defaults as d
     from analysis.goodput import benchmark_seconds, llama3_simulation_inputs
@@ -142,6 +145,7 @@ def main() -> None:
         ("uncertainty Monte Carlo: 100,000 draws of every headline output", monte_carlo),
         ("measure --quick on the CPU (matmul sweep, one training step)", measure),
         ("plan one run (python -m analysis plan, best of 3, fresh process)", plan),
+        ("power-budget table, every priced accelerator (plan --power-mw 50, best of 3)", budget),
         ("what-if grids of every panel (python -m analysis.whatif, fresh process)", grids),
     ]
     print(f"Book build times on {platform.node() or 'this machine'} ({os.cpu_count()} CPUs, "
@@ -156,6 +160,7 @@ def main() -> None:
         ("run SECTION -p NAME VALUE (one chapter)", rerun, 2.5, "s"),
         ("rebuild after one parameter of one chapter changed", one_param, 8.0, "s"),
         ("plan one run", plan, 1.0, "s"),
+        ("power-budget table (plan --power-mw 50)", budget, 2.0, "s"),
     ]
     print("\nTargets:")
     for label, value, limit, unit in targets:

@@ -84,23 +84,32 @@ def _design(params, gpus) -> np.ndarray:
     return np.column_stack([np.ones(len(params)), np.log10(params), np.log10(gpus)])
 
 
-def benchmark_fit(gpu_id: str, precision: str) -> BenchmarkFit:
+def benchmark_fit(gpu_id: str, precision: str, key: tuple | None = None) -> BenchmarkFit:
     """The benchmark MFU fit for ``gpu_id`` at ``precision`` (FP16 reads the BF16 rows: the same
     16-bit tensor peak); computed once per state of the data (:func:`analysis.planner.cache.data_key`)."""
     from analysis.planner.cache import data_key
 
-    return _benchmark_fit(gpu_id, precision, data_key())
+    return _benchmark_fit(gpu_id, precision, key or data_key())
+
+
+@cache
+def _benchmark_rows(key: tuple) -> tuple:
+    """The benchmark rows (:func:`analysis.benchmarks.load_benchmarks`) with each row's active
+    parameters, read once per state of the data."""
+    from analysis.benchmarks import load_benchmarks
+    from analysis.data import load_table
+
+    bench = load_benchmarks()
+    active = load_table("models").set_index("model_id").loc[bench["model_id"], "active_params"].to_numpy(float)
+    return bench, active
 
 
 @cache
 def _benchmark_fit(gpu_id: str, precision: str, key: tuple) -> BenchmarkFit:
-    from analysis.benchmarks import load_benchmarks
-    from analysis.data import load_table
-
     column = PEAK_COLUMN[precision]
-    bench = load_benchmarks()
-    bench = bench[bench["precision"] == column]
-    active = load_table("models").set_index("model_id").loc[bench["model_id"], "active_params"].to_numpy(float)
+    bench, active = _benchmark_rows(key)
+    keep = (bench["precision"] == column).to_numpy()
+    bench, active = bench[keep], active[keep]
     own = (bench["gpu_id"] == gpu_id).to_numpy()
     if own.sum() >= MIN_FIT_ROWS:
         coef, *_ = np.linalg.lstsq(_design(active[own], bench["gpus"].to_numpy(float)[own]),
@@ -118,13 +127,13 @@ def _benchmark_fit(gpu_id: str, precision: str, key: tuple) -> BenchmarkFit:
     return BenchmarkFit((float(coef[:len(types)].mean()), float(coef[-2]), float(coef[-1])), len(bench), scope)
 
 
-def benchmark_mfu(gpu_id: str, precision: str, active_params: float, gpus: int) -> float:
-    return float(np.clip(benchmark_fit(gpu_id, precision).predict(active_params, gpus), *MFU_LIMITS))
+def benchmark_mfu(gpu_id: str, precision: str, active_params: float, gpus: int, key: tuple | None = None) -> float:
+    return float(np.clip(benchmark_fit(gpu_id, precision, key).predict(active_params, gpus), *MFU_LIMITS))
 
 
 # --- 2. production runs --------------------------------------------------------------------------------
 
-def implied_mfu(r) -> tuple[float, str, float]:
+def implied_mfu(r, key: tuple | None = None) -> tuple[float, str, float]:
     """(MFU, outcome, published value) at which the planner reproduces a backtest row's published
     time: GPU-hours where published (wall-clock hours x GPUs, so its goodput is taken out), else its
     days (with the goodput taken out of wall-clock days, not of failure-free ones)."""
@@ -133,7 +142,7 @@ def implied_mfu(r) -> tuple[float, str, float]:
     peak = float(r["peak_tflops"]) * TERA
     gpus = int(r["gpus"])
     if pd.notna(r["published_gpu_hours"]):
-        compute_gpu_s = float(r["published_gpu_hours"]) * SECONDS_PER_HOUR * goodput(gpus)
+        compute_gpu_s = float(r["published_gpu_hours"]) * SECONDS_PER_HOUR * goodput(gpus, key=key)
         outcome, value = "gpu_hours", float(r["published_gpu_hours"])
     elif pd.isna(r["published_days"]):  # a throughput alone: the failure-free days it implies
         rate = (float(r["tokens_per_s_per_gpu"]) if pd.notna(r["tokens_per_s_per_gpu"]) else
@@ -142,7 +151,7 @@ def implied_mfu(r) -> tuple[float, str, float]:
         compute_gpu_s, outcome, value = days * SECONDS_PER_DAY * gpus, "days", days
     else:
         wall = r["days_basis"] == "wall clock"
-        compute_gpu_s = float(r["published_days"]) * SECONDS_PER_DAY * gpus * (goodput(gpus) if wall else 1.0)
+        compute_gpu_s = float(r["published_days"]) * SECONDS_PER_DAY * gpus * (goodput(gpus, key=key) if wall else 1.0)
         outcome, value = ("days_with_failures" if wall else "days"), float(r["published_days"])
     return total_flop / (compute_gpu_s * peak), outcome, value
 
@@ -161,17 +170,18 @@ def production_runs() -> pd.DataFrame:
 @cache
 def _production_runs(key: tuple) -> pd.DataFrame:
     from analysis.data import load_table
-    from analysis.hardware import peak_tflops
 
     runs = load_table("backtest_runs")
     timed = runs["published_gpu_hours"].notna() | runs["published_days"].notna()
     rated = runs["achieved_tflops_per_gpu"].notna() | runs["tokens_per_s_per_gpu"].notna()
     runs = runs[timed | rated].copy()
-    runs["peak_tflops"] = [peak_tflops(g, PEAK_COLUMN[p]) for g, p in zip(runs["gpu_id"], runs["precision"], strict=True)]
+    gpus = load_table("gpus").set_index("gpu_id")
+    runs["peak_tflops"] = [float(gpus.loc[g, f"{PEAK_COLUMN[p]}_dense_tflops"])
+                           for g, p in zip(runs["gpu_id"], runs["precision"], strict=True)]
     rows = []
     for _, r in runs.iterrows():
-        mfu, outcome, value = implied_mfu(r)
-        bench = benchmark_mfu(r["gpu_id"], r["precision"], float(r["params"]), int(r["gpus"]))
+        mfu, outcome, value = implied_mfu(r, key)
+        bench = benchmark_mfu(r["gpu_id"], r["precision"], float(r["params"]), int(r["gpus"]), key)
         rows.append({"run_id": r["run_id"], "gpu_id": r["gpu_id"], "gpu_class": gpu_class(r["gpu_id"]),
                      "precision": r["precision"], "params": float(r["params"]), "gpus": int(r["gpus"]),
                      "throughput_given": bool(pd.notna(r["achieved_tflops_per_gpu"]) or pd.notna(r["tokens_per_s_per_gpu"])),
