@@ -277,6 +277,8 @@ def test_readable_values_are_rounded_to_what_the_band_allows():
     assert report.format_value(0.9669, "fraction") == "96.7 %"
     assert report.significant_digits(100.0, 80.0, 125.0) == 2 and report.significant_digits(100.0, 99.0, 101.0) == 3
     assert report.format_range(15.62, 15.62, "minutes", 3) == "15.6 minutes"  # equal ends: one value
+    assert report.format_range(37.2, 81.4, "days", 2) == "37 to 81 days"
+    assert report.format_range(7.1e6, 1.6e7, "USD", 2) == "$7.1M to $16M"
 
 
 def test_readable_table_names_gpus_and_tokens_for_people(capsys):

@@ -91,13 +91,18 @@ def budget_table(template: PlanInputs, power_mw: float, power_basis: str = "faci
     rows = []
     for gpu_id in priced_accelerators():
         row = {"gpu_id": gpu_id}
+        pw = powers.power_for(gpu_id)
         if np.isnan(float(gpu(gpu_id)[f"{PEAK_COLUMN[template.precision]}_dense_tflops"])):
-            rows.append({**row, "reason": f"no {template.precision.upper()} path"})
-            continue
-        try:
-            answer = largest_job(replace(template, gpu_id=gpu_id, draws=min(template.draws, 1_000)), power_mw, power_basis)
-        except PlanError as exc:
-            rows.append({**row, "reason": str(exc).split(": ", 1)[-1]})
-            continue
-        rows.append({**row, "answer": answer})
+            rows.append({**row, "reason": f"no {template.precision.upper()} tensor path"})
+        elif pw.it_w is None:
+            rows.append({**row, "reason": "no sourced all-in power build-up (data/system_power.csv)"})
+        elif pw.devices_per_node is None:
+            rows.append({**row, "reason": "no sourced node size (data/system_power.csv)"})
+        else:
+            w, per_node, _ = budget_w_per_gpu(gpu_id, power_basis, template.pue)
+            if w * per_node > power_mw * 1e6:
+                rows.append({**row, "reason": f"one node of {per_node} draws {w * per_node / 1e6:.3g} MW, above the budget"})
+            else:
+                job = replace(template, gpu_id=gpu_id, draws=min(template.draws, 1_000))
+                rows.append({**row, "answer": largest_job(job, power_mw, power_basis)})
     return rows

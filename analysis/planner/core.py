@@ -172,7 +172,9 @@ def plan(inputs: PlanInputs) -> Plan:
     elif tco is not None:
         price, price_how = tco, "the book's TCO for owning this GPU (the TCO chapter's cost model at its parameters)"
     else:
-        price, price_how = None, f"none: the book does not model the TCO of {inputs.gpu_id}; give --usd-per-gpu-hour"
+        from analysis.names import gpu_name
+
+        price, price_how = None, f"none: the book does not model the TCO of the {gpu_name(inputs.gpu_id)}; give --usd-per-gpu-hour"
     steps["usd_per_gpu_hour"] = math.nan if price is None else price
     steps["tco_usd_per_gpu_hour"] = math.nan if tco is None else tco
     notes.append(f"Price per GPU-hour: {price_how}.")

@@ -106,6 +106,8 @@ def _benchmark_rows(key: tuple) -> tuple:
 
 @cache
 def _benchmark_fit(gpu_id: str, precision: str, key: tuple) -> BenchmarkFit:
+    from analysis.names import gpu_name
+
     column = PEAK_COLUMN[precision]
     bench, active = _benchmark_rows(key)
     keep = (bench["precision"] == column).to_numpy()
@@ -114,7 +116,8 @@ def _benchmark_fit(gpu_id: str, precision: str, key: tuple) -> BenchmarkFit:
     if own.sum() >= MIN_FIT_ROWS:
         coef, *_ = np.linalg.lstsq(_design(active[own], bench["gpus"].to_numpy(float)[own]),
                                    bench["mfu"].to_numpy(float)[own], rcond=None)
-        return BenchmarkFit(tuple(float(c) for c in coef), int(own.sum()), f"{int(own.sum())} {gpu_id} {column.upper()} rows")
+        return BenchmarkFit(tuple(float(c) for c in coef), int(own.sum()),
+                            f"{int(own.sum())} {gpu_name(gpu_id)} {column.upper()} rows")
     # Too few rows of its own: every GPU type's rows, each type with its own intercept and the
     # slopes shared, so that the slopes are not the differences between types; the intercept is
     # the mean of the types'.
@@ -123,7 +126,7 @@ def _benchmark_fit(gpu_id: str, precision: str, key: tuple) -> BenchmarkFit:
     x = np.column_stack([onehot, np.log10(active), np.log10(bench["gpus"].to_numpy(float))])
     coef, *_ = np.linalg.lstsq(x, bench["mfu"].to_numpy(float), rcond=None)
     scope = (f"{len(bench)} {column.upper()} rows of {len(types)} GPU types, each with its own intercept "
-             f"({gpu_id} has too few rows of its own: the types' mean intercept)")
+             f"({gpu_name(gpu_id)} has too few rows of its own: the types' mean intercept)")
     return BenchmarkFit((float(coef[:len(types)].mean()), float(coef[-2]), float(coef[-1])), len(bench), scope)
 
 

@@ -53,9 +53,14 @@ def format_value(value: float, unit: str, digits: int = 3) -> str:
 
 
 def format_range(p10: float, p90: float, unit: str, digits: int) -> str:
-    """'P10 to P90', or one value where the two ends print the same."""
+    """'37 to 81 days' (the unit once), or one value where the two ends print the same."""
     low, high = format_value(p10, unit, digits), format_value(p90, unit, digits)
-    return low if low == high else f"{low} to {high}"
+    if low == high:
+        return low
+    suffix = f" {unit}"
+    if unit not in ("USD", "fraction", "count") and low.endswith(suffix) and high.endswith(suffix):
+        low = low[: -len(suffix)]
+    return f"{low} to {high}"
 
 
 def readable_rows(result: Plan) -> list[tuple[str, str, str]]:
