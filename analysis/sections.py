@@ -249,8 +249,9 @@ CHAPTERS: tuple[Section, ...] = (
                 "job_failures"),
         needs=("energy", "tco"),
         headline=("plan_llama31_405b_days_with_failures", "plan_llama31_405b_gpu_hours", "plan_llama31_405b_cost_usd",
-                  "plan_llama31_405b_energy_mwh", "plan_gpt3_hardware_full_days", "plan_backtest_runs_count",
-                  "plan_backtest_median_abs_error_frac"),
+                  "plan_llama31_405b_energy_gpu_tdp_mwh", "plan_llama31_405b_energy_facility_mwh",
+                  "plan_gpt3_hardware_full_days", "plan_backtest_runs_count",
+                  "plan_backtest_estimated_median_abs_error_frac", "plan_backtest_within_band_frac"),
         figures=("fig-plan-backtest",),
     ),
 )
