@@ -13,9 +13,9 @@ import os
 import sys
 from pathlib import Path
 
-from analysis import paths
-from analysis.errors import ExecutionError, InputError, finite_or_refused
-from analysis.inputs import NEGATIVE_VALUE, number_flag
+from analysis import paths, plan_cli
+from analysis.errors import ExecutionError, InputError
+from analysis.inputs import NEGATIVE_VALUE
 from analysis.outputs import clip, install_signal_handlers, staged
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -166,97 +166,6 @@ def cmd_measure(args) -> int:
     return 0
 
 
-_number = number_flag  # the planner's flags: one number grammar with -p and scenario files
-
-
-# The planner's numeric flags and the PlanInputs field each sets (None: required, no default).
-PLAN_FIELDS = {"--mfu": "mfu", "--tokens-per-s-per-gpu": "tokens_per_s_per_gpu", "--achieved-tflops": "achieved_tflops",
-               "--usd-per-gpu-hour": "usd_per_gpu_hour", "--pue": "pue", "--tariff-usd-per-kwh": "tariff_usd_per_kwh",
-               "--grid-kg-co2-per-kwh": "grid_g_co2_per_kwh", "--checkpoint-write-seconds": "checkpoint_write_seconds",
-               "--restart-minutes": "restart_minutes", "--tokens": None, "--gpus": None, "--params": None,
-               "--active-params": None, "--layers": None, "--hidden": None, "--seq-len": None}
-
-
-def _plan_numbers(args) -> dict:
-    """The numeric plan flags given, optional ones first (the likelier cause of an overflow)."""
-    given = {f: getattr(args, f[2:].replace("-", "_")) for f in PLAN_FIELDS}
-    return {f: v for f, v in sorted(given.items(), key=lambda fv: PLAN_FIELDS[fv[0]] is None) if v is not None}
-
-
-def _plan_without(planner, inputs, flag: str | None):
-    """The plan of ``inputs``, with ``flag`` (if given) left at the planner's default."""
-    from dataclasses import replace
-
-    if flag is None:
-        return planner.plan(inputs)
-    if PLAN_FIELDS[flag] is None:
-        return None
-    unset = {PLAN_FIELDS[flag]: None, **({"flops_counted": None} if flag == "--achieved-tflops" else {})}
-    return planner.plan(replace(inputs, **unset))
-
-
-def cmd_plan(args) -> int:
-    import json
-
-    from analysis import planner
-    from analysis.data import load_table
-
-    if (args.model is None) == (args.params is None):
-        raise InputError("give exactly one of --model and --params")
-    if args.params is not None:
-        missing = [f for f, v in (("--layers", args.layers), ("--hidden", args.hidden), ("--seq-len", args.seq_len)) if v is None]
-        if missing:
-            raise InputError(f"--params needs {', '.join(missing)}")
-        if args.active_params is not None and args.active_params > args.params:
-            raise InputError(f"--active-params ({args.active_params:g}) must not exceed --params ({args.params:g})")
-        model = planner.model_from_shape(args.params, args.layers, args.hidden, args.seq_len, args.active_params)
-    else:
-        known = load_table("models")["model_id"].tolist()
-        if args.model not in known:
-            raise InputError(f"--model {args.model}: unknown model; known: {', '.join(known)}")
-        model = planner.model_from_registry(args.model)
-        if args.seq_len is not None:
-            model["seq_len"] = args.seq_len
-    gpus_known = load_table("gpus")["gpu_id"].tolist()
-    if args.gpu not in gpus_known:
-        raise InputError(f"--gpu {args.gpu}: unknown GPU; known: {', '.join(gpus_known)}")
-    given = [f for f, v in (("--mfu", args.mfu), ("--tokens-per-s-per-gpu", args.tokens_per_s_per_gpu),
-                            ("--achieved-tflops", args.achieved_tflops)) if v is not None]
-    if len(given) > 1:
-        raise InputError(f"conflicting throughput flags {' and '.join(given)}: give at most one")
-    if (args.achieved_tflops is None) != (args.flops_counted is None):
-        raise InputError("--achieved-tflops and --flops-counted go together")
-    if args.precision == "fp8":
-        from analysis.hardware import gpu
-        if gpu(args.gpu)["fp8_dense_tflops"] != gpu(args.gpu)["fp8_dense_tflops"]:  # NaN: no FP8 path
-            raise InputError(f"--precision fp8: {args.gpu} has no FP8 tensor path")
-    inputs = planner.PlanInputs(
-        model=model, tokens=args.tokens, gpu_id=args.gpu, gpus=args.gpus, precision=args.precision, mfu=args.mfu,
-        tokens_per_s_per_gpu=args.tokens_per_s_per_gpu, achieved_tflops=args.achieved_tflops,
-        flops_counted=args.flops_counted, usd_per_gpu_hour=args.usd_per_gpu_hour, pue=args.pue,
-        tariff_usd_per_kwh=args.tariff_usd_per_kwh,
-        grid_g_co2_per_kwh=None if args.grid_kg_co2_per_kwh is None else args.grid_kg_co2_per_kwh * 1_000.0,
-        checkpoint_write_seconds=args.checkpoint_write_seconds, restart_minutes=args.restart_minutes,
-        failure_model=args.failure_model)
-    try:  # an overflow is an exit 2 naming the flag behind it, never Infinity or NaN in the output
-        result = finite_or_refused(lambda flag: _plan_without(planner, inputs, flag), _plan_numbers(args),
-                                   planner.Plan.to_json, "plan")
-    except planner.PlanError as exc:
-        raise InputError(str(exc)) from None
-    doc = json.dumps(result.to_json(), indent=2, allow_nan=False)
-    if args.out is not None:
-        paths.write_text_atomic(paths.check_out_file("--out", args.out), doc + "\n")
-    if args.json:
-        print(doc)
-    else:
-        title = (f"Plan: {model.get('name', args.model)}, {args.tokens:.3g} tokens on {args.gpus:,} {args.gpu} "
-                 f"({args.precision.upper()})")
-        print(planner.format_table(result, title))
-        if args.out:
-            print(f"\nWrote {args.out}")
-    return 0
-
-
 def _seed(text: str) -> int:
     try:
         n = int(text)
@@ -311,41 +220,7 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="folder of benchmarks_measured.csv; runs are appended (default: data/measured)")
     p.add_argument("--seed", type=_seed, default=0, help="seed of every random draw (default: 0)")
     p.set_defaults(func=cmd_measure)
-    p = sub.add_parser("plan", help="plan a training run: days, GPU-hours, cost, energy, carbon (with bands)")
-    what = p.add_argument_group("the run")
-    what.add_argument("--model", help="a model id from data/models.csv")
-    what.add_argument("--params", type=_number("--params", float, 1e6, 1e15), help="instead of --model: parameters")
-    what.add_argument("--active-params", type=_number("--active-params", float, 1e6, 1e15), help="active parameters (MoE)")
-    what.add_argument("--layers", type=_number("--layers", int, 1, 10_000, low_open=False), help="layers (with --params)")
-    what.add_argument("--hidden", type=_number("--hidden", int, 1, 1e7, low_open=False), help="hidden size (with --params)")
-    what.add_argument("--seq-len", type=_number("--seq-len", int, 1, 1e8, low_open=False), help="sequence length")
-    what.add_argument("--tokens", type=_number("--tokens", float, 1e3, 1e18), required=True, help="tokens to train on")
-    what.add_argument("--gpu", required=True, help="a GPU id from data/gpus.csv")
-    what.add_argument("--gpus", type=_number("--gpus", int, 1, 10_000_000, low_open=False), required=True, help="GPUs in the job")
-    what.add_argument("--precision", choices=("bf16", "fp8"), default="bf16", help="training precision (default bf16)")
-    speed = p.add_argument_group("how fast (at most one; none: an MFU estimated from the benchmark data)")
-    speed.add_argument("--mfu", type=_number("--mfu", float, 0, 1), help="model FLOPs utilization, a fraction")
-    speed.add_argument("--tokens-per-s-per-gpu", type=_number("--tokens-per-s-per-gpu", float, 0, 1e9), help="measured throughput")
-    speed.add_argument("--achieved-tflops", type=_number("--achieved-tflops", float, 0, 1e5), help="achieved TFLOP/s per GPU")
-    speed.add_argument("--flops-counted", choices=("model", "hardware-selective", "hardware-full"),
-                       help="which FLOPs --achieved-tflops counts")
-    money = p.add_argument_group("prices and power")
-    money.add_argument("--usd-per-gpu-hour", type=_number("--usd-per-gpu-hour", float, 0, 1e4), help="GPU-hour price")
-    money.add_argument("--pue", type=_number("--pue", float, 1, 3, low_open=False), help="power usage effectiveness")
-    money.add_argument("--tariff-usd-per-kwh", type=_number("--tariff-usd-per-kwh", float, 0, 1, low_open=False), help="electricity price (TCO)")
-    money.add_argument("--grid-kg-co2-per-kwh", type=_number("--grid-kg-co2-per-kwh", float, 0, 2, low_open=False), help="grid carbon intensity")
-    fail = p.add_argument_group("failures")
-    # The short spellings are the flags' first names, kept so existing commands still work.
-    fail.add_argument("--checkpoint-write-seconds", "--checkpoint-write-s", dest="checkpoint_write_seconds",
-                      type=_number("--checkpoint-write-seconds", float, 0, 86_400), help="seconds to write a checkpoint")
-    fail.add_argument("--restart-minutes", "--restart-min", dest="restart_minutes",
-                      type=_number("--restart-minutes", float, 0, 10_000), help="minutes to restart after a failure")
-    fail.add_argument("--failure-model", choices=("per-gpu", "measured-fit"), default="per-gpu",
-                      help="per-GPU rates (Llama 3) or a fit to measured job failures")
-    out = p.add_argument_group("output")
-    out.add_argument("--json", action="store_true", help="print one JSON object")
-    out.add_argument("--out", help="save the JSON result to this file")
-    p.set_defaults(func=cmd_plan)
+    plan_cli.add_parser(sub)
     return parser
 
 

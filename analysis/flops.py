@@ -44,11 +44,9 @@ def training_flops_per_token(active_params: float, layers: int, hidden_size: int
 
 def model_flops_per_token(model, seq_len: int | None = None) -> float:
     """:func:`training_flops_per_token` for a row of ``data/models.csv`` (a mapping or Series);
-    ``seq_len`` overrides the model's benchmark sequence length."""
-    return training_flops_per_token(
-        float(model["active_params"]), int(model["layers"]), int(model["hidden_size"]),
-        int(seq_len if seq_len is not None else model["seq_len"]),
-        int(model["vocab_size"]), bool(model["tied_embeddings"]))
+    ``seq_len`` overrides the model's benchmark sequence length. A model that gives its attention
+    widths or its MoE router (:func:`flops_per_token_parts`) has them counted."""
+    return sum(flops_per_token_parts(model, seq_len).values())
 
 
 def achieved_tflops_per_gpu(tokens_per_s_per_gpu: float, flops_per_token: float) -> float:
@@ -96,6 +94,8 @@ def flop_in_run(gpus: float, peak_tflops: float, mfu: float, days: float) -> flo
 # sequence length s:
 #
 # - ``"model"``: 6 n + 12 L h s (this module's convention);
+# - ``"model-6n"``: 6 n alone, attention not counted (Kaplan et al.'s C = 6 N; the 24.6 TFLOP/s
+#   OpenAI gave Patterson et al. for GPT-3 on V100);
 # - ``"hardware-selective"``: selective recomputation re-runs the attention-score part only:
 #   6 n + 24 L h s. Korthikanti et al. 2022 (arXiv 2205.05198, App. A, eq. 7-9): hardware FLOPs
 #   per iteration 72 B L s h^2 (1 + s/3h + v/12hL) against model FLOPs 72 B L s h^2 (1 + s/6h + v/12hL);
@@ -104,7 +104,7 @@ def flop_in_run(gpus: float, peak_tflops: float, mfu: float, days: float) -> flo
 #   (arXiv 2104.04473, Sec. 5.1, eq. 3): 96 B s l h^2 (1 + s/6h + V/16lh) per iteration, which is
 #   about 8 P per token; hence their training time ~ 8 T P / (n X).
 
-FLOP_CONVENTIONS = ("model", "hardware-selective", "hardware-full")
+FLOP_CONVENTIONS = ("model", "model-6n", "hardware-selective", "hardware-full")
 
 
 def hardware_flops_per_token(model, seq_len: int | None = None, recompute: str = "none") -> float:
@@ -112,22 +112,24 @@ def hardware_flops_per_token(model, seq_len: int | None = None, recompute: str =
     mapping with the same fields) under activation recomputation ``recompute``: ``"none"`` (equal
     to :func:`model_flops_per_token`), ``"selective"`` (Korthikanti et al. 2022) or ``"full"``
     (Narayanan et al. 2021). See the block comment above for the formulas."""
-    layers, hidden = int(model["layers"]), int(model["hidden_size"])
-    s = int(seq_len if seq_len is not None else model["seq_len"])
-    n = matmul_params(float(model["active_params"]), int(model["vocab_size"]), hidden, bool(model["tied_embeddings"]))
-    attention = attention_flops_per_token(layers, hidden, s)
+    parts = flops_per_token_parts(model, seq_len)
+    n = (parts["matmul"] + parts["router"]) / 6.0  # every matmul parameter, the router's included
+    attention = parts["attention"]
     if recompute == "none":
         return 6.0 * n + attention
     if recompute == "selective":
         return 6.0 * n + 2.0 * attention
     if recompute == "full":
-        logits = float(model["vocab_size"]) * hidden
+        logits = float(model["vocab_size"]) * int(model["hidden_size"])
         return 8.0 * (n - logits) + 6.0 * logits + attention * 4.0 / 3.0
     raise ValueError(f"recompute must be 'none', 'selective' or 'full', not {recompute!r}")
 
 
 def flops_per_token_counted(model, flops_counted: str, seq_len: int | None = None) -> float:
     """FLOPs per token under the convention ``flops_counted`` (one of :data:`FLOP_CONVENTIONS`)."""
+    if flops_counted == "model-6n":  # 6 N alone, attention not counted (Kaplan et al.'s C = 6 N; Patterson's GPT-3)
+        parts = flops_per_token_parts(model, seq_len)
+        return parts["matmul"] + parts["router"]
     recompute = {"model": "none", "hardware-selective": "selective", "hardware-full": "full"}
     if flops_counted not in recompute:
         raise ValueError(f"flops_counted must be one of {', '.join(FLOP_CONVENTIONS)}, not {flops_counted!r}")
@@ -175,3 +177,56 @@ def dense_transformer(layers: int, hidden_size: int, seq_len: int, vocab_size: i
     params = 12.0 * layers * hidden_size**2 * (1 + 13 / (12 * hidden_size) + (vocab_size + seq_len) / (12 * layers * hidden_size))
     return {"name": name, "active_params": params, "total_params": params, "layers": layers,
             "hidden_size": hidden_size, "seq_len": seq_len, "vocab_size": vocab_size, "tied_embeddings": True}
+
+
+# --- MoE and attention wider than the hidden size -----------------------------------------------------
+#
+# An MoE token passes through its *active* experts only, so 6 N counts the active parameters (as
+# above). Two terms that a dense 6 N + 12 L h s misses or mis-sizes:
+#
+# - the router: each MoE layer scores the token against every expert, an h x E matmul, whatever
+#   the top-k; 2 h E FLOPs forward per MoE layer, 6 h E with the backward pass. Published active
+#   counts may already include these weights (DeepSeek-V3's 37B does not say): for DeepSeek-V3 it
+#   is 0.3 % of the total, below the other errors, so the double count, if any, is left;
+# - attention wider than h: Q K^T runs over heads x query/key head dim and A V over heads x value
+#   head dim. For multi-head latent attention (DeepSeek-V2/V3: 128 heads, 192-dim queries and keys,
+#   128-dim values) that is 24,576 and 16,384 against a 7,168 hidden size, 2.9x the 12 L h s term.
+
+
+def attention_flops_per_token_widths(layers: int, seq_len: int, qk_width: float, v_width: float) -> float:
+    """Training FLOPs per token of attention with query/key width ``qk_width`` (heads x query/key
+    head dim) and value width ``v_width`` (heads x value head dim): 6 L s (qk_width + v_width), the
+    full s x s matrix as in :func:`attention_flops_per_token` (which it equals when both widths are h)."""
+    return 6.0 * layers * seq_len * (qk_width + v_width)
+
+
+def router_flops_per_token(moe_layers: int, hidden_size: int, experts: int) -> float:
+    """Training FLOPs per token of the MoE router: the h x E gating matmul of every MoE layer,
+    forward and backward, 6 L_moe h E (DeepSeek-V3: 58 x 7,168 x 256 x 6 = 6.4e8, 0.3 % of its 6 N)."""
+    return 6.0 * moe_layers * hidden_size * experts
+
+
+def _optional(model, key: str) -> float | None:
+    value = model.get(key) if hasattr(model, "get") else None
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        return None
+    return None if value != value else value  # NaN (an empty CSV cell) means not given
+
+
+def flops_per_token_parts(model, seq_len: int | None = None) -> dict[str, float]:
+    """Model FLOPs per trained token of ``model`` by part: ``matmul`` (6 n over the active matmul
+    parameters, :func:`matmul_params`), ``attention`` (12 L h s, or
+    :func:`attention_flops_per_token_widths` where the model gives ``attention_qk_width`` and
+    ``attention_v_width``) and ``router`` (:func:`router_flops_per_token` where it gives ``experts``
+    and ``moe_layers``; else 0). Their sum is :func:`model_flops_per_token`."""
+    layers, hidden = int(model["layers"]), int(model["hidden_size"])
+    s = int(seq_len if seq_len is not None else model["seq_len"])
+    n = matmul_params(float(model["active_params"]), int(model["vocab_size"]), hidden, bool(model["tied_embeddings"]))
+    qk, v = _optional(model, "attention_qk_width"), _optional(model, "attention_v_width")
+    attention = (attention_flops_per_token(layers, hidden, s) if qk is None or v is None
+                 else attention_flops_per_token_widths(layers, s, qk, v))
+    experts, moe_layers = _optional(model, "experts"), _optional(model, "moe_layers")
+    router = 0.0 if experts is None or moe_layers is None else router_flops_per_token(int(moe_layers), hidden, int(experts))
+    return {"matmul": 6.0 * n, "attention": attention, "router": router}

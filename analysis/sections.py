@@ -246,10 +246,13 @@ CHAPTERS: tuple[Section, ...] = (
         question="What would my run cost, how long would it take and how much power would it burn, and how "
                  "well does the planner predict runs that were published?",
         tables=("backtest_runs", "models", "gpus", "benchmarks", "distributions", "llama3_interruptions",
-                "reliability_facts", "cloud_prices"),
+                "reliability_facts", "cloud_prices", "grid_carbon", "system_power", "accelerators", "report_facts",
+                "job_failures"),
+        needs=("energy", "tco"),
         headline=("plan_llama31_405b_days_with_failures", "plan_llama31_405b_gpu_hours", "plan_llama31_405b_cost_usd",
-                  "plan_llama31_405b_energy_mwh", "plan_gpt3_hardware_full_days", "plan_backtest_runs_count",
-                  "plan_backtest_median_abs_error_frac"),
+                  "plan_llama31_405b_energy_gpu_tdp_mwh", "plan_llama31_405b_energy_facility_mwh",
+                  "plan_gpt3_hardware_full_days", "plan_backtest_runs_count",
+                  "plan_backtest_estimated_median_abs_error_frac", "plan_backtest_within_band_frac"),
         figures=("fig-plan-backtest",),
     ),
 )
@@ -273,7 +276,7 @@ SECTIONS: tuple[Section, ...] = CHAPTERS + (
         title="Introduction",
         question="What is this book, what does each chapter answer, and how do I rerun it?",
         tables=("training_runs",),
-        needs=("cluster", "tco", "benchmarks", "energy", "reliability", "downtime", "uncertainty", "claims"),
+        needs=("cluster", "tco", "benchmarks", "energy", "reliability", "downtime", "uncertainty", "claims", "plan"),
     ),
 )
 

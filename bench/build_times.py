@@ -11,7 +11,8 @@
 4. whether a rebuild (Sphinx re-reading only the changed pages) gives the bytes of a clean build
    of the same inputs (reported, not required: see the README);
 5. the goodput and uncertainty Monte Carlo, `measure --quick`, `plan` (a fresh process, best of
-   3) and the what-if grids;
+   3), the power-budget table of every priced accelerator (`plan --power-mw 50`, best of 3) and
+   the what-if grids;
 6. the size of `analysis/pipeline/`, and `make test` on a fresh clone of the repository, virtual
    environment included (`BENCH_MAKE_TEST=0` skips it).
 
@@ -141,6 +142,8 @@ def main() -> None:
         measure = _timed([*cli, "measure", "--quick", "--out", str(tmp / "measured")], pipeline)
         plan = min(_timed([*cli, "plan", "--model", "llama31_70b", "--tokens", "15e12", "--gpu", "h100_sxm",
                            "--gpus", "4096", "--json"], pipeline) for _ in range(3))
+        budget = min(_timed([*cli, "plan", "--model", "llama31_405b", "--tokens", "15e12", "--power-mw", "50", "--json"],
+                            pipeline) for _ in range(3))
         grids = _timed([sys.executable, "-m", "analysis.whatif", str(tmp / "whatif")], pipeline)
         make_test = _make_test_on_a_fresh_clone(tmp) if os.environ.get("BENCH_MAKE_TEST", "1") != "0" else None
     from analysis import defaults as d
@@ -165,6 +168,7 @@ def main() -> None:
         ("uncertainty Monte Carlo: 100,000 draws of every headline output", monte_carlo),
         ("measure --quick on the CPU (matmul sweep, one training step)", measure),
         ("plan one run (python -m analysis plan, best of 3, fresh process)", plan),
+        ("power-budget table, every priced accelerator (plan --power-mw 50, best of 3)", budget),
         ("what-if grids of every panel (python -m analysis.whatif, fresh process)", grids),
     ]
     if make_test is not None:
@@ -182,6 +186,7 @@ def main() -> None:
         ("run SECTION -p NAME VALUE: slowest chapter", times[-1], 3.0, "s"),
         ("rebuild after one parameter of one chapter changed", one_param, 12.0, "s"),
         ("plan one run", plan, 1.0, "s"),
+        ("power-budget table (plan --power-mw 50)", budget, 2.0, "s"),
         ("analysis/pipeline/ (lines)", lines, 700, "lines"),
         *([("make test on a fresh clone (venv included)", make_test / 60, 10.0, "min")] if make_test else []),
     ]

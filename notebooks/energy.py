@@ -304,7 +304,9 @@ display(Markdown(figures.model_card_table(E)))
 # {glue:text}`llama31_405b_card_w_per_gpu:.0f` W per GPU leaves out the host, network, storage and
 # cooling that this chapter's {glue:text}`h100_meter_w_per_gpu:,.0f` W include,
 # {glue:text}`h100_meter_vs_card_power_ratio:.1f` times as much. With both, Meta's GPU-hours at this
-# chapter's meter power come to {glue:text}`llama31_405b_card_emissions_at_meter_tco2:,.0f` t.
+# chapter's meter power come to {glue:text}`llama31_405b_card_emissions_at_meter_tco2:,.0f` t. The
+# {ref}`plan chapter <chapter-plan>` plans the run itself, at Meta's measured speed with its failures, and
+# sets its energy on both bases beside this clean pass and Meta's card.
 
 # %% [markdown]
 # ## How sure: P10, P50 and P90

@@ -80,7 +80,10 @@ show_parameters(P, R)
 #   {glue:text}`llama3_effective_training_time_pct:.0f` % of the time in the book's model of its run.
 # - **Energy.** One FP8 GPT-3 token takes {glue:text}`gpt3_175b_fp8_j_per_token:.2f` J at the
 #   utility meter; Llama 3.1 405B on 15T tokens takes
-#   {glue:text}`llama31_405b_bf16_household_years_15t_tokens:,.0f` US household-years of electricity.
+#   {glue:text}`llama31_405b_bf16_household_years_15t_tokens:,.0f` US household-years of electricity in one
+#   clean pass at NVIDIA's benchmark speed, and {glue:text}`plan_llama31_405b_facility_household_years:,.0f`
+#   at Meta's measured speed with its failures (both at the meter; the {ref}`plan chapter <chapter-plan>`
+#   sets them beside Meta's own figures).
 # - **How sure.** Drawing every uncertain input within its range, the cost of a Llama 3.1 405B token
 #   lies between \${glue:text}`llama31_405b_bf16_usd_per_million_tokens_p10:.2f` and
 #   \${glue:text}`llama31_405b_bf16_usd_per_million_tokens_p90:.2f` per million in 80 % of the draws.

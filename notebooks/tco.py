@@ -140,7 +140,8 @@ display(Markdown(comparison_table(R, [
 # software and {glue:text}`gpt3_175b_fp8_cents_per_million_tokens:.1f`¢ with December 2024 software, on the same H100s.
 # Llama 3.1 405B in {term}`BF16` costs \${glue:text}`llama31_405b_bf16_usd_per_million_tokens:.2f` per million
 # tokens, \${glue:text}`llama31_405b_bf16_cost_15t_tokens_million_usd:.1f`M for {glue:text}`llama31_405b_train_trillion_tokens:.0f`T tokens: one
-# successful run, before any experiment, failure or restart. Every benchmark row:
+# clean pass at NVIDIA's benchmark speed, before any experiment, failure or restart (the
+# {ref}`plan chapter <chapter-plan>` prices the run at Meta's measured speed with its failures). Every benchmark row:
 
 # %% tags=["remove-input"]
 R.add_table("usd_per_million_tokens_by_row", E.tables["usd_per_million_tokens_by_row"],

@@ -40,6 +40,7 @@ READS: tuple[tuple[str, str], ...] = (
     ("reliability", "llama3_effective_training_time_frac"),
     ("energy", "gpt3_175b_fp8_j_per_token"),
     ("energy", "llama31_405b_bf16_household_years_15t_tokens"),
+    ("plan", "plan_llama31_405b_facility_household_years"),
     *(("claims", f"claims_{status}_count") for status in CLAIM_STATUSES),
     *(("claims", f"facts_{status}_count") for status in FACT_STATUSES),
     ("claims", "facts_checked_count"),

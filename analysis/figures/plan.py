@@ -1,78 +1,187 @@
 """Figures and reader tables of the plan chapter, drawn from its
-:class:`~analysis.chapters.ChapterResults` (``analysis.chapters.plan``)."""
+:class:`~analysis.chapters.ChapterResults` (``analysis.chapters.plan``). Reader text names runs
+and GPUs, never ids; numbers go through :mod:`analysis.formatting`."""
 
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.ticker import FixedFormatter, FixedLocator, NullFormatter
 
 from analysis import notebook  # notebook.glue, looked up when called (tests replace it)
-from analysis.formatting import flop
-from analysis.plots import PALETTE, add_source, new_figure
-from analysis.tables import markdown_table, pct
+from analysis.formatting import count, flop, money, number, percent
+from analysis.names import gpu_name
+from analysis.plots import CYCLE, PALETTE, add_source, new_figure
+from analysis.tables import markdown_table
+
+P = "plan_llama31_405b"
 
 
-def _fmt(value: float) -> str:
-    return f"{value:.3g}" if abs(value) < 100 else f"{value:,.0f}"
+def _signed(fraction: float) -> str:
+    return ("+" if fraction >= 0 else "-") + percent(abs(fraction))
+
+
+def _value(value: float, unit: str) -> str:
+    if unit == "USD":
+        return money(value)
+    if unit in ("days",):
+        return number(value)
+    return count(value) if abs(value) >= 1e6 else number(value)
+
+
+def _range(lo: float, hi: float, unit: str) -> str:
+    a, b = _value(lo, unit), _value(hi, unit)
+    return a if a == b else f"{a} to {b}"
+
+
+UNITS = {"gpu_hours": "GPU-hours", "days": "days", "days_with_failures": "days", "energy_mwh": "MWh",
+         "co2_t": "t", "cost_usd": "USD"}
 
 
 def backtest_table(E) -> str:
-    """Markdown: each published outcome against the planner's prediction, its band and its error."""
+    """Markdown: each published outcome against the planner's prediction as a user with the paper
+    would get it (the published throughput where there is one), with its band and error."""
     t = E.tables["backtest"]
-    rows = [[r.name, r.outcome, _fmt(r.published), _fmt(r.predicted), f"{_fmt(r.p10)}-{_fmt(r.p90)}",
-             f"{r.error_frac * 100:+.0f} %", f"{r.throughput}, MFU {pct(r.mfu, 0)}"] for r in t.itertuples()]
-    return markdown_table(["Run", "Outcome", "Published", "Predicted", "P10-P90", "Error", "Throughput"], rows, "llrrrrl")
+    rows = []
+    for r in t.itertuples():
+        unit = UNITS[r.key]
+        outcome = f"{r.outcome}, {r.basis}" if r.basis else r.outcome
+        rows.append([r.name, outcome, _value(r.published, unit), _value(r.predicted, unit),
+                     _range(r.p10, r.p90, unit), _signed(r.error_frac),
+                     "published" if r.throughput == "published" else f"estimated, MFU {percent(r.mfu)}"])
+    return markdown_table(["Run", "Outcome", "Published", "Predicted", "P10 to P90", "Error", "Throughput"], rows,
+                          "llrrrrl")
+
+
+def estimated_table(E) -> str:
+    """Markdown: every run's time with its throughput withheld, the MFU estimated without it."""
+    t = E.tables["backtest_estimated"]
+    rows = [[r.name, r.gpu_class, "yes" if r.throughput_given else "no", percent(r.mfu_implied), percent(r.mfu_estimated),
+             _signed(r.error_frac), "yes" if r.within_band else "no",
+             "assumed" if r.gpus_basis == "assumed" else "published"] for r in t.itertuples()]
+    return markdown_table(["Run", "GPU", "Throughput published", "MFU implied", "MFU estimated", "Error on time",
+                           "Inside P10-P90", "GPU count"], rows, "llllrrll")
+
+
+def class_table(E) -> str:
+    """Markdown: the leave-one-run-out error per GPU class."""
+    t = E.tables["backtest_by_class"]
+    rows = [[r.gpu_class, count(r.runs), percent(r.median_abs_error_frac), _signed(r.signed_median_error_frac),
+             f"{count(r.within_band_count)} of {count(r.runs)}", "yes" if r.enough else "too few runs"]
+            for r in t.itertuples()]
+    return markdown_table(["GPU", "Runs", "Median error", "Signed median", "Inside P10-P90", "Own error and band"],
+                          rows, "lrrrrl")
+
+
+def targets_table(E) -> str:
+    """Markdown: each target, what the backtest measures, and whether it holds."""
+    def row(what, key, target_key, upper=True, signed=False):
+        value, target = E[key], E[f"plan_target_{target_key}"]
+        holds = abs(value) <= target if upper else value >= target
+        shown = _signed(value) if signed else percent(abs(value) if upper else value)
+        bound = f"within {percent(target)}" if signed else (f"at most {percent(target)}" if upper else f"at least {percent(target)}")
+        if target_key == "class_signed_median_error_frac":
+            bound = f"within {percent(target)}"
+        return [what, bound, shown, "yes" if holds else "no"]
+
+    rows = [row("Median error on time, runs with no published throughput", "plan_backtest_estimated_median_abs_error_frac",
+                "estimated_median_abs_error_frac"),
+            row("Published time inside the P10-P90 band", "plan_backtest_within_band_frac", "within_band_frac", upper=False),
+            row("Median error on GPU-hours and days, runs with a published throughput",
+                "plan_backtest_published_throughput_median_abs_error_frac", "published_throughput_median_abs_error_frac")]
+    if "plan_backtest_worst_class_signed_median_error_frac" in E:
+        rows.append(row("Worst signed median error of a GPU class with enough runs",
+                        "plan_backtest_worst_class_signed_median_error_frac", "class_signed_median_error_frac"))
+    for stem, what in (("bloom_energy", "BLOOM energy, GPU TDP, no PUE"), ("llama_65b_energy", "LLaMA-65B energy, GPU TDP x PUE 1.1"),
+                       ("llama31_405b_co2", "Llama 3.1 405B CO2, GPU TDP, US grid")):
+        if f"plan_backtest_{stem}_error_frac" in E:
+            rows.append(row(what, f"plan_backtest_{stem}_error_frac", f"{stem}_error_frac", signed=True))
+    return markdown_table(["Target", "Bound", "Measured", "Holds"], rows, "lrrl")
+
+
+def variants_table(E) -> str:
+    """Markdown: the forms of the production term, each measured leave-one-run-out the same way."""
+    t = E.tables["backtest_variants"]
+    signed = [c for c in t.columns if c.endswith("signed median")]
+    rows = [[r["label"][0].upper() + r["label"][1:], percent(r["estimated_median_abs_error_frac"]),
+             percent(r["all_median_abs_error_frac"]), *[_signed(r[c]) for c in signed]] for _, r in t.iterrows()]
+    return markdown_table(["Production term", "Median error, no published throughput", "Median error, every run",
+                           *[c.replace("signed median", "signed median error") for c in signed]], rows,
+                          "l" + "r" * (2 + len(signed)))
+
+
+def not_compared_table(E) -> str:
+    """Markdown: published energies the backtest cannot set beside the planner's, and why."""
+    t = E.tables["backtest_not_compared"]
+    rows = [[r.name, gpu_name(r.gpu_id), r.basis, r.reason] for r in t.itertuples()]
+    return markdown_table(["Run", "Accelerator", "Published basis", "Why not compared"], rows, "llll")
+
+
+def one_run_table(E) -> str:
+    """Markdown: Llama 3.1 405B on 15T tokens as each page counts it."""
+    t = E.tables["one_run"]
+    rows = [[r.label, count(r.gpu_hours), f"{number(r.energy_gwh)} GWh", f"{count(r.co2_t)} t",
+             count(r.household_years), "-" if np.isnan(r.cost_usd) else money(r.cost_usd)] for r in t.itertuples()]
+    return markdown_table(["How it is counted", "GPU-hours", "Energy", "CO2", "Household-years", "Cost"], rows, "lrrrrr")
 
 
 def glue_flops(E) -> None:
     """Glue the walkthrough's FLOP counts written for people ('3.94 × 10²⁵'), not in e-notation."""
-    p = "plan_llama31_405b"
-    notebook.glue(p + "_flops_per_token_text", flop(E[p + "_flops_per_token"], ""), display=False)
-    notebook.glue(p + "_total_flop_text", flop(E[p + "_total_flop"], ""), display=False)
+    notebook.glue(P + "_flops_per_token_text", flop(E[P + "_flops_per_token"], ""), display=False)
+    notebook.glue(P + "_total_flop_text", flop(E[P + "_total_flop"], ""), display=False)
 
 
 def walkthrough_table(E) -> str:
     """Markdown: the planner's steps for Llama 3.1 405B."""
-    p = "plan_llama31_405b"
-    steps = [("FLOPs per token (6N + 12Lhs)", flop(E[p + "_flops_per_token"], "")),
-             ("FLOPs of the run", flop(E[p + "_total_flop"], "")),
-             ("Throughput: published TFLOP/s per GPU, model FLOPs", f"{E[p + '_achieved_tflops']:,.0f}"),
-             ("= MFU", pct(E[p + "_mfu_frac"])),
-             ("= tokens/s/GPU", f"{E[p + '_tokens_per_s_per_gpu']:,.0f}"),
-             ("Days without failures", f"{E[p + '_days']:.1f}"),
-             ("Job MTBF (hours)", f"{E[p + '_job_mtbf_hours']:.2f}"),
-             ("Checkpoint interval (minutes)", f"{E[p + '_checkpoint_interval_min']:.1f}"),
-             ("Goodput", pct(E[p + "_goodput"])),
-             ("Days with failures", f"{E[p + '_days_with_failures']:.1f}"),
-             ("GPU-hours paid", f"{E[p + '_gpu_hours']:,.0f}"),
-             ("Cost at the book's H100 TCO (USD)", f"{E[p + '_cost_usd']:,.0f}"),
-             ("Energy at the meter (MWh)", f"{E[p + '_energy_mwh']:,.0f}"),
-             ("Household-years", f"{E[p + '_household_years']:,.0f}"),
-             ("CO2 (t)", f"{E[p + '_co2_t']:,.0f}")]
+    steps = [("FLOPs per token (6N + 12Lhs)", flop(E[P + "_flops_per_token"], "")),
+             ("FLOPs of the run", flop(E[P + "_total_flop"], "")),
+             ("Throughput: published TFLOP/s per GPU, model FLOPs", number(E[P + "_achieved_tflops"])),
+             ("= MFU", percent(E[P + "_mfu_frac"])),
+             ("= tokens/s/GPU", number(E[P + "_tokens_per_s_per_gpu"])),
+             ("Days without failures", number(E[P + "_days"])),
+             ("Job MTBF (hours)", number(E[P + "_job_mtbf_hours"])),
+             ("Checkpoint interval (minutes)", number(E[P + "_checkpoint_interval_min"])),
+             ("Goodput", percent(E[P + "_goodput"])),
+             ("Days with failures", number(E[P + "_days_with_failures"])),
+             ("GPU-hours paid", count(E[P + "_gpu_hours"])),
+             ("Cost at the book's H100 TCO", money(E[P + "_cost_usd"])),
+             ("Energy, GPU TDP x GPU-hours (MWh)", count(E[P + "_energy_gpu_tdp_mwh"])),
+             ("Energy at the meter, all-in IT x PUE (MWh)", count(E[P + "_energy_facility_mwh"])),
+             ("CO2, GPU TDP basis, US grid (t)", count(E[P + "_co2_gpu_tdp_t"]))]
     return markdown_table(["Step", "Llama 3.1 405B, 15T tokens, 16,384 H100"], steps, "lr")
 
 
 def backtest(E):
-    """Predicted against published, every outcome on one log-log chart, with the P10-P90 band."""
-    t = E.tables["backtest"]
-    fig, ax = new_figure("Backtest: the planner against published training runs",
-                         "Published (each outcome in its own unit)", "Predicted")
-    colours = {"published": PALETTE["blue"], "estimated": PALETTE["vermillion"]}
-    for kind, group in t.groupby("throughput"):
-        ax.errorbar(group["published"], group["predicted"],
-                    yerr=[group["predicted"] - group["p10"], group["p90"] - group["predicted"]],
-                    fmt="o", color=colours[kind], ms=5, lw=1, label=f"throughput {kind}")
-        for r in group.itertuples():
-            ax.annotate(f"{r.run_id}: {r.outcome}", (r.published, r.predicted), xytext=(4, -3),
-                        textcoords="offset points", fontsize=6)
-    lo, hi = t[["published", "p10"]].min().min() / 2, t[["published", "p90"]].max().max() * 2
-    line = np.geomspace(lo, hi, 10)
-    ax.plot(line, line, color=PALETTE["black"], lw=1, ls="--", label="prediction = published")
+    """Each run's time predicted with its throughput withheld, over the published time, with the
+    P10-P90 band, by GPU class; the shaded strip is +-20 %."""
+    t = E.tables["backtest_estimated"].sort_values(["gpu_class", "error_frac"]).reset_index(drop=True)
+    height = max(4.4, 0.32 * len(t) + 1.6)
+    fig, ax = new_figure("", "Predicted / published time (log scale)", "", figsize=(7.0, height))
+    y = np.arange(len(t))
+    ax.axvspan(0.8, 1.2, color=PALETTE["sky"], alpha=0.15, lw=0, label="within 20 %")
+    ax.axvline(1.0, color=PALETTE["black"], lw=1)
+    for i, (cls, group) in enumerate(t.groupby("gpu_class", sort=True)):
+        rows = y[group.index]
+        ratio = group["predicted"] / group["published"]
+        lo, hi = group["p10"] / group["published"], group["p90"] / group["published"]
+        ax.errorbar(ratio, rows, xerr=[ratio - lo, hi - ratio], fmt="o", color=CYCLE[i % len(CYCLE)], ms=5, lw=1.2,
+                    label=cls)
+    ax.set_yticks(y)
+    ax.set_yticklabels(t["name"])
     ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.legend(fontsize=8, loc="upper left")
-    add_source(fig, "data/backtest_runs.csv: Narayanan et al. 2021, OPT logbook, BigScience/GENCI, Llama 3.1 model card, "
-                    "DeepSeek-V3 report; predictions: analysis.planner at the book's defaults.")
+    ticks = [x for x in (0.25, 0.5, 1.0, 2.0, 4.0)
+             if t["p10"].div(t["published"]).min() / 1.5 <= x <= t["p90"].div(t["published"]).max() * 1.5]
+    ax.xaxis.set_major_locator(FixedLocator(ticks))
+    ax.xaxis.set_major_formatter(FixedFormatter([f"{x:g}x" for x in ticks]))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.invert_yaxis()
+    ax.grid(axis="y", alpha=0)
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.02), ncol=3, fontsize=11)
+    fig.tight_layout()
+    add_source(fig, "data/backtest_runs.csv (each run's own source); predictions: analysis.planner, the MFU estimated "
+                    "from the benchmark rows and every other published run.", y=0.0)
     return fig
 
-ANSWER = ["plan_llama31_405b_days_with_failures", "plan_llama31_405b_cost_usd", "plan_llama31_405b_energy_mwh", "plan_backtest_runs_count", "plan_backtest_median_abs_error_frac"]
+
+ANSWER = [f"{P}_days_with_failures", f"{P}_cost_usd", f"{P}_energy_gpu_tdp_mwh", f"{P}_energy_facility_mwh",
+          "plan_backtest_runs_count", "plan_backtest_estimated_median_abs_error_frac", "plan_backtest_within_band_frac"]
 ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."

@@ -90,12 +90,15 @@ def new_run_id(device_kind: str, now: datetime, taken=()) -> str:
 def match_gpu_id(device_name: str, gpus: pd.DataFrame) -> str | None:
     """The ``data/gpus.csv`` id of a CUDA device name (``"NVIDIA H100 80GB HBM3"`` -> ``h100_sxm``),
     or None. A registry part matches when its model word (H100, GB200, ...) is a word of the device
-    name; PCIe and NVL cards, whose peaks differ from the SXM parts in the registry, never match."""
+    name, and where several parts share it, their memory ("80GB"); PCIe and NVL cards, whose peaks
+    differ from the SXM parts in the registry, never match."""
     words = set(re.split(r"[^a-z0-9]+", device_name.lower()))
     if words & {"pcie", "nvl"}:
         return None
-    hits = [g.gpu_id for g in gpus.itertuples() if g.name.split()[1].lower() in words]
-    return hits[0] if len(hits) == 1 else None
+    hits = [g for g in gpus.itertuples() if g.name.split()[1].lower() in words]
+    if len(hits) > 1:  # memory variants of one part (A100 40GB and 80GB): the name's "80gb" decides
+        hits = [g for g in hits if f"{g.memory_gb:g}gb" in words]
+    return hits[0].gpu_id if len(hits) == 1 else None
 
 
 # --- rows ------------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from analysis.schemas.costs import (
     _household_energy_schema,
     _network_components_schema,
 )
+from analysis.schemas.energy import _grid_carbon_schema, _system_power_schema
 from analysis.schemas.ledger import (
     AGREEING_STATUSES,
     CLAIM_STATUSES,
@@ -105,6 +106,8 @@ SCHEMAS = {
     "network_components": _network_components_schema,
     "backtest_runs": _backtest_runs_schema,
     "cost_anchors": _cost_anchors_schema,
+    "grid_carbon": _grid_carbon_schema,
+    "system_power": _system_power_schema,
 }
 # Where a table lives under data/, when not at <name>.csv; and tables that may be absent (an
 # absent optional table reads as empty, with its columns).
@@ -121,10 +124,12 @@ DEPENDS = {"gpus": ("sources",), "models": ("sources",), "training_runs": ("sour
            "llama3_interruptions": ("sources",), "reliability_facts": ("sources",), "job_failures": ("sources",),
            "distributions": ("sources",), "measured": ("sources", "gpus"),
            "accelerators": ("sources", "gpus"), "atlas_benchmarks": ("sources", "models", "gpus"),
-           "network_components": ("sources",), "backtest_runs": ("sources", "gpus"), "cost_anchors": ("sources",)}
+           "network_components": ("sources",), "backtest_runs": ("sources", "gpus", "grid_carbon"), "cost_anchors": ("sources",),
+           "grid_carbon": ("sources",), "system_power": ("sources", "gpus")}
 KEYS = {"sources": "source_id", "gpus": "gpu_id", "models": "model_id",
         "training_runs": "run_id", "report_facts": "fact_id", "claims": "claim_id",
         "cloud_prices": "snapshot_id", "seed_numbers": "number_id", "published_runs": "run_id",
         "llama3_interruptions": "component", "reliability_facts": "item_id", "job_failures": "row_id",
         "distributions": "param", "accelerators": "gpu_id", "atlas_benchmarks": "row_id",
-        "network_components": "component_id", "backtest_runs": "run_id", "cost_anchors": "anchor_id"}
+        "network_components": "component_id", "backtest_runs": "run_id", "cost_anchors": "anchor_id",
+        "grid_carbon": "grid_id", "system_power": "gpu_id"}

@@ -201,15 +201,25 @@ def _atlas_benchmarks_schema(ids) -> pa.DataFrameSchema:
 
 def _backtest_runs_schema(ids) -> pa.DataFrameSchema:
     """Published training runs with the planner's inputs (shape, tokens, GPUs, throughput and the
-    FLOPs it counts) and their published outcomes, for the plan chapter's backtest."""
+    FLOPs it counts) and their published outcomes, each energy and CO2 with the basis and grid its
+    source used, for the plan chapter's backtest and the planner's MFU estimate."""
+    def given(column):
+        return lambda d: d[column].notna()
+
     return pa.DataFrameSchema(
         {
             "run_id": _text(regex=ID, unique=True),
             "name": _text(),
             "kind": _text(isin={"run", "projection"}),
+            "architecture": _text(isin={"dense", "moe"}),
             "params": _num(1e6, 1e14),
+            "total_params": _num(1e6, 1e14),
             "layers": _int(1, 1_000),
             "hidden_size": _int(64, 1_000_000),
+            "attention_qk_width": _int(64, 10_000_000, nullable=True),
+            "attention_v_width": _int(64, 10_000_000, nullable=True),
+            "experts": _int(2, 100_000, nullable=True),
+            "moe_layers": _int(1, 1_000, nullable=True),
             "seq_len": _int(1, 10_000_000),
             "vocab_size": _int(2, 10_000_000),
             "tied_embeddings": _bool_text(),
@@ -217,14 +227,19 @@ def _backtest_runs_schema(ids) -> pa.DataFrameSchema:
             "gpu_id": _text(isin=ids("gpus")),
             "gpus": _int(1, 10_000_000),
             "gpus_basis": _text(isin={"published", "assumed"}),
-            "precision": _text(isin={"bf16", "fp8"}),
+            "precision": _text(isin={"bf16", "fp16", "fp8"}),
             "achieved_tflops_per_gpu": _num(0.1, 100_000, nullable=True),
-            "flops_counted": _text(nullable=True, isin={"model", "hardware-selective", "hardware-full"}),
+            "flops_counted": _text(nullable=True, isin={"model", "model-6n", "hardware-selective", "hardware-full"}),
+            "tokens_per_s_per_gpu": _num(0.001, 1e9, nullable=True),
             "published_days": _num(0.01, 10_000, nullable=True),
             "days_basis": _text(nullable=True, isin={"no failures", "wall clock"}),
             "published_gpu_hours": _num(1, 1e10, nullable=True),
             "published_energy_mwh": _num(0.001, 1e9, nullable=True),
+            "energy_basis": _text(nullable=True, isin={"gpu-tdp", "measured-gpu", "measured-system"}),
+            "energy_pue": _num(1.0, 3.0, nullable=True),
             "published_co2_t": _num(0, 1e9, nullable=True),
+            "co2_pue": _num(1.0, 3.0, nullable=True),
+            "grid_id": _text(nullable=True, isin=ids("grid_carbon")),
             "published_cost_usd": _num(1, 1e12, nullable=True),
             "published_usd_per_gpu_hour": _num(0.01, 1_000, nullable=True),
             "source_id": _source(ids("sources")),
@@ -233,6 +248,23 @@ def _backtest_runs_schema(ids) -> pa.DataFrameSchema:
         checks=[pa.Check(lambda d: d["achieved_tflops_per_gpu"].isna() == d["flops_counted"].isna(),
                          error="achieved_tflops_per_gpu and flops_counted go together"),
                 pa.Check(lambda d: d["published_days"].isna() == d["days_basis"].isna(),
-                         error="published_days needs days_basis")],
+                         error="published_days needs days_basis"),
+                pa.Check(lambda d: (given("published_energy_mwh")(d) | given("published_co2_t")(d)) == given("energy_basis")(d),
+                         error="published_energy_mwh or published_co2_t needs energy_basis, and only they"),
+                pa.Check(lambda d: ~given("energy_pue")(d) | given("published_energy_mwh")(d),
+                         error="energy_pue (the PUE inside the published energy) needs published_energy_mwh"),
+                pa.Check(lambda d: ~given("co2_pue")(d) | given("published_co2_t")(d),
+                         error="co2_pue (the PUE inside the published CO2) needs published_co2_t"),
+                pa.Check(lambda d: ~(given("achieved_tflops_per_gpu")(d) & given("tokens_per_s_per_gpu")(d)),
+                         error="give at most one of achieved_tflops_per_gpu and tokens_per_s_per_gpu"),
+                pa.Check(lambda d: ~given("published_co2_t")(d) | given("grid_id")(d),
+                         error="published_co2_t needs grid_id (the grid its source used)"),
+                pa.Check(lambda d: d["attention_qk_width"].isna() == d["attention_v_width"].isna(),
+                         error="attention_qk_width and attention_v_width go together"),
+                pa.Check(lambda d: d["experts"].isna() == d["moe_layers"].isna(),
+                         error="experts and moe_layers go together"),
+                pa.Check(lambda d: (d["architecture"] == "moe") | (d["params"] == d["total_params"]),
+                         error="a dense run's params must equal its total_params"),
+                pa.Check(lambda d: d["params"] <= d["total_params"], error="params (active) must not exceed total_params")],
         strict=True,
     )

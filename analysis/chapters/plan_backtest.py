@@ -1,0 +1,155 @@
+"""The plan chapter's backtest results (:mod:`analysis.planner.backtest`), recorded with the
+targets they are held to: each error per run and outcome, the leave-one-run-out errors of the MFU
+estimate overall and per GPU class, how often the P10-P90 band holds the published value, and the
+published energies and CO2 on their sources' bases."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from analysis.chapters import ChapterResults
+from analysis.data import load_table
+from analysis.planner import backtest as bt
+from analysis.planner.mfu import MIN_CLASS_RUNS, MODEL, Variant, loo_residuals, production_runs
+
+TIME_KEYS = ("gpu_hours", "days", "days_with_failures")
+# Named outcomes the targets hold (run id, planner key) -> result key stem.
+NAMED = {("bloom_176b", "energy_mwh"): "bloom_energy", ("llama1_65b", "energy_mwh"): "llama_65b_energy",
+         ("llama31_405b", "co2_t"): "llama31_405b_co2"}
+
+
+def class_slug(gpu_class: str) -> str:
+    """'TPU v4' -> 'tpu_v4', for result keys."""
+    return re.sub(r"[^a-z0-9]+", "_", gpu_class.lower()).strip("_")
+
+
+def record_backtest(res: ChapterResults, targets: dict) -> None:
+    runs = load_table("backtest_runs")
+    pub = res.add_table("backtest", bt.as_published(runs))
+    skipped = res.add_table("backtest_not_compared", bt.not_compared(runs))
+    res.add("plan_backtest_energy_not_compared_count", len(skipped), "count",
+            "Backtest: published energies or CO2 not compared (no sourced power build-up on their basis)")
+    est = res.add_table("backtest_estimated", bt.estimated(runs))
+    classes = res.add_table("backtest_by_class", bt.by_class(est))
+    res.add("plan_backtest_runs_count", len(runs), "count", "Backtest: published runs and estimates")
+    res.add("plan_backtest_projections_count", int((runs["kind"] == "projection").sum()), "count",
+            "Backtest: of which estimates from a measured throughput, not completed runs")
+    res.add("plan_backtest_moe_runs_count", int((runs["architecture"] == "moe").sum()), "count", "Backtest: MoE runs")
+    res.add("plan_backtest_comparisons_count", len(pub), "count", "Backtest: published outcomes compared")
+    res.add("plan_backtest_timed_runs_count", len(est), "count", "Backtest: runs with a published time")
+    res.add("plan_backtest_gpu_classes_count", len(classes), "count", "Backtest: GPU classes")
+    _time(res, pub, est)
+    _classes(res, classes)
+    _named(res, pub)
+    for row in pub.itertuples():
+        slug = row.key if row.key != "days_with_failures" else "wall_days"
+        res.add(f"plan_backtest_{row.run_id}_{slug}_error_frac", row.error_frac, "fraction",
+                f"Backtest: {row.name}, {row.outcome}, error")
+    for row in est.itertuples():
+        res.add(f"plan_backtest_{row.run_id}_mfu_frac", row.mfu_estimated, "fraction",
+                f"Backtest: {row.name}, MFU estimated without it")
+        res.add(f"plan_backtest_{row.run_id}_mfu_implied_frac", row.mfu_implied, "fraction",
+                f"Backtest: {row.name}, MFU its published time implies")
+        res.add(f"plan_backtest_{row.run_id}_estimated_error_frac", row.error_frac, "fraction",
+                f"Backtest: {row.name}, time with the MFU estimated without it, error")
+    for name, target in targets.items():
+        res.add(f"plan_target_{name}", target, "fraction", f"Target: {name.replace('_', ' ')}")
+    err = pub["error_frac"].abs()
+    res.add("plan_backtest_median_abs_error_frac", float(err.median()), "fraction", "Backtest: median absolute error, all outcomes")
+    res.add("plan_backtest_within_10pct_count", int((err <= 0.10).sum()), "count", "Backtest: outcomes within 10 %")
+    res.add("plan_backtest_max_abs_error_frac", float(err.max()), "fraction", "Backtest: largest absolute error")
+
+
+def _time(res: ChapterResults, pub, est) -> None:
+    given = (pub["throughput"] == "published") & pub["key"].isin(TIME_KEYS)
+    res.add("plan_backtest_published_throughput_median_abs_error_frac", bt.median_abs(pub.loc[given, "error_frac"]),
+            "fraction", "Backtest: median absolute error on GPU-hours and days, runs with a published throughput")
+    res.add("plan_backtest_published_throughput_outcomes_count", int(given.sum()), "count",
+            "Backtest: time outcomes of runs with a published throughput")
+    none = est[~est["throughput_given"]]
+    res.add("plan_backtest_estimated_median_abs_error_frac", bt.median_abs(none["error_frac"]), "fraction",
+            "Backtest: leave-one-run-out median absolute error on time, runs with no published throughput")
+    res.add("plan_backtest_estimated_runs_count", len(none), "count", "Backtest: runs with no published throughput")
+    res.add("plan_backtest_all_estimated_median_abs_error_frac", bt.median_abs(est["error_frac"]), "fraction",
+            "Backtest: leave-one-run-out median absolute error on time, every run's throughput withheld")
+    res.add("plan_backtest_within_band_frac", float(est["within_band"].mean()), "fraction",
+            "Backtest: published time inside the P10-P90 band, throughput withheld")
+    res.add("plan_backtest_within_band_count", int(est["within_band"].sum()), "count",
+            "Backtest: runs whose published time lies inside the P10-P90 band, throughput withheld")
+    res.add("plan_backtest_published_within_band_frac", float(pub["within_band"].mean()), "fraction",
+            "Backtest: published outcomes inside the P10-P90 band, as published")
+    variants = res.add_table("backtest_variants", model_variants())
+    for row in variants.itertuples():
+        res.add(f"plan_backtest_variant_{row.key}_estimated_median_abs_error_frac", row.estimated_median_abs_error_frac,
+                "fraction", f"Backtest: {row.label}, median absolute error, runs with no published throughput")
+        res.add(f"plan_backtest_variant_{row.key}_all_median_abs_error_frac", row.all_median_abs_error_frac,
+                "fraction", f"Backtest: {row.label}, median absolute error, every run")
+    priors = variants[variants["key"].str.startswith("class_slopes")]
+    res.add("plan_backtest_prior_sensitivity_low_frac", float(priors["estimated_median_abs_error_frac"].min()), "fraction",
+            "Backtest: lowest median error over the pooling weights tried")
+    res.add("plan_backtest_prior_sensitivity_high_frac", float(priors["estimated_median_abs_error_frac"].max()), "fraction",
+            "Backtest: highest median error over the pooling weights tried")
+
+
+VARIANTS = (  # (key, label, variant or None for the benchmark fit alone)
+    ("benchmark_only", "benchmark fit alone", None),
+    ("class_factors", "a factor per GPU class", Variant("none")),
+    ("shared_slope", "a factor per class and one size slope", Variant("shared")),
+    ("class_slopes", f"a factor and a size slope per class, pooled with the weight of {MODEL.prior_runs:g} runs (the planner's)", MODEL),
+    *((f"class_slopes_prior_{w:g}", f"the same, pooled with the weight of {w:g} run{'s' if w != 1 else ''}", Variant("class", w))
+      for w in (MODEL.prior_runs / 2, MODEL.prior_runs * 2)),
+)
+
+
+def model_variants():
+    """The production term's forms, each measured leave-one-run-out the same way: the median
+    |error| on time over runs with no published throughput and over every run, and the signed
+    median per GPU class with enough runs."""
+    import pandas as pd
+
+    table = production_runs()
+    rows = []
+    for key, label, variant in VARIANTS:
+        log_ratio = table["log_ratio"].to_numpy(float) if variant is None else loo_residuals(table, variant).to_numpy(float)
+        errors = np.exp(log_ratio) - 1  # predicted / published time - 1 = implied / predicted MFU - 1
+        row = {"key": key, "label": label,
+               "estimated_median_abs_error_frac": bt.median_abs(errors[~table["throughput_given"].to_numpy()]),
+               "all_median_abs_error_frac": bt.median_abs(errors)}
+        for cls, n in table["gpu_class"].value_counts().items():
+            if n >= MIN_CLASS_RUNS:
+                row[f"{cls} signed median"] = float(np.median(errors[(table["gpu_class"] == cls).to_numpy()]))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _classes(res: ChapterResults, classes) -> None:
+    enough = classes[classes["enough"]]
+    for row in classes.itertuples():
+        c = class_slug(row.gpu_class)
+        res.add(f"plan_backtest_{c}_runs_count", row.runs, "count", f"Backtest: {row.gpu_class} runs")
+        res.add(f"plan_backtest_{c}_median_abs_error_frac", row.median_abs_error_frac, "fraction",
+                f"Backtest: {row.gpu_class}, leave-one-run-out median absolute error on time")
+        res.add(f"plan_backtest_{c}_signed_median_error_frac", row.signed_median_error_frac, "fraction",
+                f"Backtest: {row.gpu_class}, leave-one-run-out signed median error on time")
+        res.add(f"plan_backtest_{c}_within_band_count", row.within_band_count, "count",
+                f"Backtest: {row.gpu_class}, published time inside the P10-P90 band")
+    res.add("plan_backtest_classes_with_enough_runs_count", len(enough), "count",
+            "Backtest: GPU classes with enough runs for their own error")
+    if len(enough):
+        worst = enough.loc[enough["signed_median_error_frac"].abs().idxmax()]
+        res.add("plan_backtest_worst_class_signed_median_error_frac", abs(worst["signed_median_error_frac"]), "fraction",
+                "Backtest: the largest |signed median error| of a GPU class with enough runs")
+
+
+def _named(res: ChapterResults, pub) -> None:
+    for (run_id, key), stem in NAMED.items():
+        match = pub[(pub["run_id"] == run_id) & (pub["key"] == key)]
+        if len(match) == 1:
+            m = match.iloc[0]
+            res.add(f"plan_backtest_{stem}_error_frac", m["error_frac"], "fraction", f"Backtest: {m['name']}, {m['outcome']} ({m['basis']}), error")
+            res.add(f"plan_backtest_{stem}_published", m["published"], "MWh" if key == "energy_mwh" else "t CO2",
+                    f"Backtest: {m['name']}, {m['outcome']}, published")
+            res.add(f"plan_backtest_{stem}_predicted", m["predicted"], "MWh" if key == "energy_mwh" else "t CO2",
+                    f"Backtest: {m['name']}, {m['outcome']}, predicted")

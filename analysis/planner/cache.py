@@ -1,0 +1,23 @@
+"""The planner's one cache key: what it reads from ``data/`` can change between two calls (a
+scenario's data folder, a test editing a copy), so every memoised step is keyed on the data folder
+and the size and modification time of each table it reads, not on the folder alone."""
+
+from __future__ import annotations
+
+# Every table a plan reads (with the tables their validation reads).
+TABLES = ("backtest_runs", "benchmarks", "models", "gpus", "sources", "grid_carbon", "system_power", "accelerators",
+          "report_facts", "reliability_facts", "llama3_interruptions", "job_failures", "distributions", "cloud_prices")
+
+
+def data_key() -> tuple:
+    """(data folder, (size, mtime) of each table the planner reads): equal keys, equal data."""
+    from analysis.data import data_dir, table_path
+
+    stamps = []
+    for name in TABLES:
+        try:
+            stat = table_path(name).stat()
+            stamps.append((stat.st_size, stat.st_mtime_ns))
+        except FileNotFoundError:
+            stamps.append(None)
+    return (str(data_dir()), tuple(stamps))

@@ -1,0 +1,63 @@
+"""Step 4 of a plan: failures. The job's MTBF (:mod:`analysis.reliability`: per-GPU rates
+calibrated on Llama 3 405B, or a fit to measured job failures), the recovery times (the book's
+defaults unless given), Daly's checkpoint interval and the expected goodput.
+
+The MFU estimate (:mod:`analysis.planner.mfu`) reads a published run's GPU-hours through the same
+goodput, so a run's implied throughput and the plan's wall-clock time agree by construction."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from analysis import defaults as d
+from analysis import reliability
+from analysis.planner.inputs import PlanError
+from analysis.units import SECONDS_PER_HOUR
+
+FAILURE_MODELS = ("per-gpu", "measured-fit")
+
+
+@cache
+def _rates(key: tuple) -> dict:
+    return reliability.llama3_rates()
+
+
+def job_mtbf_hours(gpus, failure_model: str = "per-gpu", key: tuple | None = None) -> tuple[float, float, str]:
+    """(job MTBF in hours, planned interruptions per hour, description) for ``failure_model``."""
+    from analysis.planner.cache import data_key
+
+    rates = _rates(key or data_key())  # the Llama 3 snapshot's rates, read once per state of the data
+    if failure_model == "per-gpu":
+        gpu_mtbf = 1.0 / rates["job"]
+        return (reliability.job_mtbf_hours(gpus, gpu_mtbf), rates["planned_per_hour"],
+                f"per-GPU rates calibrated on Llama 3 405B (one failure per {gpu_mtbf:,.0f} GPU-hours), MTBF = that / GPUs")
+    if failure_model == "measured-fit":
+        return (reliability.measured_job_mtbf_hours(gpus), rates["planned_per_hour"],
+                "a fit to measured job failure rates by job size")
+    raise PlanError(f"--failure-model must be one of {', '.join(FAILURE_MODELS)}, not {failure_model!r}")
+
+
+@dataclass(frozen=True)
+class Recovery:
+    """Checkpoint write, failure detection and restart, in hours."""
+
+    write_h: float
+    detect_h: float
+    restart_h: float
+
+    @classmethod
+    def of(cls, checkpoint_write_seconds: float | None = None, restart_minutes: float | None = None) -> Recovery:
+        write = d.CHECKPOINT_WRITE_SECONDS.default if checkpoint_write_seconds is None else checkpoint_write_seconds
+        restart = d.RESTART_MINUTES.default if restart_minutes is None else restart_minutes
+        return cls(write / SECONDS_PER_HOUR, d.FAILURE_DETECTION_MINUTES.default / 60.0, restart / 60.0)
+
+
+def goodput(gpus, failure_model: str = "per-gpu", recovery: Recovery | None = None, key: tuple | None = None):
+    """Expected useful share of wall-clock time of a job on ``gpus`` GPUs, checkpointing at Daly's
+    optimum, at the book's recovery defaults unless ``recovery`` is given."""
+    rec = recovery or Recovery.of()
+    mtbf, planned, _ = job_mtbf_hours(gpus, failure_model, key)
+    interval = reliability.daly_interval(rec.write_h, mtbf)
+    return reliability.expected_time_fractions(mtbf, interval, rec.write_h, rec.detect_h, rec.restart_h,
+                                               planned)["useful training"]

@@ -1,0 +1,401 @@
+"""Step 2 of a plan when no throughput is given: the MFU estimated from two kinds of evidence, and
+its error measured on the published runs it was not fitted to.
+
+1. **Benchmarks** (:func:`benchmark_fit`): least squares of MFU on log10(active parameters) and
+   log10(GPUs) over the book's benchmark rows (``data/benchmarks.csv``) of this GPU type and
+   precision, or, when this one has fewer than :data:`MIN_FIT_ROWS`, over every GPU type's rows
+   with an intercept per type (the slopes shared) and the types' mean intercept. These are
+   NVIDIA's tuned recipes on a few thousand GPUs.
+2. **Production runs** (:func:`production_runs`): every run of ``data/backtest_runs.csv`` with a
+   published time (GPU-hours, else days) implies the MFU at which the planner reproduces that time
+   exactly (its goodput included, :mod:`analysis.planner.failures`); a run that published only its
+   throughput gives that throughput's MFU. The log of that MFU over the benchmark fit's is the
+   run's production-versus-benchmark term.
+3. **The estimate**: benchmark MFU x exp(the production term), fitted to the runs by
+   :func:`fit_factor`, a hierarchical regression on log10(active parameters): an intercept and a
+   slope per GPU class, each pooled toward all classes' with a weight of :data:`PRIOR_RUNS` runs
+   (a class with one run moves a third of the way from them; a class with no run takes them).
+
+**Its error** is measured leave-one-run-out (:func:`loo_residuals`): each run is predicted from the
+other runs only. The error printed for an estimate is the median over the runs of its GPU class
+where the class has at least :data:`MIN_CLASS_RUNS`, else over every run; and its P10-P90 band is
+drawn from those residuals. A GPU class with no published run gets its band from the
+leave-one-class-out residuals (:func:`loco_residuals`: each run predicted with its whole class left
+out), which are wider: that is how far the pooled term carries to a new class.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import pandas as pd
+
+from analysis import flops
+from analysis.planner.failures import goodput
+from analysis.planner.inputs import PEAK_COLUMN, model_from_run
+from analysis.units import SECONDS_PER_DAY, SECONDS_PER_HOUR, TERA
+
+MIN_FIT_ROWS = 6  # benchmark rows of one GPU type needed to fit the benchmark MFU on that type alone
+MIN_CLASS_RUNS = 5  # published runs of one GPU class needed for its own error and band
+# Weight, in runs, of all classes' intercept and slope in a class's own. Two: a class's own runs
+# count for half at two runs and for most of the term from five on. A round prior, not fitted to
+# the backtest; the plan chapter shows how the backtest's error moves with it.
+PRIOR_RUNS = 2.0
+MFU_LIMITS = (0.02, 0.8)  # an estimate is clipped to this range
+# GPU classes: parts on the same die with the same dense peaks share one production term. The
+# export variants (A800, H800) keep their die's class: their cut NVLink is one of the differences
+# between a production run and a benchmark that the class's term absorbs.
+GPU_CLASSES = {
+    "a100_sxm_80gb": "A100", "a100_sxm_40gb": "A100", "a800_sxm": "A100",
+    "h100_sxm": "H100", "h200_sxm": "H100", "h800_sxm": "H100",
+    "v100_sxm2_32gb": "V100", "v100_sxm2_16gb": "V100",
+    "tpu_v3": "TPU v3", "tpu_v4": "TPU v4", "tpu_v5p": "TPU v5p",
+    "mi250x": "MI250X", "gb200_nvl72": "GB200", "b200_hgx": "B200",
+}
+
+
+def gpu_class(gpu_id: str) -> str:
+    """The production class of ``gpu_id`` (:data:`GPU_CLASSES`; an unlisted part is its own class)."""
+    return GPU_CLASSES.get(gpu_id, gpu_id)
+
+
+# --- 1. benchmarks -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BenchmarkFit:
+    """MFU = c0 + c1 log10(active params) + c2 log10(GPUs), fitted to ``rows`` benchmark rows."""
+
+    coef: tuple[float, float, float]
+    rows: int
+    scope: str
+
+    def predict(self, active_params, gpus):
+        return self.coef[0] + self.coef[1] * np.log10(active_params) + self.coef[2] * np.log10(gpus)
+
+    def describe(self) -> str:
+        c = self.coef
+        return (f"MFU = {c[0]:.3f} {c[1]:+.3f} log10(active params) {c[2]:+.3f} log10(GPUs), "
+                f"fitted to {self.scope} of data/benchmarks.csv")
+
+
+def _design(params, gpus) -> np.ndarray:
+    return np.column_stack([np.ones(len(params)), np.log10(params), np.log10(gpus)])
+
+
+def benchmark_fit(gpu_id: str, precision: str, key: tuple | None = None) -> BenchmarkFit:
+    """The benchmark MFU fit for ``gpu_id`` at ``precision`` (FP16 reads the BF16 rows: the same
+    16-bit tensor peak); computed once per state of the data (:func:`analysis.planner.cache.data_key`)."""
+    from analysis.planner.cache import data_key
+
+    return _benchmark_fit(gpu_id, precision, key or data_key())
+
+
+@cache
+def _benchmark_rows(key: tuple) -> tuple:
+    """The benchmark rows (:func:`analysis.benchmarks.load_benchmarks`) with each row's active
+    parameters, read once per state of the data."""
+    from analysis.benchmarks import load_benchmarks
+    from analysis.data import load_table
+
+    bench = load_benchmarks()
+    active = load_table("models").set_index("model_id").loc[bench["model_id"], "active_params"].to_numpy(float)
+    return bench, active
+
+
+@cache
+def _benchmark_fit(gpu_id: str, precision: str, key: tuple) -> BenchmarkFit:
+    from analysis.names import gpu_name
+
+    column = PEAK_COLUMN[precision]
+    bench, active = _benchmark_rows(key)
+    keep = (bench["precision"] == column).to_numpy()
+    bench, active = bench[keep], active[keep]
+    own = (bench["gpu_id"] == gpu_id).to_numpy()
+    if own.sum() >= MIN_FIT_ROWS:
+        coef, *_ = np.linalg.lstsq(_design(active[own], bench["gpus"].to_numpy(float)[own]),
+                                   bench["mfu"].to_numpy(float)[own], rcond=None)
+        return BenchmarkFit(tuple(float(c) for c in coef), int(own.sum()),
+                            f"{int(own.sum())} {gpu_name(gpu_id)} {column.upper()} rows")
+    # Too few rows of its own: every GPU type's rows, each type with its own intercept and the
+    # slopes shared, so that the slopes are not the differences between types; the intercept is
+    # the mean of the types'.
+    types = sorted(bench["gpu_id"].unique())
+    onehot = np.column_stack([(bench["gpu_id"] == t).to_numpy(float) for t in types])
+    x = np.column_stack([onehot, np.log10(active), np.log10(bench["gpus"].to_numpy(float))])
+    coef, *_ = np.linalg.lstsq(x, bench["mfu"].to_numpy(float), rcond=None)
+    scope = (f"{len(bench)} {column.upper()} rows of {len(types)} GPU types, each with its own intercept "
+             f"({gpu_name(gpu_id)} has too few rows of its own: the types' mean intercept)")
+    return BenchmarkFit((float(coef[:len(types)].mean()), float(coef[-2]), float(coef[-1])), len(bench), scope)
+
+
+def benchmark_mfu(gpu_id: str, precision: str, active_params: float, gpus: int, key: tuple | None = None) -> float:
+    return float(np.clip(benchmark_fit(gpu_id, precision, key).predict(active_params, gpus), *MFU_LIMITS))
+
+
+# --- 2. production runs --------------------------------------------------------------------------------
+
+def implied_mfu(r, key: tuple | None = None) -> tuple[float, str, float]:
+    """(MFU, outcome, published value) at which the planner reproduces a backtest row's published
+    time: GPU-hours where published (wall-clock hours x GPUs, so its goodput is taken out), else its
+    days (with the goodput taken out of wall-clock days, not of failure-free ones)."""
+    model = model_from_run(r)
+    total_flop = flops.model_flops_per_token(model) * float(r["tokens"])
+    peak = float(r["peak_tflops"]) * TERA
+    gpus = int(r["gpus"])
+    if pd.notna(r["published_gpu_hours"]):
+        compute_gpu_s = float(r["published_gpu_hours"]) * SECONDS_PER_HOUR * goodput(gpus, key=key)
+        outcome, value = "gpu_hours", float(r["published_gpu_hours"])
+    elif pd.isna(r["published_days"]):  # a throughput alone: the failure-free days it implies
+        rate = (float(r["tokens_per_s_per_gpu"]) if pd.notna(r["tokens_per_s_per_gpu"]) else
+                flops.tokens_per_s_from_achieved(float(r["achieved_tflops_per_gpu"]), r["flops_counted"], model))
+        days = float(r["tokens"]) / rate / gpus / SECONDS_PER_DAY
+        compute_gpu_s, outcome, value = days * SECONDS_PER_DAY * gpus, "days", days
+    else:
+        wall = r["days_basis"] == "wall clock"
+        compute_gpu_s = float(r["published_days"]) * SECONDS_PER_DAY * gpus * (goodput(gpus, key=key) if wall else 1.0)
+        outcome, value = ("days_with_failures" if wall else "days"), float(r["published_days"])
+    return total_flop / (compute_gpu_s * peak), outcome, value
+
+
+def production_runs() -> pd.DataFrame:
+    """One row per backtest run with a published time: ``run_id``, ``gpu_id``, ``gpu_class``,
+    ``precision``, ``params``, ``gpus``, ``throughput_given``, ``outcome`` (the planner key of the
+    time it reproduces), ``published``, ``implied_mfu``, ``benchmark_mfu`` and ``log_ratio`` (the
+    production-versus-benchmark term, log of implied over benchmark MFU). In file order; computed
+    once per state of the data."""
+    from analysis.planner.cache import data_key
+
+    return _production_runs(data_key()).copy()
+
+
+@cache
+def _production_runs(key: tuple) -> pd.DataFrame:
+    from analysis.data import load_table
+
+    runs = load_table("backtest_runs")
+    timed = runs["published_gpu_hours"].notna() | runs["published_days"].notna()
+    rated = runs["achieved_tflops_per_gpu"].notna() | runs["tokens_per_s_per_gpu"].notna()
+    runs = runs[timed | rated].copy()
+    gpus = load_table("gpus").set_index("gpu_id")
+    runs["peak_tflops"] = [float(gpus.loc[g, f"{PEAK_COLUMN[p]}_dense_tflops"])
+                           for g, p in zip(runs["gpu_id"], runs["precision"], strict=True)]
+    rows = []
+    for _, r in runs.iterrows():
+        mfu, outcome, value = implied_mfu(r, key)
+        bench = benchmark_mfu(r["gpu_id"], r["precision"], float(r["params"]), int(r["gpus"]), key)
+        rows.append({"run_id": r["run_id"], "gpu_id": r["gpu_id"], "gpu_class": gpu_class(r["gpu_id"]),
+                     "precision": r["precision"], "params": float(r["params"]), "gpus": int(r["gpus"]),
+                     "throughput_given": bool(pd.notna(r["achieved_tflops_per_gpu"]) or pd.notna(r["tokens_per_s_per_gpu"])),
+                     "timed": bool(pd.notna(r["published_gpu_hours"]) or pd.notna(r["published_days"])), "outcome": outcome,
+                     "published": value, "implied_mfu": mfu, "benchmark_mfu": bench,
+                     "log_ratio": float(np.log(mfu / bench))})
+    return pd.DataFrame(rows)
+
+
+# --- 3. the production term, and its leave-one-out residuals --------------------------------------------
+#
+# log ratio_i = a_c + (b + b_c) (log10 N_i - 10) + e_i for run i of GPU class c, fitted by least
+# squares with two pseudo-rows per class: sqrt(PRIOR_RUNS) (a_c - a_0) = 0 pulls each class's
+# intercept toward a_0 (the mean over classes), and sqrt(PRIOR_RUNS) b_c = 0 pulls its size slope
+# toward the slope b shared by all classes, each with the weight of PRIOR_RUNS runs. A class with
+# no run predicts a_0 + b (log10 N - 10). Production runs of small models fall further below the
+# benchmarks than large ones, and by more on some GPUs than on others (Meta's H100 runs).
+
+SIZE_CENTRE = 10.0  # log10(active params) the slopes are centred on (10B), so a_c reads as a 10B run's term
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A form of the production term: ``slopes`` ``"none"`` (class intercepts alone), ``"shared"``
+    (one size slope for all classes) or ``"class"`` (a slope per class, pooled toward the shared
+    one); ``prior_runs`` is the pooling weight. :data:`MODEL` is the planner's."""
+
+    slopes: str = "class"
+    prior_runs: float = PRIOR_RUNS
+
+
+MODEL = Variant()
+
+
+@dataclass(frozen=True)
+class FactorFit:
+    """Fitted production terms: ``a0`` and ``slope`` (a class with no run), ``by_class`` (class ->
+    (intercept, slope, runs)); slopes per decade of active parameters."""
+
+    a0: float
+    slope: float
+    by_class: dict
+    runs: int
+
+    def log_factor(self, cls: str, active_params) -> float:
+        a, b, _ = self.by_class.get(cls, (self.a0, self.slope, 0))
+        return a + b * (np.log10(active_params) - SIZE_CENTRE)
+
+    def class_runs(self, cls: str) -> int:
+        return self.by_class.get(cls, (0.0, 0.0, 0))[2]
+
+
+def _solve(codes: np.ndarray, z: np.ndarray, y: np.ndarray, k: int, variant: Variant) -> np.ndarray:
+    """Least-squares coefficients [a0, a_1..a_k, (b, (b_1..b_k))] for runs of class ``codes``
+    (0..k-1), centred log sizes ``z`` and log ratios ``y``, with the pooling pseudo-rows."""
+    n = len(y)
+    shared, per_class = variant.slopes in ("shared", "class"), variant.slopes == "class"
+    cols = 1 + k + shared + (k if per_class else 0)
+    x = np.zeros((n + k * (1 + per_class), cols))
+    rows = np.arange(n)
+    x[rows, 1 + codes] = 1.0
+    if shared:
+        x[:n, 1 + k] = z
+    if per_class:
+        x[rows, 2 + k + codes] = z
+    w = np.sqrt(variant.prior_runs)
+    x[n + np.arange(k), 0] = -w
+    x[n + np.arange(k), 1 + np.arange(k)] = w
+    if per_class:
+        x[n + k + np.arange(k), 2 + k + np.arange(k)] = w
+    coef, *_ = np.linalg.lstsq(x, np.concatenate([y, np.zeros(len(x) - n)]), rcond=None)
+    return coef
+
+
+def _arrays(table: pd.DataFrame):
+    classes = sorted(table["gpu_class"].unique())
+    codes = table["gpu_class"].map({c: i for i, c in enumerate(classes)}).to_numpy(int)
+    z = np.log10(table["params"].to_numpy(float)) - SIZE_CENTRE
+    return classes, codes, z, table["log_ratio"].to_numpy(float)
+
+
+def _predict(coef: np.ndarray, k: int, code: int | None, z: float, variant: Variant) -> float:
+    """The log factor for a run of class ``code`` (None: a class with no run) and size ``z``."""
+    shared, per_class = variant.slopes in ("shared", "class"), variant.slopes == "class"
+    a = coef[0] if code is None else coef[1 + code]
+    b = (coef[1 + k] if shared else 0.0) + (coef[2 + k + code] if per_class and code is not None else 0.0)
+    return float(a + b * z)
+
+
+def fit_factor(table: pd.DataFrame, variant: Variant = MODEL) -> FactorFit:
+    """:class:`FactorFit` over the rows of ``table`` (a :func:`production_runs` frame)."""
+    if table.empty:
+        return FactorFit(0.0, 0.0, {}, 0)
+    classes, codes, z, y = _arrays(table)
+    k = len(classes)
+    coef = _solve(codes, z, y, k, variant)
+    counts = np.bincount(codes, minlength=k)
+    slope = _predict(coef, k, None, 1.0, variant) - _predict(coef, k, None, 0.0, variant)
+    by_class = {c: (_predict(coef, k, i, 0.0, variant), _predict(coef, k, i, 1.0, variant) - _predict(coef, k, i, 0.0, variant),
+                    int(counts[i])) for i, c in enumerate(classes)}
+    return FactorFit(float(coef[0]), slope, by_class, len(table))
+
+
+def loo_residuals(table: pd.DataFrame, variant: Variant = MODEL) -> pd.Series:
+    """Each run's log(implied / predicted MFU), the prediction fitted to every other run of
+    ``table`` (leave-one-run-out), by ``run_id``. exp(residual) - 1 is the error on its time."""
+    classes, codes, z, y = _arrays(table)
+    k, out = len(classes), np.empty(len(y))
+    keep = np.ones(len(y), bool)
+    for i in range(len(y)):
+        keep[i] = False
+        rest = codes[keep]
+        present = np.unique(rest)  # a class whose only run is left out is a class with no run
+        remap = -np.ones(k, int)
+        remap[present] = np.arange(len(present))
+        coef = _solve(remap[rest], z[keep], y[keep], len(present), variant)
+        code = None if remap[codes[i]] < 0 else int(remap[codes[i]])
+        out[i] = y[i] - _predict(coef, len(present), code, z[i], variant)
+        keep[i] = True
+    return pd.Series(out, index=table["run_id"].to_numpy(), dtype=float)
+
+
+def loco_residuals(table: pd.DataFrame, variant: Variant = MODEL) -> pd.Series:
+    """Each run's log(implied / predicted MFU) with its whole GPU class left out of the fit (the
+    error on a GPU class with no published run), by ``run_id``."""
+    classes, codes, z, y = _arrays(table)
+    out = np.empty(len(y))
+    for c in range(len(classes)):
+        rest = codes != c
+        present = np.unique(codes[rest])
+        remap = -np.ones(len(classes), int)
+        remap[present] = np.arange(len(present))
+        coef = _solve(remap[codes[rest]], z[rest], y[rest], len(present), variant)
+        for i in np.flatnonzero(~rest):
+            out[i] = y[i] - _predict(coef, len(present), None, z[i], variant)
+    return pd.Series(out, index=table["run_id"].to_numpy(), dtype=float)
+
+
+# --- the estimate ----------------------------------------------------------------------------------------
+
+@dataclass
+class MfuEstimate:
+    """An MFU estimate with its measured error: ``ratios`` are actual / predicted MFU of the runs
+    its error is measured on (leave-one-out), the band's draws; ``median_abs_error`` and
+    ``signed_median_error`` are on the time (GPU-hours) of those runs."""
+
+    mfu: float
+    benchmark_mfu: float
+    factor: float
+    gpu_class: str
+    class_runs: int
+    runs: int
+    ratios: np.ndarray
+    error_scope: str
+    median_abs_error: float
+    signed_median_error: float
+    benchmark: str
+
+    @property
+    def method(self) -> str:
+        runs = f"{self.class_runs} published {self.gpu_class} run{'s' if self.class_runs != 1 else ''}"
+        return (f"benchmark MFU {self.benchmark_mfu:.1%} ({self.benchmark}) x a production factor "
+                f"{self.factor:.2f} ({runs}, pooled with all {self.runs})")
+
+    def to_json(self) -> dict:
+        return {"mfu": self.mfu, "benchmark_mfu": self.benchmark_mfu, "production_factor": self.factor,
+                "gpu_class": self.gpu_class, "class_runs": self.class_runs, "runs": self.runs,
+                "error_scope": self.error_scope, "loo_median_abs_error_gpu_hours": self.median_abs_error,
+                "loo_signed_median_error_gpu_hours": self.signed_median_error}
+
+
+def estimate_mfu(gpu_id: str, precision: str, active_params: float, gpus: int,
+                 exclude_run: str | None = None) -> MfuEstimate:
+    """The MFU of a run of ``active_params`` on ``gpus`` ``gpu_id``s at ``precision``, from the
+    benchmark fit and the production runs other than ``exclude_run`` (see the module docstring)."""
+    from analysis.planner.cache import data_key
+
+    cls = gpu_class(gpu_id)
+    fit, runs, class_runs, residuals, scope = _evidence(data_key(), exclude_run, cls)
+    bench = benchmark_mfu(gpu_id, precision, active_params, gpus)
+    factor = float(np.exp(fit.log_factor(cls, active_params)))
+    errors = residuals - 1.0  # on the time: predicted / published - 1
+    return MfuEstimate(float(np.clip(bench * factor, *MFU_LIMITS)), bench, factor, cls, class_runs, runs, residuals,
+                       scope, float(np.median(np.abs(errors))), float(np.median(errors)),
+                       benchmark_fit(gpu_id, precision).describe())
+
+
+@cache
+def _evidence(key: tuple, exclude_run: str | None, cls: str):
+    """(fit, runs, runs of ``cls``, actual / predicted MFU ratios of the band, their scope)."""
+    table = _production_runs(key)
+    if exclude_run is not None:
+        table = table[table["run_id"] != exclude_run]
+    fit = fit_factor(table)
+    n_class = fit.class_runs(cls)
+    if n_class >= MIN_CLASS_RUNS:
+        residuals = _loo(key, exclude_run)[table["gpu_class"].eq(cls).to_numpy()]
+        scope = f"leave-one-run-out over the {n_class} published {cls} runs"
+    elif n_class > 0:
+        residuals = _loo(key, exclude_run)
+        scope = f"leave-one-run-out over all {len(table)} published runs ({cls} has {n_class}, too few for its own)"
+    else:
+        residuals = loco_residuals(table)
+        scope = (f"over all {len(table)} published runs, each predicted with its whole GPU class left out "
+                 f"({cls} has no published run)")
+    return fit, len(table), n_class, np.exp(residuals.to_numpy(float)), scope
+
+
+@cache
+def _loo(key: tuple, exclude_run: str | None) -> pd.Series:
+    table = _production_runs(key)
+    if exclude_run is not None:
+        table = table[table["run_id"] != exclude_run]
+    return loo_residuals(table)
