@@ -9,8 +9,6 @@ overrides, and otherwise from the one definition in :mod:`analysis.defaults`.
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 from analysis.formatting import humanize, unit_label
 from analysis.names import fact_link
 from analysis.plots import apply_style
@@ -59,6 +57,9 @@ def start(section_name: str, namespace: dict, show_parameters: bool = True):
     results of the sections it needs into ``R.upstream`` (for ``chapters.<name>.compute``).
     With ``show_parameters`` it displays the parameter table here; otherwise call
     :func:`show_parameters` where the chapter wants it."""
+    from analysis import provenance
+    from analysis.chapters import tracked_parameters
+
     section = get_section(section_name)
     given = {p.name: namespace[p.name] for p in section.params if p.name in namespace}
     values = resolve_section(section, given)
@@ -67,7 +68,8 @@ def start(section_name: str, namespace: dict, show_parameters: bool = True):
     R.upstream = {need: _upstream(need, given) for need in section.needs}
     if show_parameters:
         _display_parameters(section_name, values)
-    return SimpleNamespace(**values), R
+    provenance.begin()  # this kernel computes one chapter: record what each of its results reads
+    return tracked_parameters(section, values), R
 
 
 def _upstream(need: str, given: dict):
