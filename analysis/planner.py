@@ -143,6 +143,7 @@ def estimate_mfu(gpu_id: str, precision: str, active_params: float, gpus: int) -
     least squares of MFU on log10(active parameters) and log10(GPUs), over the rows of this GPU
     type and precision (all GPU types of the precision when this one has fewer than
     :data:`MIN_FIT_ROWS`). Its error is measured leave-one-out on the same rows."""
+    from analysis import provenance
     from analysis.benchmarks import load_benchmarks
 
     bench = load_benchmarks()
@@ -152,6 +153,7 @@ def estimate_mfu(gpu_id: str, precision: str, active_params: float, gpus: int) -
         rows = bench[bench["precision"] == precision]
         scope = (f"{len(rows)} {precision.upper()} rows of every GPU type ({gpu_id} has too few of its own; "
                  "an MFU carries across GPU types only roughly)")
+    provenance.note_rows("benchmarks", rows)  # the fit rests on every row it uses, the report's included
     x = _design(_active(rows), rows["gpus"].to_numpy(float))
     y = rows["mfu"].to_numpy(float)
     coef, *_ = np.linalg.lstsq(x, y, rcond=None)

@@ -17,7 +17,7 @@ import pandas as pd
 
 from analysis import costs, energy, reliability, tco
 from analysis.benchmarks import load_benchmarks, pick
-from analysis.data import fact, load_table
+from analysis.data import framing, load_table
 
 # The inputs that :func:`evaluate` reads besides the distributions' own: a caller passes every one
 # of them (``analysis.chapters.bands.model_values`` fills them from the defaults).
@@ -73,7 +73,7 @@ def evaluate(p: dict, tokens_per_s: float, rates: dict) -> dict:
         "gb200_breakeven_speedup_with_downtime": reliability.breakeven_with_downtime(p, h100, gb200, p["job_gpus"], rates),
         "llama31_405b_bf16_usd_per_million_tokens": costs.usd_per_million_tokens(h100, rate),
         "llama31_405b_bf16_j_per_token": j_per_token,
-        "llama31_405b_bf16_household_years_15t_tokens": energy.household_years(fact("A35_train_tokens"), j_per_token, p["household_kwh_per_year"]),
+        "llama31_405b_bf16_household_years_15t_tokens": energy.household_years(framing("A35_train_tokens"), j_per_token, p["household_kwh_per_year"]),
     }
 
 

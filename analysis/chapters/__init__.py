@@ -22,6 +22,7 @@ from __future__ import annotations
 import importlib
 import math
 from dataclasses import dataclass, field
+
 import pandas as pd
 
 from analysis import provenance

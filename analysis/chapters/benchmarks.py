@@ -12,7 +12,7 @@ import pandas as pd
 
 from analysis import benchmarks, costs, flops, hardware, scaling
 from analysis.chapters import ChapterResults
-from analysis.data import fact, load_table
+from analysis.data import framing, load_table
 from analysis.measure.report import load_measured, measured_results
 
 RELEASE = "nv_dgxc_v25_02"  # the NVIDIA release whose tables SemiAnalysis's figures match
@@ -89,7 +89,7 @@ def _add_sweeps(res: ChapterResults, bench: pd.DataFrame) -> pd.Series:
     res.add("llama31_70b_fp8_mfu_2048_nvidia", nv70["mfu"].iloc[-1], "fraction",
             "Llama 3.1 70B FP8 MFU at the largest size, NVIDIA v25.02 table")
     nv405 = benchmarks.sweep(bench, "llama31_405b", "bf16", RELEASE)
-    big405 = nv405[nv405["gpus"] == fact("A01_gpus_max_405b")].iloc[0]
+    big405 = nv405[nv405["gpus"] == framing("A01_gpus_max_405b")].iloc[0]
     res.add("llama31_405b_bf16_tokens_per_s_per_gpu_2304", big405["tokens_per_s_per_gpu"], "tokens/s/GPU",
             "Llama 3.1 405B BF16 tokens/s per GPU on the largest cluster (NVIDIA v25.02)")
     return big405

@@ -19,7 +19,7 @@ import pandas as pd
 from analysis import benchmarks, cluster, energy, hardware, uncertainty
 from analysis.chapters import ChapterResults
 from analysis.chapters.bands import band_frame
-from analysis.data import fact, load_table, row
+from analysis.data import fact, framing, load_table, row
 from analysis.units import JOULES_PER_KWH, TERA
 
 SA = "SemiAnalysis"
@@ -43,7 +43,7 @@ def reference_row(bench: pd.DataFrame, precision: str = "bf16") -> pd.Series:
 def sa_j_per_token() -> dict[str, float]:
     """SA's printed J/token for each H100 figure; its Llama 3 70B figures are household-years,
     read back into J/token on SA's own household basis (A26)."""
-    tokens, kwh = fact("A35_train_tokens"), fact("A26_household_kwh")
+    tokens, kwh = framing("A35_train_tokens"), fact("A26_household_kwh")
     return {
         "gpt3_175b_fp8": fact("A28_gpt3_fp8_j_per_token"),
         "gpt3_175b_bf16": fact("A28_gpt3_bf16_j_per_token"),
@@ -109,7 +109,7 @@ def _meter_power(P, res: ChapterResults, tokens_per_s: dict[str, float]) -> None
 def _sa_worked_example(P, res: ChapterResults) -> None:
     """SemiAnalysis's 2024 worked example (C03, C04): 20,480 H100s at the book's IT power per H100,
     with the example's own utilization, PUE and tariff, the only ones SA states."""
-    gpus, utilization, pue, tariff = fact("C03_gpus"), fact("C04_utilization"), fact("C04_pue"), fact("C04_tariff")
+    gpus, utilization, pue, tariff = framing("C03_gpus"), fact("C04_utilization"), fact("C04_pue"), fact("C04_tariff")
     it_w = cluster.critical_it_w(gpus, P.h100_it_w_per_gpu)
     facility_w = cluster.facility_w(it_w, pue)
     mwh = cluster.annual_energy_mwh(facility_w, utilization)
@@ -234,7 +234,7 @@ def _cluster_scale(P, res: ChapterResults, cluster: ChapterResults) -> None:
 
 def _carbon(P, res: ChapterResults, bench: pd.DataFrame) -> None:
     card = row("published_runs", "llama31_405b_card")
-    tokens = fact("A35_train_tokens")
+    tokens = framing("A35_train_tokens")
     run_kwh = energy.training_energy_j(tokens, res["llama31_405b_bf16_j_per_token"]) / JOULES_PER_KWH
     res.add("grid_g_co2_per_kwh", P.grid_g_co2_per_kwh, "g CO2 per kWh", "Grid carbon intensity (parameter)")
     res.add("llama31_405b_bf16_energy_15t_tokens_gwh", run_kwh / 1e6, "GWh",
@@ -291,7 +291,7 @@ def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("energy")
     bench = benchmarks.load_benchmarks()
     tokens_per_s = sa_rows_tokens_per_s(bench)
-    gpt3_tokens, llama_tokens = fact("A23_train_tokens"), fact("A35_train_tokens")
+    gpt3_tokens, llama_tokens = framing("A23_train_tokens"), framing("A35_train_tokens")
     res.add("gpt3_175b_train_billion_tokens", gpt3_tokens / 1e9, "billion tokens", "GPT-3 175B training tokens (A23)")
     res.add("llama31_405b_train_trillion_tokens", llama_tokens / 1e12, "trillion tokens",
             "Llama 3 405B pre-training tokens SA uses (A35)")

@@ -17,7 +17,7 @@ import pandas as pd
 
 from analysis import cluster, network
 from analysis.chapters import ChapterResults
-from analysis.data import fact, row
+from analysis.data import fact, framing, row
 
 
 def options() -> tuple[tuple[str, str, dict], ...]:
@@ -35,9 +35,9 @@ def options() -> tuple[tuple[str, str, dict], ...]:
         ("ib_pods", f"InfiniBand, {fact('B22_gpus_per_pod'):,.0f}-GPU pods, {fact('B22_oversubscription'):.0f}:1 above (B22)",
          {**ib, "island_gpus": int(fact("B22_gpus_per_pod"))}),
         ("ib_fat_tree", "InfiniBand, one non-blocking fat tree", {**ib, "island_gpus": None}),
-        ("meta_islands", f"InfiniBand switches, islands of {fact('B20_gpus') / fact('B20_islands'):,.0f} GPUs, "
+        ("meta_islands", f"InfiniBand switches, islands of {framing('B20_gpus') / framing('B20_islands'):,.0f} GPUs, "
                          f"{fact('B20_oversubscription'):.0f}:1 above (Meta's layout, B20)",
-         {**ib, "island_gpus": int(fact("B20_gpus") / fact("B20_islands")),
+         {**ib, "island_gpus": int(framing("B20_gpus") / framing("B20_islands")),
           "island_oversubscription": fact("B20_oversubscription")}),
         ("spectrum_x", "Spectrum-X, fat tree, BlueField-3 (B32)", {**eth, "backend_nic": "bluefield3"}),
         ("tomahawk5", "Tomahawk 5, fat tree", eth),

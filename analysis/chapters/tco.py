@@ -18,7 +18,7 @@ from analysis import costs, tco
 from analysis.benchmarks import load_benchmarks, pick
 from analysis.chapters import ChapterResults
 from analysis.chapters.bands import band_frame
-from analysis.data import fact, load_table, row
+from analysis.data import fact, framing, load_table, row
 from analysis.measure import report
 from analysis.opex import HOURS_PER_MONTH
 from analysis.units import TERA
@@ -118,10 +118,10 @@ def _report_basis_costs(bench: pd.DataFrame, res: ChapterResults) -> None:
         res.add(f"{key}_at_report_basis", costs.usd_per_million_tokens(basis, r["tokens_per_s_per_gpu"]),
                 "USD per million tokens", f"{label}, per 1M tokens at the report's $1.42 per GPU-hour")
     res.add("gpt3_175b_fp8_cost_300b_tokens_usd_at_report_basis",
-            costs.run_cost_usd(fact("A23_train_tokens"), basis, dec["tokens_per_s_per_gpu"]), "USD",
+            costs.run_cost_usd(framing("A23_train_tokens"), basis, dec["tokens_per_s_per_gpu"]), "USD",
             "GPT-3 175B FP8 on its 300B tokens, Dec 2024 software, at the report's $1.42 per GPU-hour")
     res.add("llama31_405b_bf16_cost_15t_tokens_usd_at_report_basis",
-            costs.run_cost_usd(fact("A35_train_tokens"), basis, l405["tokens_per_s_per_gpu"]), "USD",
+            costs.run_cost_usd(framing("A35_train_tokens"), basis, l405["tokens_per_s_per_gpu"]), "USD",
             "Llama 3.1 405B BF16 on 15T tokens, at the report's $1.42 per GPU-hour")
 
 
@@ -151,10 +151,10 @@ def _token_costs(bench: pd.DataFrame, res: ChapterResults) -> None:
     res.add("llama31_405b_bf16_usd_per_million_tokens", l405["usd_per_million_tokens"], "USD per million tokens",
             "Llama 3.1 405B BF16, USD per 1M tokens")
     res.add("gpt3_175b_fp8_cost_300b_tokens_usd",
-            costs.run_cost_usd(fact("A23_train_tokens"), h100, dec["tokens_per_s_per_gpu"]),
+            costs.run_cost_usd(framing("A23_train_tokens"), h100, dec["tokens_per_s_per_gpu"]),
             "USD", "GPT-3 175B FP8 on its 300B tokens, Dec 2024 software")
     res.add("llama31_405b_bf16_cost_15t_tokens_usd",
-            costs.run_cost_usd(fact("A35_train_tokens"), h100, l405["tokens_per_s_per_gpu"]),
+            costs.run_cost_usd(framing("A35_train_tokens"), h100, l405["tokens_per_s_per_gpu"]),
             "USD", "Llama 3.1 405B BF16 on 15T tokens, one successful run")
     # The same numbers in the units the prose reads them in.
     res.add("gpt3_175b_fp8_cents_per_million_tokens_jan2024", jan["usd_per_million_tokens"] * 100,
@@ -163,7 +163,7 @@ def _token_costs(bench: pd.DataFrame, res: ChapterResults) -> None:
             "US cents per million tokens", "GPT-3 175B FP8, Dec 2024 software, per 1M tokens")
     res.add("llama31_405b_bf16_cost_15t_tokens_million_usd", res["llama31_405b_bf16_cost_15t_tokens_usd"] / 1e6,
             "million USD", "Llama 3.1 405B BF16 on 15T tokens, one successful run")
-    res.add("llama31_405b_train_trillion_tokens", fact("A35_train_tokens") / 1e12, "trillion tokens",
+    res.add("llama31_405b_train_trillion_tokens", framing("A35_train_tokens") / 1e12, "trillion tokens",
             "Llama 3.1 405B training tokens")
     res.add("llama31_405b_bf16_reference_gpus", l405["gpus"], "GPUs", "GPUs of the Llama 3.1 405B BF16 reference run")
     res.add("llama31_405b_bf16_2304_mfu_pct", l405["mfu"] * 100, "percent",
