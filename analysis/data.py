@@ -250,6 +250,7 @@ def _validate_file(name: str, folder: str) -> pd.DataFrame:
         if raw.empty and name not in OPTIONAL:
             raise DataError(f"{path}: has a header but no rows")
     table = validate_frame(name, raw, path)
+    table.attrs.clear()  # the line numbers served the messages; pandas would deep-copy them on every operation
     for column in table.columns:
         if column in ("tied_embeddings",):
             table[column] = table[column] == "true"

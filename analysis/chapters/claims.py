@@ -38,6 +38,15 @@ def _scenario_overrides(upstream: dict[str, ChapterResults]) -> dict:
             if name in params and value != params[name].default}
 
 
+def section_params(section: str) -> set[str]:
+    """The parameters a chapter's results can depend on: its own and those of the chapters it
+    needs, recursively."""
+    from analysis.sections import get_section
+
+    s = get_section(section)
+    return set(s.param_map).union(*(section_params(n) for n in s.needs))
+
+
 def range_table(rows: pd.DataFrame, upstream: dict[str, ChapterResults], statuses) -> pd.DataFrame:
     """For each ledger row (``row_id``, ``section``, ``results_key``, ``low``/``high`` of the
     original, ``params_read``, ``status``) whose status is in ``statuses``, the book's value and its
@@ -46,7 +55,7 @@ def range_table(rows: pd.DataFrame, upstream: dict[str, ChapterResults], statuse
     ranges = default_ranges()
     base = _scenario_overrides(upstream)
     wanted = [(r, p) for r in rows.itertuples() if r.status in statuses and isinstance(r.results_key, str)
-              for p in r.params_read if p in ranges]
+              for p in r.params_read if p in ranges and p in section_params(r.section)]
     computed: dict[tuple[str, int], dict] = {}
     out = []
     for r, p in wanted:

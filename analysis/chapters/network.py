@@ -168,6 +168,16 @@ def _compute_design(P, res: ChapterResults) -> dict:
     return d
 
 
+def _compute_collectives(P, res: ChapterResults) -> None:
+    """What needs only the cluster's size and its servers, computed before anything else reads a
+    report number: SHARP's bandwidth gain (B31) and the NVLink domain."""
+    ranks = max(P.gpus / P.h100_gpus_per_server, 1.0)  # a cluster smaller than a node is one rank
+    res.add("sharp_bandwidth_gain_ratio", network.sharp_bandwidth_gain(ranks), "ratio",
+            "All-reduce data sent per rank, ring / in-network (SHARP), one rank per node per rail (B31)")
+    res.add("nvlink_tp_degree_count", P.h100_gpus_per_server, "count",
+            "Tensor-parallel ranks inside one NVLink server (B19)")
+
+
 def _compute_article_checks(P, res: ChapterResults) -> None:
     """The article's own network figures, recomputed from the same functions."""
     res.add("infiniband_switch_usd_per_port", P.ib_switch_usd_per_port, "USD per 400G port",
@@ -216,11 +226,6 @@ def _compute_article_checks(P, res: ChapterResults) -> None:
                     "USD per year", "BlueField-3 over ConnectX-7: extra electricity per year at the meter")
     res.add("bluefield3_extra_electricity_musd_per_year", power / 1e6, "million USD per year",
             "BlueField-3 over ConnectX-7: extra electricity per year at the meter")
-    ranks = max(P.gpus / P.h100_gpus_per_server, 1.0)  # a cluster smaller than a node is one rank
-    res.add("sharp_bandwidth_gain_ratio", network.sharp_bandwidth_gain(ranks), "ratio",
-            "All-reduce data sent per rank, ring / in-network (SHARP), one rank per node per rail (B31)")
-    res.add("nvlink_tp_degree_count", P.h100_gpus_per_server, "count",
-            "Tensor-parallel ranks inside one NVLink server (B19)")
 
 
 def _compute_options(P, res: ChapterResults) -> pd.DataFrame:
@@ -264,6 +269,7 @@ def _compute_options(P, res: ChapterResults) -> pd.DataFrame:
 def compute(P, upstream) -> ChapterResults:
     """Every quantity and table of the network chapter at parameters ``P``."""
     res = ChapterResults("network")
+    _compute_collectives(P, res)
     d = _compute_design(P, res)
     _compute_article_checks(P, res)
     _compute_options(P, res)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import costs, tco
+from analysis import costs, opex, tco
 from analysis.benchmarks import load_benchmarks, pick
 from analysis.chapters import ChapterResults
 from analysis.chapters.bands import band_frame
@@ -31,6 +31,10 @@ BAND_KEYS = ("h100_tco_usd_per_gpu_hour", "gb200_tco_usd_per_gpu_hour", "gb200_b
 # three levels of GB200 opex.
 CAPEX_GRID_MULTIPLES = np.linspace(0.5, 1.5, 41)
 OPEX_MULTIPLES = (0.75, 1.0, 1.25)
+# Llama 3's faults that take a GPU out to be swapped (Meta, Table 5): the GPU itself and its HBM3,
+# which sits on the GPU's package. SRAM, system-processor, thermal and data-corruption faults are
+# often cleared by a reset or a firmware update, so they are left out.
+REPLACED_COMPONENTS = ("Faulty GPU", "GPU HBM3 memory")
 # Benchmark rows priced by name (the report's own cost figures, A22-A35).
 GPT3_FP8 = {"publisher": "SemiAnalysis", "model_id": "gpt3_175b", "precision": "fp8"}
 LLAMA31_405B_BF16_2304 = {"source_id": "nv_dgxc_v25_02", "model_id": "llama31_405b", "precision": "bf16", "gpus": 2304}
@@ -219,10 +223,69 @@ def _measured(P, res: ChapterResults) -> None:
                 "Cost of model compute, measured device / H100 on Llama 3.1 405B")
 
 
+def _maintenance(P, res: ChapterResults) -> None:
+    """Maintenance from a hyperscaler's disclosed repair rate (the default's derivation), and what
+    the ends of its sourced range do to the H100's TCO."""
+    faults = load_table("llama3_interruptions").set_index("component")
+    replaced = float(faults.loc[list(REPLACED_COMPONENTS), "count"].sum())
+    gpus, days = (float(row("reliability_facts", k)["value"]) for k in ("llama3_gpus", "llama3_snapshot_days"))
+    res.add("llama3_gpu_replacements_count", replaced, "count",
+            "GPUs Llama 3's 54-day snapshot replaced (faulty GPUs and HBM3 failures)")
+    res.add("maintenance_from_replacements_frac_per_year", opex.replacement_frac_per_year(replaced, gpus, days),
+            "fraction of capex per year", "Llama 3's GPU replacements per GPU-year, each at its whole share of capex")
+    res.add("maintenance_frac_per_year", P.maintenance_frac_per_year, "fraction of capex per year",
+            "Maintenance share of capex per year (parameter)")
+    low, high = (float(load_table("distributions").set_index("param").loc["maintenance_frac_per_year", end])
+                 for end in ("low", "high"))
+    values = dict(vars(P))
+    for end, share in (("low", low), ("high", high)):
+        res.add(f"maintenance_{end}_frac_per_year", share, "fraction of capex per year",
+                f"Maintenance share at the {end} end of its sourced range")
+        res.add(f"h100_tco_at_maintenance_{end}_usd_per_gpu_hour",
+                tco.system_costs("h100", {**values, "maintenance_frac_per_year": share})["tco_usd_per_gpu_hour"],
+                "USD per GPU-hour", f"H100 TCO with maintenance at the {end} end of its range")
+
+
+def owning_anchors_frame(res: ChapterResults) -> pd.DataFrame:
+    """SemiAnalysis's public owning cost, 3-year rental and all-in power per GPU (its InferenceX
+    registry, ``data/owning_cost_anchors.csv``), with the book's TCO beside the two it computes."""
+    anchors = load_table("owning_cost_anchors")
+    gpus = load_table("gpus").set_index("gpu_id")["name"]
+    book = {GPU_IDS[name]: res[f"{name}_tco_usd_per_gpu_hour"] for name in LABELS}
+    anchors["name"] = anchors["gpu_id"].map(gpus)
+    anchors["book_tco_usd_per_gpu_hour"] = anchors["gpu_id"].map(book).where(anchors["basis"] == "hyperscaler_owning")
+    return anchors
+
+
+def _owning_anchors(P, res: ChapterResults) -> None:
+    """The book's TCO and IT power per GPU beside SemiAnalysis's registry (an anchor, not an input)."""
+    sa = load_table("owning_cost_anchors")
+    sa = sa[sa["basis"] == "hyperscaler_owning"].set_index("gpu_id")
+    res.add("utilization_pct", P.utilization * 100, "percent",
+            "Utilization the TCO assumes: share of hours a GPU is paid for or used")
+    for name, gpu_id in GPU_IDS.items():
+        res.add(f"sa_registry_{name}_owning_usd_per_gpu_hour", sa.loc[gpu_id, "owning_usd_per_gpu_hour"],
+                "USD per GPU-hour", f"{LABELS[name]}: SemiAnalysis's owning cost, large-hyperscaler volume "
+                f"(InferenceX registry, {sa.loc[gpu_id, 'model_date']})")
+        res.add(f"sa_registry_{name}_all_in_w_per_gpu", sa.loc[gpu_id, "all_in_kw_per_gpu"] * 1_000, "W per GPU",
+                f"{LABELS[name]}: SemiAnalysis's all-in power per GPU (InferenceX registry)")
+        res.add(f"{name}_tco_vs_sa_registry_pct",
+                (res[f"{name}_tco_usd_per_gpu_hour"] / sa.loc[gpu_id, "owning_usd_per_gpu_hour"] - 1) * 100,
+                "percent", f"The book's {LABELS[name]} TCO against SemiAnalysis's registry owning cost")
+    ratio = res.add("sa_registry_gb200_to_h100_owning_ratio",
+                    sa.loc["gb200_nvl72", "owning_usd_per_gpu_hour"] / sa.loc["h100_sxm", "owning_usd_per_gpu_hour"],
+                    "ratio", "GB200 / H100 owning cost per GPU-hour in SemiAnalysis's registry")
+    res.add("gb200_breakeven_speedup_vs_sa_registry_pct", (res["gb200_breakeven_speedup"] / ratio - 1) * 100, "percent",
+            "The book's GB200 / H100 TCO ratio against the registry's")
+    res.add_table("owning_anchors", owning_anchors_frame(res))
+
+
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("tco")
     systems = _per_gpu_hour(P, res)
     res.add_table("per_gpu_hour", per_gpu_hour_frame(res))
+    _owning_anchors(P, res)
+    _maintenance(P, res)
     _against_report(P, systems, res)
     res.add_table("a13_check", a13_check_frame(P, systems))
     anchors = load_table("cost_anchors")

@@ -25,6 +25,7 @@ from analysis.schemas.costs import (
     _distributions_schema,
     _household_energy_schema,
     _network_components_schema,
+    _owning_cost_anchors_schema,
 )
 from analysis.schemas.ledger import (
     AGREEING_STATUSES,
@@ -35,6 +36,7 @@ from analysis.schemas.ledger import (
     USES,
     _claims_schema,
     _fact_checks_schema,
+    _facts_not_checked_schema,
     _report_facts_schema,
     _seed_numbers_schema,
 )
@@ -107,6 +109,8 @@ SCHEMAS = {
     "network_components": _network_components_schema,
     "backtest_runs": _backtest_runs_schema,
     "cost_anchors": _cost_anchors_schema,
+    "owning_cost_anchors": _owning_cost_anchors_schema,
+    "facts_not_checked": _facts_not_checked_schema,
 }
 # Where a table lives under data/, when not at <name>.csv; and tables that may be absent (an
 # absent optional table reads as empty, with its columns).
@@ -123,10 +127,12 @@ DEPENDS = {"gpus": ("sources",), "models": ("sources",), "training_runs": ("sour
            "llama3_interruptions": ("sources",), "reliability_facts": ("sources",), "job_failures": ("sources",),
            "distributions": ("sources",), "measured": ("sources", "gpus"),
            "accelerators": ("sources", "gpus"), "atlas_benchmarks": ("sources", "models", "gpus"),
-           "network_components": ("sources",), "backtest_runs": ("sources", "gpus"), "cost_anchors": ("sources",)}
+           "network_components": ("sources",), "backtest_runs": ("sources", "gpus"), "cost_anchors": ("sources",),
+           "owning_cost_anchors": ("sources", "gpus"), "facts_not_checked": ("report_facts",)}
 KEYS = {"sources": "source_id", "gpus": "gpu_id", "models": "model_id",
         "training_runs": "run_id", "report_facts": "fact_id", "claims": "claim_id",
         "cloud_prices": "snapshot_id", "seed_numbers": "number_id", "published_runs": "run_id",
         "llama3_interruptions": "component", "reliability_facts": "item_id", "job_failures": "row_id",
         "distributions": "param", "accelerators": "gpu_id", "atlas_benchmarks": "row_id",
-        "network_components": "component_id", "backtest_runs": "run_id", "cost_anchors": "anchor_id"}
+        "network_components": "component_id", "backtest_runs": "run_id", "cost_anchors": "anchor_id",
+        "owning_cost_anchors": "anchor_id", "facts_not_checked": "fact_id"}

@@ -121,3 +121,15 @@ def _fact_checks_schema(ids) -> pa.DataFrameSchema:
         unique=["fact_id"],  # one check per fact; the other chapters that show it are its uses
         strict=True,
     )
+
+
+def _facts_not_checked_schema(ids) -> pa.DataFrameSchema:
+    """Report facts the book neither computes nor compares, each with the reason
+    (``data/facts_not_checked.csv``); a fact is checked, a claim's, read by a chapter, or here."""
+    return pa.DataFrameSchema(
+        {
+            "fact_id": _text(isin=ids("report_facts", "fact_id"), unique=True),
+            "reason": _text(),
+        },
+        strict=True,
+    )
