@@ -20,6 +20,7 @@ from analysis import benchmarks, cluster, energy, hardware, uncertainty
 from analysis.chapters import ChapterResults
 from analysis.chapters.bands import band_frame
 from analysis.data import fact, framing, load_table, row
+from analysis.provenance import aside
 from analysis.units import JOULES_PER_KWH, TERA
 
 SA = "SemiAnalysis"
@@ -62,7 +63,7 @@ def sa_rows_tokens_per_s(bench: pd.DataFrame) -> dict[str, float]:
     return out
 
 
-def _meter_power(P, res: ChapterResults, tokens_per_s: dict[str, float]) -> None:
+def _meter_power(P, res: ChapterResults, bench: pd.DataFrame) -> None:
     h100_chip, gb200_chip = hardware.tdp_w("h100_sxm"), hardware.tdp_w("gb200_nvl72")
     res.add("h100_it_w_per_gpu", P.h100_it_w_per_gpu, "W per GPU", "All-in critical IT power per H100 (parameter)")
     res.add("gb200_it_w_per_gpu", P.gb200_it_w_per_gpu, "W per GPU", "All-in critical IT power per GB200 GPU (parameter)")
@@ -80,24 +81,25 @@ def _meter_power(P, res: ChapterResults, tokens_per_s: dict[str, float]) -> None
             "GB200 IT power beyond the chip: Grace CPU, NVLink switches, network, storage")
     res.add("gb200_vs_h100_meter_ratio", gb200 / h100, "ratio", "GB200 / H100 power per GPU at the meter")
 
-    sa = sa_j_per_token()
-    implied = {k: energy.meter_w_from_joules_per_token(j, tokens_per_s[k]) for k, j in sa.items()}
-    sa_w = res.add("sa_implied_h100_meter_w_per_gpu", np.mean(list(implied.values())), "W per GPU",
-                   "Meter power per H100 implied by SA's energy figures (mean of five)")
-    res.add("sa_implied_h100_meter_low_w_per_gpu", min(implied.values()), "W per GPU",
-            "... the lowest of SA's five figures")
-    res.add("sa_implied_h100_meter_high_w_per_gpu", max(implied.values()), "W per GPU",
-            "... the highest of SA's five figures")
-    res.add("sa_energy_figures_count", len(implied), "count", "SA's H100 energy figures")
-    res.add("sa_implied_pue_ratio", energy.implied_pue(sa_w, P.h100_it_w_per_gpu), "ratio",
-            "Overhead SA's meter power implies over h100_it_w_per_gpu")
-    res.add("sa_implied_pue_over_c01_ratio", energy.implied_pue(sa_w, fact("C01_w_per_gpu")), "ratio",
-            f"Overhead SA's meter power implies over the {fact('C01_w_per_gpu'):,.0f} W server-only IT (C01)")
-    # W = J/s: at the same throughput, J/token differ from SA's exactly as the meter powers do
-    res.add("j_per_token_vs_sa_pct", (h100 / sa_w - 1) * 100, "percent",
-            "This chapter's J/token above SA's figures (mean over the five)")
-    res.add("h100_it_at_colo_pue_w_per_gpu", sa_w / fact("C05_pue_enterprise_colo"), "W per GPU",
-            "IT watts per H100 SA's meter power implies at an enterprise-colocation PUE (C05, low end)")
+    with aside():  # SA's own figures read back into watts, beside the book's: they feed nothing after
+        sa, tokens_per_s = sa_j_per_token(), sa_rows_tokens_per_s(bench)
+        implied = {k: energy.meter_w_from_joules_per_token(j, tokens_per_s[k]) for k, j in sa.items()}
+        sa_w = res.add("sa_implied_h100_meter_w_per_gpu", np.mean(list(implied.values())), "W per GPU",
+                       "Meter power per H100 implied by SA's energy figures (mean of five)")
+        res.add("sa_implied_h100_meter_low_w_per_gpu", min(implied.values()), "W per GPU",
+                "... the lowest of SA's five figures")
+        res.add("sa_implied_h100_meter_high_w_per_gpu", max(implied.values()), "W per GPU",
+                "... the highest of SA's five figures")
+        res.add("sa_energy_figures_count", len(implied), "count", "SA's H100 energy figures")
+        res.add("sa_implied_pue_ratio", energy.implied_pue(sa_w, P.h100_it_w_per_gpu), "ratio",
+                "Overhead SA's meter power implies over h100_it_w_per_gpu")
+        res.add("sa_implied_pue_over_c01_ratio", energy.implied_pue(sa_w, fact("C01_w_per_gpu")), "ratio",
+                f"Overhead SA's meter power implies over the {fact('C01_w_per_gpu'):,.0f} W server-only IT (C01)")
+        # W = J/s: at the same throughput, J/token differ from SA's exactly as the meter powers do
+        res.add("j_per_token_vs_sa_pct", (h100 / sa_w - 1) * 100, "percent",
+                "This chapter's J/token above SA's figures (mean over the five)")
+        res.add("h100_it_at_colo_pue_w_per_gpu", sa_w / fact("C05_pue_enterprise_colo"), "W per GPU",
+                "IT watts per H100 SA's meter power implies at an enterprise-colocation PUE (C05, low end)")
     household = res.add("household_w", energy.household_w(P.household_kwh_per_year), "W",
                         "Average draw of one household")
     res.add("h100_meter_in_households_ratio", h100 / household, "ratio",
@@ -126,12 +128,14 @@ def _sa_worked_example(P, res: ChapterResults) -> None:
     res.add("sa_example_annual_electricity_musd", usd / 1e6, "million USD per year", "The same in millions")
 
 
-def _joules_per_token(P, res: ChapterResults, bench: pd.DataFrame, tokens_per_s: dict[str, float],
-                      throughput_ratio: float) -> pd.DataFrame:
+def _joules_per_token(P, res: ChapterResults, bench: pd.DataFrame, throughput_ratio: float) -> pd.DataFrame:
     h100, gb200 = res["h100_meter_w_per_gpu"], res["gb200_meter_w_per_gpu"]
+    # the reference row (NVIDIA's) first, then the rows of SemiAnalysis's own figures
+    res.add("llama31_405b_bf16_j_per_token", energy.joules_per_token(h100, uncertainty.reference_tokens_per_s()),
+            "J per token", "Llama 3.1 405B, BF16, 2,304 H100 (NVIDIA DGXC v25.02, the reference row)")
+    tokens_per_s = sa_rows_tokens_per_s(bench)
     labels = {"gpt3_175b_fp8": "GPT-3 175B, FP8, 128 H100 (SemiAnalysis, Dec 2024)",
               "gpt3_175b_bf16": "GPT-3 175B, BF16, 128 H100 (SemiAnalysis, Dec 2024)",
-              "llama31_405b_bf16": "Llama 3.1 405B, BF16, 2,304 H100 (NVIDIA DGXC v25.02, the reference row)",
               "llama31_70b_fp8_64_gpus": "Llama 3.1 70B, FP8, 64 H100 (SemiAnalysis)",
               "llama31_70b_fp8_2048_gpus": "Llama 3.1 70B, FP8, 2,048 H100 (SemiAnalysis)"}
     for key, label in labels.items():
@@ -144,8 +148,9 @@ def _joules_per_token(P, res: ChapterResults, bench: pd.DataFrame, tokens_per_s:
             "Llama 3.1 70B FP8: extra J/token at 2,048 GPUs over 64")
     res.add("llama31_70b_fp8_energy_increase_pct", increase * 100, "percent",
             "Llama 3.1 70B FP8: extra J/token at 2,048 GPUs over 64")
-    res.add("report_llama31_70b_fp8_energy_increase_pct", fact("A43_energy_increase") * 100, "percent",
-            "SA's stated extra energy per token at 2,048 GPUs over 64 (A43)")
+    with aside():
+        res.add("report_llama31_70b_fp8_energy_increase_pct", fact("A43_energy_increase") * 100, "percent",
+                "SA's stated extra energy per token at 2,048 GPUs over 64 (A43)")
     res.add("reference_run_gpus", reference_row(bench)["gpus"], "GPUs", "H100s in the 405B reference run")
     for precision in ("bf16", "fp8"):
         gb = benchmarks.best_rate_row(bench, "llama31_405b", precision, "gb200_nvl72")
@@ -290,15 +295,15 @@ def compute(P, upstream) -> ChapterResults:
     cluster and benchmarks chapters' results."""
     res = ChapterResults("energy")
     bench = benchmarks.load_benchmarks()
-    tokens_per_s = sa_rows_tokens_per_s(bench)
     gpt3_tokens, llama_tokens = framing("A23_train_tokens"), framing("A35_train_tokens")
     res.add("gpt3_175b_train_billion_tokens", gpt3_tokens / 1e9, "billion tokens", "GPT-3 175B training tokens (A23)")
     res.add("llama31_405b_train_trillion_tokens", llama_tokens / 1e12, "trillion tokens",
             "Llama 3 405B pre-training tokens SA uses (A35)")
-    _meter_power(P, res, tokens_per_s)
-    _sa_worked_example(P, res)
+    _meter_power(P, res, bench)
+    with aside():  # SemiAnalysis's 2024 worked example runs on its own inputs and feeds nothing after
+        _sa_worked_example(P, res)
     ratio_key = "gb200_vs_h100_llama31_405b_bf16_throughput_ratio"
-    res.add_table("joules_per_token", _joules_per_token(P, res, bench, tokens_per_s, upstream["benchmarks"][ratio_key]))
+    res.add_table("joules_per_token", _joules_per_token(P, res, bench, upstream["benchmarks"][ratio_key]))
 
     kwh = P.household_kwh_per_year
     for key, name in (("gpt3_175b_fp8", "GPT-3 175B FP8"), ("llama31_405b_bf16", "Llama 3.1 405B BF16")):
