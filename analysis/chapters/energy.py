@@ -21,7 +21,7 @@ from analysis.chapters import ChapterResults
 from analysis.chapters.bands import band_frame
 from analysis.data import fact, framing, load_table, row
 from analysis.provenance import aside
-from analysis.units import JOULES_PER_KWH, TERA
+from analysis.units import JOULES_PER_KWH, SECONDS_PER_HOUR, TERA
 
 SA = "SemiAnalysis"
 # The benchmark row behind each of SA's H100 energy figures: model, precision, GPUs, date.
@@ -100,6 +100,10 @@ def _meter_power(P, res: ChapterResults, bench: pd.DataFrame) -> None:
                 "This chapter's J/token above SA's figures (mean over the five)")
         res.add("h100_it_at_colo_pue_w_per_gpu", sa_w / fact("C05_pue_enterprise_colo"), "W per GPU",
                 "IT watts per H100 SA's meter power implies at an enterprise-colocation PUE (C05, low end)")
+    with aside():  # SA's light-bulb aside (A27): a watt is a joule each second
+        bulb_w = fact("A27_bulb_w")
+        res.add("bulb_j_per_s", bulb_w, "J per second", "A 60 W bulb, joules each second (A27)")
+        res.add("bulb_kj_per_hour", bulb_w * SECONDS_PER_HOUR / 1e3, "kJ per hour", "A 60 W bulb, kilojoules an hour")
     household = res.add("household_w", energy.household_w(P.household_kwh_per_year), "W",
                         "Average draw of one household")
     res.add("h100_meter_in_households_ratio", h100 / household, "ratio",
@@ -178,6 +182,10 @@ def _joules_per_token(P, res: ChapterResults, bench: pd.DataFrame, throughput_ra
             "Llama 3.1 405B / GPT-3 175B parameters")
     res.add("llama31_405b_vs_gpt3_175b_flop_per_token_ratio", ref["flops_per_token"] / gpt3["flops_per_token"],
             "ratio", "Llama 3.1 405B / GPT-3 175B model FLOP per token")
+    with aside():  # SA's 405B figure over the book's throughput ratio: GPT-3's J/token in SA's comparison (A37)
+        res.add("gpt3_175b_bf16_j_per_token_from_a37_405b", fact("A37_405b_j_per_token")
+                / res["llama31_405b_vs_gpt3_175b_bf16_energy_ratio"], "J per token",
+                "GPT-3 175B BF16 J/token that SA's 8.8 J for Llama 3.1 405B implies at the book's throughput ratio")
     res.add("llama31_405b_seq_len_tokens", ref["seq_len"], "tokens", "Sequence length of the 405B reference row")
     res.add("gpt3_175b_seq_len_tokens", gpt3["seq_len"], "tokens", "Sequence length of SA's GPT-3 rows")
     for key, (_, _, gpus, _) in (("small", SA_ROWS["llama31_70b_fp8_64_gpus"]),
@@ -266,8 +274,12 @@ def _carbon(P, res: ChapterResults, bench: pd.DataFrame) -> None:
             "Model card GPU-hours / GPU-hours of one clean pass at the reference throughput")
     res.add("h100_meter_vs_card_power_ratio", res["h100_meter_w_per_gpu"] / card["power_w_per_gpu"], "ratio",
             "This chapter's meter power per H100 / the model card's 700 W")
-    res.add("meta_llama3_pretraining_mfu_pct", fact("A33_meta_bf16_mfu") * 100, "percent",
-            "Meta's 405B pre-training BF16 MFU (A33)")
+    ref = reference_row(bench)
+    res.add("llama31_405b_train_flop", ref["flops_per_token"] * card["train_tokens"], "FLOP",
+            "Llama 3.1 405B's pre-training compute: the model card's tokens x 6N + 12Lhs per token")
+    with aside():
+        res.add("meta_llama3_pretraining_mfu_pct", fact("A33_meta_bf16_mfu") * 100, "percent",
+                "Meta's 405B pre-training BF16 MFU (A33)")
     res.add("llama31_405b_bf16_reference_mfu_pct", reference_row(bench)["mfu"] * 100, "percent",
             "MFU of the 405B BF16 reference row")
 
