@@ -301,7 +301,7 @@ def ledger_failures(claims: pd.DataFrame, facts: pd.DataFrame, uses: pd.DataFram
         elif c.at_defaults and isinstance(c.results_key, str):
             failures += _judge(c.claim_id, c.status, c.difference_rel, c.tolerance_rel, c.fact_status == "corrected")
             failures += _judge_reads(c.claim_id, c.status, c.report_inputs, c.reads_recorded)
-            if ranges is not None:
+            if ranges is not None and c.reads_recorded:  # which defaults a row reads is known only when recorded
                 failures += _judge_range(c.claim_id, c.status, c.difference_rel, c.tolerance_rel,
                                          by_row.get(c.claim_id, empty), c.fact_status == "corrected")
     for f in facts.itertuples():
@@ -314,7 +314,7 @@ def ledger_failures(claims: pd.DataFrame, facts: pd.DataFrame, uses: pd.DataFram
         elif f.at_defaults:
             failures += _judge(f.fact_id, f.status, f.difference_rel, f.tolerance_rel, True)
             failures += _judge_reads(f.fact_id, f.status, f.report_inputs, f.reads_recorded)
-            if ranges is not None:
+            if ranges is not None and f.reads_recorded:
                 failures += _judge_range(f.fact_id, f.status, f.difference_rel, f.tolerance_rel,
                                          by_row.get(f.fact_id, empty), True)
     if uses is not None:

@@ -43,6 +43,12 @@ def _power(P) -> dict[str, float]:
 
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("atlas")
+    # the scale-up domain of a TPU v5p, from Google's documentation, before anything reads a report number
+    acc = load_table("accelerators").set_index("gpu_id")
+    res.add("atlas_tpu_v5p_pod_chips_count", acc.loc["tpu_v5p", "pod_devices"], "chips",
+            "TPU v5p chips in one pod, its largest inter-chip (ICI) domain (Google's v5p documentation)")
+    res.add("atlas_tpu_v5p_cube_chips_count", acc.loc["tpu_v5p", "cube_devices"], "chips",
+            "TPU v5p chips in one 4x4x4 cube, the unit a pod is built of (Google's v5p documentation)")
     rows = res.add_table("rows", atlas.load_atlas(P.mfu_check_tolerance))
     res.add("atlas_rows_count", len(rows), "count", "Measured training rows in the atlas")
     prints = rows[rows["printed_flops_per_token"].notna()]
@@ -121,11 +127,6 @@ def compute(P, upstream) -> ChapterResults:
 
     # the registry: measured or specs only, with each measured part's joules and dollars per unit of work
     reg = res.add_table("registry", registry(summary))
-    acc = load_table("accelerators").set_index("gpu_id")
-    res.add("atlas_tpu_v5p_pod_chips_count", acc.loc["tpu_v5p", "pod_devices"], "chips",
-            "TPU v5p chips in one pod, its largest inter-chip (ICI) domain (Google's v5p documentation)")
-    res.add("atlas_tpu_v5p_cube_chips_count", acc.loc["tpu_v5p", "cube_devices"], "chips",
-            "TPU v5p chips in one 4x4x4 cube, the unit a pod is built of (Google's v5p documentation)")
     res.add("atlas_accelerators_count", len(reg), "count", "Accelerators in the registry")
     res.add("atlas_vendors_count", reg["vendor"].nunique(), "count", "Vendors in the registry")
     res.add("atlas_measured_accelerators_count", reg["measured"].sum(), "count", "Accelerators with measured training rows")

@@ -62,8 +62,12 @@ def range_table(rows: pd.DataFrame, upstream: dict[str, ChapterResults], statuse
         low, high = ranges[p][:2]
         values = []
         for end, value in ((0, low), (1, high)):
-            done = computed.setdefault((p, end), {})
-            values.append(compute_section(r.section, {**base, p: value}, done)[r.results_key])
+            # chapters that cannot depend on this default keep their results; the others are recomputed
+            done = computed.setdefault((p, end), {name: chapter for name, chapter in upstream.items()
+                                                   if p not in section_params(name)})
+            if r.section not in done:  # once per chapter and (default, end)
+                compute_section(r.section, {**base, p: value}, done)
+            values.append(done[r.section][r.results_key])
         out.append({"row_id": r.row_id, "param": p, "low": low, "high": high, "book_low": values[0],
                     "book_high": values[1], "difference_low": ledger.difference_rel(values[0], r.low, r.high),
                     "difference_high": ledger.difference_rel(values[1], r.low, r.high)})
@@ -110,6 +114,19 @@ def _inputs_at_defaults(section: str, own: dict[str, bool]) -> bool:
     return all(_inputs_at_defaults(need, own) for need in get_section(section).needs)
 
 
+def facts_not_checked() -> pd.DataFrame:
+    """The report facts the book neither computes nor compares, with the report's value and the reason."""
+    facts = load_table("report_facts").set_index("fact_id")
+    table = load_table("facts_not_checked")
+    return table.join(facts[["quantity", "value", "unit"]], on="fact_id")
+
+
+def facts_read(upstream: dict[str, ChapterResults]) -> set[str]:
+    """Every report fact some chapter's computation read, as recorded (inputs and framing)."""
+    return {t.split(":", 1)[1] for chapter in upstream.values() for q in chapter.quantities.values()
+            for t in q.reads or () if t.startswith(("fact:", "frame:"))}
+
+
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("claims")
     results, at_defaults = ledger_inputs(upstream)
@@ -118,6 +135,8 @@ def compute(P, upstream) -> ChapterResults:
     uses = ledger.fact_uses(results, at_defaults)
     ranges = res.add_table("ranges", range_table(ledger_rows(claims, facts), upstream, ("depends_on_default",)))
     ledger.check_ledger(claims, facts, uses, ranges)  # raises, and so fails the build, if the ledger does not hold
+    not_checked = res.add_table("facts_not_checked", facts_not_checked())
+    res.add("facts_not_checked_count", len(not_checked), "count", "Report figures the book does not check, each with why")
     res.add("tolerance_without_reason_frac", TOLERANCE_WITHOUT_REASON, "fraction",
             "Largest tolerance a ledger row may have without saying why (tolerance_why)")
     res.add("claims_total_count", len(claims), "count", "Seed claims in the ledger")

@@ -183,9 +183,9 @@ def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("cluster")
     _compute_peaks(P, res)
     _compute_power(P, res)  # before the training time reads the report's MFUs and GPT-4 estimate
+    _compute_training_time(P, res)
     _compute_capital(P, res)
     _compute_failures(P, res, upstream)
-    _compute_training_time(P, res)
     res.add_table("compute_by_cluster_size", compute_by_size(P, upstream))
     with aside():
         b14 = b14_buildup_w()
