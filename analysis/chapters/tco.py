@@ -230,17 +230,23 @@ def _maintenance(P, res: ChapterResults) -> None:
     faults = load_table("llama3_interruptions").set_index("component")
     replaced = float(faults.loc[list(REPLACED_COMPONENTS), "count"].sum())
     gpus, days = (float(row("reliability_facts", k)["value"]) for k in ("llama3_gpus", "llama3_snapshot_days"))
+    res.add("llama3_gpus", gpus, "GPUs", "H100s in Llama 3 405B's pre-training job")
+    res.add("llama3_snapshot_days", days, "days", "Days of Llama 3's snapshot whose interruptions Meta counted")
     res.add("llama3_gpu_replacements_count", replaced, "count",
-            "GPUs Llama 3's 54-day snapshot replaced (faulty GPUs and HBM3 failures)")
+            "GPUs Llama 3's snapshot replaced (faulty GPUs and HBM3 failures)")
     res.add("maintenance_from_replacements_frac_per_year", opex.replacement_frac_per_year(replaced, gpus, days),
             "fraction of capex per year", "Llama 3's GPU replacements per GPU-year, each at its whole share of capex")
     res.add("maintenance_frac_per_year", P.maintenance_frac_per_year, "fraction of capex per year",
             "Maintenance share of capex per year (parameter)")
+    res.add("maintenance_pct_per_year", P.maintenance_frac_per_year * 100, "percent per year",
+            "Maintenance share of capex per year (parameter)")
+    res.add("maintenance_from_replacements_pct_per_year", res["maintenance_from_replacements_frac_per_year"] * 100,
+            "percent per year", "Llama 3's GPU replacements per GPU-year, each at its whole share of capex")
     low, high = (float(load_table("distributions").set_index("param").loc["maintenance_frac_per_year", end])
                  for end in ("low", "high"))
     values = dict(vars(P))
     for end, share in (("low", low), ("high", high)):
-        res.add(f"maintenance_{end}_frac_per_year", share, "fraction of capex per year",
+        res.add(f"maintenance_{end}_pct_per_year", share * 100, "percent per year",
                 f"Maintenance share at the {end} end of its sourced range")
         res.add(f"h100_tco_at_maintenance_{end}_usd_per_gpu_hour",
                 tco.system_costs("h100", {**values, "maintenance_frac_per_year": share})["tco_usd_per_gpu_hour"],
