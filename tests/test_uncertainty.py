@@ -54,15 +54,17 @@ def test_bands_are_ordered_and_bracket_the_median(values):
 
 
 def test_evaluate_at_the_defaults_reproduces_the_chapters(values):
-    """The point estimate goes through the chapters' functions: the TCO chapter's independent H100
-    TCO ($1.87033, +32 % from SA's $1.42, A13) and the $/1M tokens at it, $1.87033 / (202.5
-    tokens/s x 3,600 s) x 1e6 = $2.5656 (SA's $1.95 at its own basis, A34)."""
+    """The point estimate goes through the chapters' functions: the TCO chapter's H100 TCO (about
+    29 % above SA's $1.42, A13) and the $/1M tokens at it, the TCO / (202.5 tokens/s x 3,600 s) x 1e6
+    (SA's $1.95 at its own basis, A34)."""
     from analysis import tco
+    from analysis.chapters import compute_section
 
     point = uncertainty.evaluate(values, uncertainty.reference_tokens_per_s(), reliability.llama3_rates())
+    h100 = compute_section("tco")["h100_tco_usd_per_gpu_hour"]
     assert point["h100_tco_usd_per_gpu_hour"] == pytest.approx(tco.system_tco_per_gpu_hour_usd("h100", values))
-    assert point["h100_tco_usd_per_gpu_hour"] == pytest.approx(1.87033, rel=1e-4)
-    assert point["llama31_405b_bf16_usd_per_million_tokens"] == pytest.approx(1.87033 / (202.5 * 3600) * 1e6, rel=1e-3)
+    assert point["h100_tco_usd_per_gpu_hour"] == pytest.approx(h100, rel=1e-12)
+    assert point["llama31_405b_bf16_usd_per_million_tokens"] == pytest.approx(h100 / (202.5 * 3600) * 1e6, rel=1e-3)
 
 
 def test_tornado_ranks_by_swing_and_swings_cost_with_prices(values):

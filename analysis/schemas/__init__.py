@@ -128,7 +128,7 @@ DEPENDS = {"gpus": ("sources",), "models": ("sources",), "training_runs": ("sour
            "distributions": ("sources",), "measured": ("sources", "gpus"),
            "accelerators": ("sources", "gpus"), "atlas_benchmarks": ("sources", "models", "gpus"),
            "network_components": ("sources",), "backtest_runs": ("sources", "gpus"), "cost_anchors": ("sources",),
-           "owning_cost_anchors": ("sources", "gpus"), "facts_not_checked": ("report_facts",)}
+           "owning_cost_anchors": ("sources", "gpus"), "facts_not_checked": ("sources", "report_facts")}
 KEYS = {"sources": "source_id", "gpus": "gpu_id", "models": "model_id",
         "training_runs": "run_id", "report_facts": "fact_id", "claims": "claim_id",
         "cloud_prices": "snapshot_id", "seed_numbers": "number_id", "published_runs": "run_id",

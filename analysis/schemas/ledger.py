@@ -129,6 +129,7 @@ def _facts_not_checked_schema(ids) -> pa.DataFrameSchema:
     return pa.DataFrameSchema(
         {
             "fact_id": _text(isin=ids("report_facts", "fact_id"), unique=True),
+            "source_id": _source(ids("sources")),  # the fact's source, repeated so every row cites one
             "reason": _text(),
         },
         strict=True,
