@@ -421,7 +421,7 @@ def test_the_rows_issue_25_names_are_what_they_read(computed):
     A21 restate the report's own numbers; A30 and A43 depend on the PUE; S19, B31 and A42 stay
     independent."""
     _, claims, facts, _ = computed
-    status = {**dict(zip(facts["fact_id"], facts["status"])), **dict(zip(claims["claim_id"], claims["status"]))}
+    status = {**facts.set_index("fact_id")["status"].to_dict(), **claims.set_index("claim_id")["status"].to_dict()}
     assert {status[k] for k in ("B12_gpt4_days", "B13_fp8_flop_100_days", "S22", "C04_grid_mw")} == {"consistency"}
     assert {status[k] for k in ("B32_node_w", "B27_links", "A21_fp8_throughput_gain")} == {"input_quoted"}
     assert {status[k] for k in ("A30_gpt3_fp8_household_years", "A30_gpt3_bf16_household_years",
