@@ -324,7 +324,8 @@ def plan(inputs: PlanInputs) -> Plan:
     if inputs.usd_per_gpu_hour is not None:
         price, price_how = inputs.usd_per_gpu_hour, "the given price"
     elif tco is not None:
-        price, price_how = tco, "the book's TCO for owning this GPU (analysis.tco; its inputs are partly calibrated, see the TCO chapter)"
+        price, price_how = tco, (f"the book's TCO for owning this GPU at {d.UTILIZATION.default * 100:.0f} % utilization, every hour "
+                                 "of its life paid for (analysis.tco; its inputs are partly calibrated, see the TCO chapter)")
     else:
         price, price_how = None, f"none: the book does not model the TCO of {inputs.gpu_id}; give --usd-per-gpu-hour"
     steps["usd_per_gpu_hour"] = math.nan if price is None else price
