@@ -12,8 +12,16 @@ convention the row records:
 - ``6n_6lhs``: causal attention counted as half (Megatron-Bridge's "Model TFLOP/sec/GPU", MaxText
   since PR #1988 and the tpu-recipes tables).
 
+Across accelerators every column is on one basis, per unit of model work: model TFLOP/s per device
+(tokens/s times the book's FLOPs per token), joules per PFLOP and dollars per EFLOP of model FLOPs.
+The rows run different models (an accelerator's published row is on the model its publisher ran), so
+per-token figures would compare a 405B token with an 8B one; the model stays named in every row.
+Each MFU is against the registry's dense peak of the row's precision (:data:`PEAK_LABEL`), and a
+value above 100 % of that peak, or of the peak the publisher divides by, is refused
+(:func:`check_mfu`).
+
 Energy: the all-in critical IT power of one device (chip plus its share of host, network and
-storage) times the facility PUE, over tokens/s. Where a vendor publishes only a chip TDP, the rest
+storage) times the facility PUE, over model FLOP/s (or tokens/s). Where a vendor publishes only a chip TDP, the rest
 of the IT load is taken from a reference build-up of the same system kind (an 8-GPU server: the
 H100's; an NVL72 rack: the GB200's) with the chip swapped (:func:`analysis.energy.it_w_with_chip_swapped`).
 """
@@ -24,11 +32,13 @@ import numpy as np
 import pandas as pd
 
 from analysis.costs import usd_per_million_tokens
-from analysis.data import load_table
+from analysis.data import DataError, load_table, table_path
 from analysis.energy import it_w_with_chip_swapped, joules_per_token, meter_w_per_gpu
 from analysis.flops import attention_flops_per_token, matmul_params, mfu_from_tokens_per_s
 
 CONVENTIONS = ("6n_12lhs", "6n_6lhs")  # the two counts a printed figure is tested against
+PEAK_LABEL = {"bf16": "BF16 dense", "fp8": "FP8 dense", "fp4": "FP4 dense"}  # the peak an MFU is against
+SECONDS_PER_HOUR = 3_600.0
 MODEL_ORDER = ("llama31_70b", "llama31_405b", "llama31_8b", "mixtral_8x7b", "deepseek_v3")
 
 
@@ -94,7 +104,27 @@ def load_atlas(tolerance: float) -> pd.DataFrame:
     out["label_holds"] = np.where(
         out["flop_convention"].isin(CONVENTIONS), out["reproduced_by"] == out["flop_convention"],
         np.where(prints, out["reproduced_by"] == "", out["flop_convention"] == "throughput_only"))
+    out["peak_label"] = out["precision"].map(PEAK_LABEL)
+    check_mfu(out)
     return out
+
+
+def check_mfu(rows: pd.DataFrame) -> None:
+    """Refuse an MFU above 100 % of a named peak: the book's, against the registry's dense peak of
+    the row's precision, and the publisher's own (printed MFU, or printed TFLOP/s over the peak it
+    divides by). Such a row holds a sparse peak, the wrong precision or a misprint."""
+    for r in rows.itertuples():
+        checks = [(r.mfu, f"the {PEAK_LABEL[r.precision]} peak in data/gpus.csv ({r.peak_tflops:,.0f} TFLOP/s)")]
+        if pd.notna(r.mfu_reported):
+            checks.append((r.mfu_reported, f"the peak the publisher divides by ({r.mfu_peak_tflops:,.0f} TFLOP/s), as printed"))
+        if pd.notna(r.tflops_per_device_reported) and pd.notna(r.mfu_peak_tflops):
+            checks.append((r.tflops_per_device_reported / r.mfu_peak_tflops,
+                           f"the peak the publisher divides by ({r.mfu_peak_tflops:,.0f} TFLOP/s), from its TFLOP/s"))
+        for value, peak in checks:
+            if value > 1:
+                raise DataError(f"{table_path('atlas_benchmarks')}: row {r.row_id}: MFU {value:.1%} of {peak} is "
+                                "above 100 %; a dense peak cannot be exceeded (a sparse peak, the wrong precision or "
+                                "a misprint)")
 
 
 def it_w_per_device(gpu_id: str, accelerators: pd.DataFrame, gpus: pd.DataFrame, h100_it_w: float,
@@ -168,16 +198,22 @@ def summary_rows(atlas: pd.DataFrame) -> pd.DataFrame:
 
 def energy_and_cost(rows: pd.DataFrame, it_w: dict[str, float], pue: float,
                     prices: dict[str, tuple[float, float, float] | None]) -> pd.DataFrame:
-    """``rows`` plus ``it_w_per_device``, ``meter_w_per_device`` (IT x PUE), ``j_per_token`` and, where
-    a price is known, ``usd_per_million_tokens`` at the low, central and high price (cheapest
-    price gives the low cost)."""
+    """``rows`` plus ``it_w_per_device``, ``meter_w_per_device`` (IT x PUE), the model work a device
+    does (``model_tflops_per_device``: tokens/s x the book's FLOPs per token), joules per PFLOP of it
+    (``j_per_pflop``) and per token (``j_per_token``, for one model only) and, where a price is
+    known, dollars per EFLOP (``usd_per_eflop_*``) and per million tokens at the low, central and
+    high price (cheapest price gives the low cost)."""
     out = rows.copy()
     out["it_w_per_device"] = out["gpu_id"].map(it_w)
     out["meter_w_per_device"] = meter_w_per_gpu(out["it_w_per_device"], pue)
+    out["model_tflops_per_device"] = out["tokens_per_s_per_device"] * out["flops_per_token"] / 1e12
+    out["j_per_pflop"] = out["meter_w_per_device"] / (out["model_tflops_per_device"] / 1e3)  # W / (PFLOP/s)
     out["j_per_token"] = joules_per_token(out["meter_w_per_device"], out["tokens_per_s_per_device"])
+    eflop_per_hour = out["model_tflops_per_device"] * 1e12 * SECONDS_PER_HOUR / 1e18
     for i, name in enumerate(("low", "central", "high")):
         price = out["gpu_id"].map(lambda g, i=i: prices.get(g)[i] if prices.get(g) else np.nan)
         out[f"usd_per_device_hour_{name}"] = price
+        out[f"usd_per_eflop_{name}"] = price / eflop_per_hour
         out[f"usd_per_million_tokens_{name}"] = usd_per_million_tokens(price, out["tokens_per_s_per_device"])
     return out
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from analysis import provenance
 from analysis.costs import usd_per_million_tokens
 from analysis.data import derived, load_table
 from analysis.flops import (
@@ -57,6 +58,7 @@ def pick(bench: pd.DataFrame, **where) -> pd.Series:
         match = match[match[column] == value]
     if len(match) != 1:
         raise LookupError(f"{len(match)} benchmark rows match {where}; expected exactly one")
+    provenance.note_rows("benchmarks", match)
     return match.iloc[0]
 
 
@@ -81,6 +83,7 @@ def sweep(bench: pd.DataFrame, model_id: str, precision: str, source_id: str, gp
     """One publisher's rows for a model, precision and GPU type, by GPU count (a scaling sweep)."""
     rows = bench[(bench["model_id"] == model_id) & (bench["precision"] == precision)
                  & (bench["source_id"] == source_id) & (bench["gpu_id"] == gpu_id)]
+    provenance.note_rows("benchmarks", rows)
     return rows.sort_values("gpus")
 
 
@@ -92,7 +95,9 @@ def best_rate_row(bench: pd.DataFrame, model_id: str, precision: str, gpu_id: st
     if rows.empty:
         raise KeyError(f"no benchmark row for {model_id} {precision} on {gpu_id}")
     latest = rows[rows["date"] == rows["date"].max()]
-    return latest.loc[latest["tokens_per_s_per_gpu"].idxmax()]
+    best = latest.loc[latest["tokens_per_s_per_gpu"].idxmax()]
+    provenance.note_rows("benchmarks", best)
+    return best
 
 
 def throughput_ratio(bench: pd.DataFrame, model_id: str, precision: str, gpu_b: str = "gb200_nvl72",

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from analysis import provenance
 from analysis.errors import InputError, clip
 from analysis.schemas import CLAIM_STATUSES, DEPENDS, FILES, KEYS, OPTIONAL, SCHEMAS, UNITS  # noqa: F401 (re-exported)
 
@@ -283,7 +284,8 @@ def load_table(name: str) -> pd.DataFrame:
 
 
 def row(name: str, key: str) -> pd.Series:
-    """One row of a keyed table (``gpus``, ``models``, ...) by its id, with a clear error if absent."""
+    """One row of a keyed table (``gpus``, ``models``, ...) by its id, with a clear error if absent.
+    A report fact, or a row whose source is a report's, is noted as read (:mod:`analysis.provenance`)."""
     table_path(name)
     _check_allowed(name)
     folder = str(data_dir())
@@ -292,7 +294,12 @@ def row(name: str, key: str) -> pd.Series:
         column = KEYS[name]
         raise DataError(f"{table_path(name)}: no row with {column} = '{key}'; "
                         f"known: {', '.join(_validated(name, folder)[column])}")
-    return _validated(name, folder).iloc[position].copy()  # a copy: the cached table stays as read
+    found = _validated(name, folder).iloc[position].copy()  # a copy: the cached table stays as read
+    if name == "report_facts":
+        provenance.note(f"fact:{key}")
+    elif found.get("source_id") in provenance.REPORT_SOURCES:
+        provenance.note(f"row:{name}:{key}")
+    return found
 
 
 @functools.cache
@@ -333,5 +340,17 @@ def clear_cache() -> None:
 
 
 def fact(fact_id: str) -> float:
-    """The value of a report fact (``data/report_facts.csv``), e.g. ``fact("B04")``."""
+    """The value of a report fact (``data/report_facts.csv``), e.g. ``fact("B04_annual_twh")``, read
+    as an input: the result it feeds rests on the report's number (noted as ``fact:<id>``)."""
     return float(row("report_facts", fact_id)["value"])
+
+
+def framing(fact_id: str) -> float:
+    """The value of a report fact read only to frame the question the book answers (which run,
+    how many tokens, how many GPUs), not as an input a check could agree by: noted as
+    ``frame:<id>``, which a result reproduced independently may carry."""
+    facts = load_table("report_facts").set_index("fact_id")
+    if fact_id not in facts.index:
+        row("report_facts", fact_id)  # raises, naming the file and the known ids
+    provenance.note(f"frame:{fact_id}")
+    return float(facts.loc[fact_id, "value"])

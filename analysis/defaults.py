@@ -20,53 +20,65 @@ DTYPE = Param(
 MFU_FP8 = Param(
     "mfu_fp8", 0.35, "fraction", "Model FLOPs utilization of a frontier run in FP8",
     "SemiAnalysis: labs reach up to ~35 % FP8 MFU on trillion-parameter H100 runs (B11).",
-    "sa_100k_2024", low=0.01, high=1.0)
+    "sa_100k_2024", fact="B11_fp8_mfu", low=0.01, high=1.0)
 MFU_BF16 = Param(
     "mfu_bf16", 0.40, "fraction", "Model FLOPs utilization of a frontier run in BF16/FP16",
-    "SemiAnalysis: ~40 % FP16 MFU on the same runs (B11).", "sa_100k_2024", low=0.01, high=1.0)
+    "SemiAnalysis: ~40 % FP16 MFU on the same runs (B11).", "sa_100k_2024", fact="B11_fp16_mfu",
+    low=0.01, high=1.0)
 RUN_DAYS = Param(
     "run_days", 100, "days", "Length of a training run on the cluster",
     "The report's 100-day run (B13).", "sa_100k_2024", low=1, high=3_650)
 
 # --- power and energy --------------------------------------------------------------------------------
 PUE = Param(
-    "pue", 1.30, "ratio", "Power usage effectiveness: facility power / critical IT power",
-    "Neither report states its PUE. 1.3 is the AI-datacenter design target SemiAnalysis cites (C05: "
-    "<1.3). One value serves cost and energy in every chapter; the overheads that SemiAnalysis's "
-    "own figures imply (its 1.59 TWh a year, B04; its joules per token, A31) are shown as checks.",
-    "sa_energy_2024", basis="cited", fact="C05_pue_ai_target", low=1.0, high=3.0)
+    "pue", 1.25, "ratio", "Power usage effectiveness: facility power / critical IT power",
+    "IDC's public-cloud industry average, 1.25 (as AWS quotes it, January 2025): a 100,000-GPU cluster "
+    "is built or leased in a large, recent facility of that class. Hyperscalers' own fleets run lower "
+    "(Google 1.10 in 2023, AWS 1.15 in 2024, Meta's 2021 buildings 1.09), colocation higher (Equinix "
+    "1.42 in 2023) and the Uptime survey's average, legacy rooms included, at 1.58; the sourced range is "
+    "Google's 1.10 to Equinix's 1.42 (data/cost_anchors.csv). Neither report states the PUE behind its "
+    "figures; the overheads they imply (B04, A31) are results, shown beside this one.",
+    "aws_dc_sustainability", basis="cited", low=1.0, high=3.0)
 LOAD_FACTOR = Param(
-    "load_factor", 1.0, "fraction", "Average draw as a fraction of full facility power over the year",
-    "1.59 TWh per year for >150 MW implies the report assumes the cluster draws full power all year.",
-    "sa_100k_2024", basis="derived", low=0.0, high=1.0)
+    "load_factor", 0.82, "fraction", "Average draw as a fraction of full facility power over the year",
+    "Measured: an 8-H100 HGX node training Llama 2 13B drew at most 8.4 kW of its rated 10.2 kW, 82 % "
+    "(Latif et al. 2024), and compute-intensive training averaged 76 % (Newkirk et al. 2025). The book "
+    "takes the measured peak as a frontier run's average draw; the range runs from the 76 % average to "
+    "1.0, the rated draw all year that the report's 1.59 TWh implies (B04).",
+    "latif_2024_h100_power", basis="cited", low=0.0, high=1.0)
 TARIFF = Param(
     "tariff_usd_per_kwh", 0.078, "USD/kWh", "Electricity tariff",
     "The report's 'standard rate' (B05: $123.9M per year at $0.078/kWh).", "sa_100k_2024",
-    low=0.0, high=1.0)
+    fact="B05_tariff", low=0.0, high=1.0)
 
 # --- capital -----------------------------------------------------------------------------------------
 CAPEX_USD_PER_GPU = Param(
     "capex_usd_per_gpu", 31_250.0, "USD per GPU", "All-in capital cost per GPU (server, networking, storage)",
     "SemiAnalysis's typical-hyperscaler H100 server at ~$250k all-in (A04), divided by 8 GPUs (A05). "
     "It is the only per-server price the reports print; their 2024 '>$4B for 100k GPUs' implies more.",
-    "sa_gb200_2025", basis="derived", low=1_000, high=500_000)
+    "sa_gb200_2025", basis="derived", fact="A05_h100_capex_per_gpu_allin", low=1_000, high=500_000)
 
 # --- failures and recovery -----------------------------------------------------------------------------
 LINK_MTTF_YEARS = Param(
     "link_mttf_years", 5.0, "years", "Mean time to failure of one NIC-to-leaf link (transceiver, cable, NIC)",
-    "The report's assumption for a rail-optimized design (B27).", "sa_100k_2024", low=0.01, high=100)
+    "The report's assumption for a rail-optimized design (B27).", "sa_100k_2024", fact="B27_mttf_years",
+    low=0.01, high=100)
 ALT_LINK_MTTF_YEARS = Param(
     "alt_link_mttf_years", 4.0, "years", "Link MTTF in the 4-link-per-node (Cedar Fever-7) design",
-    "2x400G links are assumed to fail more often: 4-year MTTF (B28).", "sa_100k_2024", low=0.01, high=100)
+    "2x400G links are assumed to fail more often: 4-year MTTF (B28).", "sa_100k_2024", fact="B28_mttf_years",
+    low=0.01, high=100)
 CHECKPOINT_INTERVAL_STEPS = Param(
     "checkpoint_interval_steps", 100, "steps", "Training steps between persistent checkpoints",
-    "The report's example: a checkpoint every 100 iterations (B25).", "sa_100k_2024", low=1, high=1_000_000)
+    "The report's example: a checkpoint every 100 iterations (B25).", "sa_100k_2024", fact="B25_interval_iters",
+    low=1, high=1_000_000)
 STEP_TIME_SECONDS = Param(
     "step_time_seconds", 2.0, "s", "Wall-clock time of one training step",
-    "The report's example: 2 s per iteration at 100k GPUs (B25).", "sa_100k_2024", low=0.01, high=3_600)
+    "The report's example: 2 s per iteration at 100k GPUs (B25).", "sa_100k_2024", fact="B25_iter_s",
+    low=0.01, high=3_600)
 BACKEND_GBPS = Param(
     "backend_gbps", 400.0, "Gbit/s per GPU", "Backend network bandwidth per GPU for in-memory recovery",
-    "The report's ~400 Gbit/s backend link per GPU (B26).", "sa_100k_2024", low=1, high=100_000)
+    "The report's ~400 Gbit/s backend link per GPU (B26).", "sa_100k_2024", fact="B26_backend_gbps",
+    low=1, high=100_000)
 
 # --- the backend network (network chapter; the cluster chapter reads its link counts) ---------------
 # One design is computed from these parameters (default: SemiAnalysis's 4-tier InfiniBand pods, B22);
@@ -228,11 +240,14 @@ DATACENTER_USD_PER_KW_MONTH = Param(
     "Smaller 250-500 kW deployments asked $174-184 (2024); data/cost_anchors.csv lists every anchor.",
     "cbre_nova_pr_2024", basis="derived", low=0, high=1_000)
 MAINTENANCE_FRAC_PER_YEAR = Param(
-    "maintenance_frac_per_year", 0.10, "fraction of capex per year", "Maintenance and support contracts",
-    "No strong public source. Hardware support contracts run 10-30 % of the purchase price a year in "
-    "the generic sources and 20 % for a DGX H100 at list price (all weak: data/cost_anchors.csv); 10 % "
-    "is the low end they share. A hyperscaler that repairs its own fleet under warranty may pay less; "
-    "no public source says how much.", "supercluster_dgx_h100", basis="assumption", low=0, high=0.5)
+    "maintenance_frac_per_year", 0.091, "fraction of capex per year", "Maintenance: failed parts replaced, or the support contract that replaces them",
+    "From a hyperscaler's disclosed repair rate: in Llama 3's 54-day snapshot on 16,384 H100s, 148 "
+    "faulty GPUs and 72 HBM3 failures (Meta; data/llama3_interruptions.csv), the faults that replace a "
+    "GPU, are 9.1 % of GPUs a year; replacing each at its whole share of capex, with no warranty, costs "
+    "9.1 % of capex a year (the TCO chapter derives it). Parts under warranty cost nothing (0, the "
+    "range's low end); NVIDIA's DGX H100 support at list price is 20 % a year (weak source; the high "
+    "end). Labour and software are not counted (other_usd_per_gpu_month).",
+    "meta_llama3_2024", basis="derived", low=0, high=0.5)
 OTHER_USD_PER_GPU_MONTH = Param(
     "other_usd_per_gpu_month", 0.0, "USD per GPU-month", "Other operating costs (insurance, software, monitoring, staff)",
     "Not estimated: no public source prices these items per GPU, so the default leaves them out and "
@@ -252,7 +267,7 @@ HOUSEHOLD_KWH_PER_YEAR = Param(
     "SemiAnalysis's basis: EIA's 2022 US average, 10,791 kWh (A26). EIA's figures for other years "
     "(10,244-10,791 kWh, 2020-2023) and the state extremes (Hawaii to Louisiana, about 6,000 to "
     "14,400 kWh) are rows of data/household_energy.csv; the chapter shows household-years as a band over them.",
-    "sa_gb200_2025", low=1_000, high=50_000)
+    "sa_gb200_2025", fact="A26_household_kwh", low=1_000, high=50_000)
 GRID_G_CO2_PER_KWH = Param(
     "grid_g_co2_per_kwh", 366.0, "g CO2 per kWh", "Carbon intensity of the grid that powers the training",
     "EIA: US utility-scale generation emitted 1,532 Mt CO2 for 4,183 TWh in 2023 (366 g/kWh; EIA "

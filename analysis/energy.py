@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from analysis import provenance
 from analysis.cluster import facility_w
 from analysis.units import HOURS_PER_YEAR, JOULES_PER_KWH, SECONDS_PER_HOUR
 
@@ -157,4 +158,5 @@ def benchmark_row(bench: pd.DataFrame, model_id: str, gpu_id: str, precision: st
     if len(match) != 1:
         raise ValueError(f"{len(match)} benchmark rows match {model_id} {gpu_id} {precision} {gpus} "
                          f"{publisher} {date or ''}; expected one")
+    provenance.note_rows("benchmarks", match)
     return match.iloc[0]

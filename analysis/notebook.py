@@ -9,13 +9,13 @@ overrides, and otherwise from the one definition in :mod:`analysis.defaults`.
 
 from __future__ import annotations
 
-from analysis.chapters import ChapterResults, compute_section
+from analysis import provenance
+from analysis.chapters import ChapterResults, compute_section, tracked_parameters
 from analysis.data import load_table, row
 from analysis.formatting import format_quantity as fq
 from analysis.formatting import humanize, plain, unit_label
 from analysis.ledger import difference_rel
 from analysis.names import fact_link
-from analysis.params import Parameters
 from analysis.plots import apply_style, finalize
 from analysis.results import Results, load_results, results_dir
 from analysis.sections import SECTIONS, get_section, resolve_section
@@ -69,7 +69,8 @@ def start(section_name: str, namespace: dict, show_parameters: bool = True):
     R.upstream = {need: _upstream(need, given) for need in section.needs}
     if show_parameters:
         _display_parameters(section_name, values)
-    return Parameters(values), R
+    provenance.begin()  # this kernel computes one chapter: record what each of its results reads
+    return tracked_parameters(section, values), R
 
 
 def _upstream(need: str, given: dict):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from analysis.cluster import facility_w
-from analysis.units import HOURS_PER_YEAR
+from analysis.units import DAYS_PER_YEAR, HOURS_PER_YEAR
 
 HOURS_PER_MONTH = HOURS_PER_YEAR / 12  # 730 h
 
@@ -60,3 +60,10 @@ def implied_datacenter_and_maintenance(targets: tuple[float, float], it_w: tuple
                   for t, w in zip(targets, it_w, strict=True)])
     rate, fraction = np.linalg.solve(a, b)
     return float(rate), float(fraction)
+
+
+def replacement_frac_per_year(replacements: float, devices: float, days: float, cost_share: float = 1.0) -> float:
+    """Share of capex a year spent replacing failed parts: ``replacements`` over ``devices`` in
+    ``days``, per device-year, times the replaced part's cost as a share of one device's capex
+    (1: the device's whole share, an upper bound on the part)."""
+    return replacements / devices * DAYS_PER_YEAR / days * cost_share

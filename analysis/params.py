@@ -14,6 +14,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from analysis import provenance
 from analysis.errors import InputError, clip
 from analysis.hardware import gpu_ids
 from analysis.inputs import parse_number
@@ -105,19 +106,28 @@ class Parameters:
     Reading a name that is not among them is an error that lists them, so a chapter can use only
     the parameters its section declares (``analysis.sections``; ``tests/test_chapters.py`` checks
     that it uses every one). Values may be numpy arrays: the Monte Carlo bands and the what-if grids
-    evaluate a chapter's chain functions on many inputs at once."""
+    evaluate a chapter's chain functions on many inputs at once.
 
-    __slots__ = ("_values",)
+    Each read is noted for the claims ledger (:mod:`analysis.provenance`): ``param:<name>``, and
+    ``fact:<id>`` for a parameter left at a default that is a report's number (``facts``: name ->
+    fact id, :func:`analysis.chapters.tracked_parameters`). Outside a chapter's computation a note
+    is a no-op."""
 
-    def __init__(self, values: Mapping[str, object]):
+    __slots__ = ("_values", "_facts")
+
+    def __init__(self, values: Mapping[str, object], facts: Mapping[str, str] | None = None):
         object.__setattr__(self, "_values", dict(values))
+        object.__setattr__(self, "_facts", dict(facts or {}))
 
     def __getattr__(self, name: str):
         values = object.__getattribute__(self, "_values")
         try:
-            return values[name]
+            value = values[name]
         except KeyError:
             raise AttributeError(f"no parameter '{name}' here; these are: {', '.join(sorted(values))}") from None
+        fact = object.__getattribute__(self, "_facts").get(name)
+        provenance.note(f"param:{name}", *((f"fact:{fact}",) if fact else ()))
+        return value
 
     def __setattr__(self, name, value):
         raise AttributeError("parameters are read-only; use replace()")
@@ -134,7 +144,9 @@ class Parameters:
     __hash__ = None
 
     def _derive(self, values: dict) -> Parameters:
-        return type(self)(values)
+        # a parameter moved off its default no longer stands on the report's number
+        facts = {n: f for n, f in self._facts.items() if values.get(n) is self._values.get(n)}
+        return type(self)(values, facts)
 
     def replace(self, **changes) -> Parameters:
         """These parameters with ``changes`` (names it already has)."""
@@ -149,6 +161,8 @@ class Parameters:
         return self._derive({**values, **self._values})
 
     def as_dict(self) -> dict[str, object]:
+        """The values as a plain dict, for display and records: not noted as reads, so a chapter
+        passes parameters on as ``Parameters`` (whose reads are noted), never as this dict."""
         return dict(self._values)
 
 

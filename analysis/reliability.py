@@ -35,6 +35,17 @@ from analysis.units import HOURS_PER_DAY, HOURS_PER_YEAR
 REPAIR_CATEGORIES = ("GPU", "Host", "Unplanned maintenance")
 
 
+# Bytes a training checkpoint holds per parameter with mixed-precision Adam: the 16-bit weights (2)
+# and the optimizer's 32-bit weights, momentum and variance (12); the gradients (2 more) are not
+# saved. ZeRO's accounting (Rajbhandari et al. 2020, Sec. 3.1: "2Ψ + 2Ψ + KΨ" with K = 12).
+ADAM_MIXED_PRECISION_CHECKPOINT_BYTES_PER_PARAM = 2 + 12
+
+
+def training_state_tb(params: float, bytes_per_param: float = ADAM_MIXED_PRECISION_CHECKPOINT_BYTES_PER_PARAM) -> float:
+    """Weights and optimizer state of a model in training, in TB (decimal)."""
+    return params * bytes_per_param / 1e12
+
+
 def item(item_id: str) -> float:
     """The value of a row of ``data/reliability_facts.csv``."""
     return float(row("reliability_facts", item_id)["value"])

@@ -1,7 +1,10 @@
 """The results contract: every executed section writes ``<results dir>/<section>.json`` as
 
     {"section": ..., "parameters": {name: value},
-     "results": {key: {"value": number, "unit": "...", "label": "..."}}}
+     "results": {key: {"value": number, "unit": "...", "label": "...", "reads": [...]}}}
+
+``reads`` (where recorded) lists what the result's computation read: report facts, report rows and
+parameters (:mod:`analysis.provenance`); the claims ledger reads it.
 
 The summary page and later chapters read these files (or call the same functions); they never
 retype a number. The results folder is ``$ANALYSIS_RESULTS_DIR``, set by the pipeline, else
@@ -47,15 +50,18 @@ class Results:
         self.tables: list[str] = []
         self.upstream: dict = {}  # section -> ChapterResults of the sections it needs (notebook.start)
 
-    def add(self, key: str, value: float, unit: str, label: str, glue: bool = True) -> None:
-        """Record ``value`` under ``key`` (and glue it as ``key`` for ``{glue:text}``). Returns
-        nothing, so a cell ending in ``R.add(...)`` prints nothing; read values from ``R[key]``."""
+    def add(self, key: str, value: float, unit: str, label: str, glue: bool = True, reads=None) -> None:
+        """Record ``value`` under ``key`` (and glue it as ``key`` for ``{glue:text}``), with what
+        its computation read (``reads``, when recorded). Returns nothing, so a cell ending in
+        ``R.add(...)`` prints nothing; read values from ``R[key]``."""
         value = as_number(value, unit)
         if not math.isfinite(value):
             raise ExecutionError(f"result {key} is not finite: {value}")
         if key in self.results:
             raise ExecutionError(f"result {key} recorded twice")
         self.results[key] = {"value": value, "unit": unit, "label": label}
+        if reads is not None:
+            self.results[key]["reads"] = sorted(reads)
         if glue:
             from myst_nb import glue as myst_glue
 
@@ -68,7 +74,7 @@ class Results:
     def record(self, chapter) -> None:
         """Add (and glue) every quantity of a :class:`analysis.chapters.ChapterResults`."""
         for key, q in chapter.quantities.items():
-            self.add(key, q.value, q.unit, q.label)
+            self.add(key, q.value, q.unit, q.label, reads=q.reads)
 
     def add_table(self, name: str, table, title: str) -> None:
         """Write ``table`` (a DataFrame) as ``<results dir>/<section>__<name>.csv`` and show a

@@ -99,7 +99,8 @@ CHAPTERS: tuple[Section, ...] = (
                 d.PUE, d.TARIFF, d.DATACENTER_USD_PER_KW_MONTH, d.MAINTENANCE_FRAC_PER_YEAR,
                 d.OTHER_USD_PER_GPU_MONTH, d.LOCAL_GPU_HOUR_USD),
         tables=("distributions", "llama3_interruptions", "reliability_facts", "benchmarks", "models", "gpus",
-                "cloud_prices", "report_facts", "claims", "measured", "seed_numbers", "cost_anchors"),
+                "cloud_prices", "report_facts", "claims", "measured", "seed_numbers", "cost_anchors",
+                "owning_cost_anchors"),
         needs=("uncertainty",),  # the P10-P90 bands of its headline costs
         headline=("h100_tco_usd_per_gpu_hour", "gb200_tco_usd_per_gpu_hour", "gb200_breakeven_speedup",
                   "gpt3_175b_fp8_usd_per_million_tokens", "llama31_405b_bf16_usd_per_million_tokens",
@@ -263,12 +264,18 @@ SECTIONS: tuple[Section, ...] = CHAPTERS + (
         title="The claims ledger",
         question="Which of the seed's claims hold, which are wrong, and which of the report's own figures "
                  "does the book reproduce?",
-        tables=("claims", "report_facts", "sources", "fact_checks", "seed_numbers"),
+        # its own tables, and every chapter's: it recomputes the chapters of its depends_on_default
+        # rows at the ends of their defaults' ranges (analysis.chapters.claims.range_table)
+        tables=tuple(dict.fromkeys(("claims", "report_facts", "sources", "fact_checks", "seed_numbers", "distributions",
+                                    "facts_not_checked", *(t for s in CHAPTERS for t in s.tables)))),
+        files=tuple(dict.fromkeys(f for s in CHAPTERS for f in s.files)),
         needs=tuple(s.name for s in CHAPTERS),  # picks up every chapter, present and future
-        headline=("claims_reproduced_independently_count", "claims_reproduced_by_calibration_count",
+        headline=("claims_reproduced_independently_count", "claims_consistency_count",
+                  "claims_depends_on_default_count", "claims_reproduced_by_calibration_count",
                   "claims_input_quoted_count", "claims_corrected_count", "claims_context_count",
                   "claims_unverifiable_count", "claims_pending_count", "facts_checked_count",
-                  "facts_reproduced_independently_count", "facts_reproduced_by_calibration_count",
+                  "facts_reproduced_independently_count", "facts_consistency_count",
+                  "facts_depends_on_default_count", "facts_reproduced_by_calibration_count",
                   "facts_input_quoted_count", "facts_corrected_count", "facts_context_count"),
     ),
     Section(

@@ -77,8 +77,11 @@ show_parameters(P, R)
 # compute unit for CDNA 3 (MI300X and MI325X) and its compute-unit counts, and AMD's MXFP4 figure
 # for the MI355X, whose FP8 and BF16 peaks are halved from it; the MI325X's bandwidth and power
 # and the MI355X's board power are still read from secondary pages, and `data/gpus.csv` says so
-# row by row. Google and AWS publish no chip power for TPUs or Trainium2. The last two columns give,
-# for each measured accelerator, the joules and dollars per token of the next section, or why
+# row by row. Google and AWS publish no chip power for TPUs or Trainium2. Google's v5p documentation
+# gives the size of its scale-up domain: {glue:text}`atlas_tpu_v5p_pod_chips_count:,.0f` chips in a
+# pod, built of cubes of {glue:text}`atlas_tpu_v5p_cube_chips_count:.0f` chips. The last two columns give,
+# for each measured accelerator, the joules per PFLOP and dollars per EFLOP of model work of the next
+# section, on the model the accelerator's row ran (named in the column before), or why
 # either is missing.
 
 # %% tags=["remove-input"]
@@ -103,12 +106,22 @@ display(Markdown(figures.registry_table(E)))
 # stops matching the arithmetic.
 
 # %% [markdown]
-# ## MFU, tokens, joules and dollars per accelerator
+# ## MFU, model work, joules and dollars per accelerator
 #
 # One row per measured accelerator: its Llama 3.1 70B row where it has one, else 405B, 8B or a MoE,
-# at the latest release, the faster precision. The MI355X appears only on Llama 3.1 8B, from an
-# 8-GPU MLPerf run at a global batch of 32; NVIDIA's 8B rows run a batch of 128, so the comparison is
-# close but not exact. Joules per token take all-in IT watts per device times the {term}`PUE`
+# at the latest release, the faster precision. The rows therefore run
+# {glue:text}`atlas_summary_models_count:.0f` different models, and a token of one is not a token of
+# another: a Llama 3.1 405B token takes about five times the FLOPs of a 70B one, an 8B token a ninth.
+# So every column that sets accelerators side by side is per unit of model work, one basis for every
+# row: model TFLOP/s per device (tokens per second times the book's FLOPs per token), joules per PFLOP
+# and dollars per EFLOP of those FLOPs, with the model named in each row. The MI355X appears only on
+# Llama 3.1 8B, from an 8-GPU MLPerf run at a global batch of 32; NVIDIA's 8B rows run a batch of 128,
+# so even per FLOP the comparison is close but not exact: a small model keeps fewer FLOPs per byte.
+# Each MFU is against the registry's dense peak of the row's own precision, which the column names
+# (an FP8 row against the FP8 peak, twice the BF16 one), and a row above 100 % of that peak, or of
+# the peak its publisher divides by, stops the build with an error naming it.
+#
+# Joules take all-in IT watts per device times the {term}`PUE`
 # ({glue:text}`atlas_pue:.2f`): for GPUs, the chip's TDP plus the rest of the reference build-up of the same
 # system kind (the H100's {glue:text}`atlas_h100_it_w_per_device:,.0f` W for 8-GPU servers, the GB200's
 # {glue:text}`atlas_gb200_it_w_per_device:,.0f` W for NVL72 racks), an assumption for every chip but those two;
@@ -142,20 +155,21 @@ display(Markdown(figures.registry_table(E)))
 
 # %% tags=["remove-input"]
 display(Markdown(figures.summary_table(E)))
-R.add_table("atlas_summary", E.tables["summary"], "MFU, tokens/s, J/token and $ per 1M tokens per accelerator")
+R.add_table("atlas_summary", E.tables["summary"], "MFU, model TFLOP/s, J per PFLOP and $ per EFLOP per accelerator")
 
 # %% [markdown]
-# On Llama 3.1 70B in FP8 a GB300 GPU trains
-# {glue:text}`atlas_gb300_nvl72_tokens_per_s_per_device:,.0f` tokens per second at
-# {glue:text}`atlas_gb300_nvl72_mfu_frac_pct:.1f` % MFU and an Ironwood chip
+# Three rows run the same model and precision, Llama 3.1 70B in FP8, so they compare per token too:
+# a GB300 GPU trains {glue:text}`atlas_gb300_nvl72_tokens_per_s_per_device:,.0f` tokens per second at
+# {glue:text}`atlas_gb300_nvl72_mfu_frac_pct:.1f` % MFU, an Ironwood chip
 # {glue:text}`atlas_tpu7x_ironwood_tokens_per_s_per_device:,.0f` at
-# {glue:text}`atlas_tpu7x_ironwood_mfu_frac_pct:.1f` %, against the H100's
+# {glue:text}`atlas_tpu7x_ironwood_mfu_frac_pct:.1f` % and an H100
 # {glue:text}`atlas_h100_sxm_tokens_per_s_per_device:,.0f` at
-# {glue:text}`atlas_h100_sxm_mfu_frac_pct:.1f` %. Per token that is
-# {glue:text}`atlas_gb300_nvl72_j_per_token:.2f` J, {glue:text}`atlas_tpu7x_ironwood_j_per_token:.2f` J
-# and {glue:text}`atlas_h100_sxm_j_per_token:.2f` J at the meter. A GB300 GPU would match the H100's
-# cost per token at {glue:text}`atlas_gb300_nvl72_breakeven_usd_per_device_hour:.2f` US$ an hour and
-# an Ironwood chip at {glue:text}`atlas_tpu7x_ironwood_breakeven_usd_per_device_hour:.2f` US$.
+# {glue:text}`atlas_h100_sxm_mfu_frac_pct:.1f` %, each against its own FP8 dense peak. Per PFLOP of
+# model work that is {glue:text}`atlas_gb300_nvl72_j_per_pflop:,.0f` J,
+# {glue:text}`atlas_tpu7x_ironwood_j_per_pflop:,.0f` J and {glue:text}`atlas_h100_sxm_j_per_pflop:,.0f` J
+# at the meter. A GB300 GPU would match the H100's cost per token at
+# {glue:text}`atlas_gb300_nvl72_breakeven_usd_per_device_hour:.2f` US$ an hour and an Ironwood chip at
+# {glue:text}`atlas_tpu7x_ironwood_breakeven_usd_per_device_hour:.2f` US$.
 
 # %% tags=["remove-input"]
 glue_figure("fig_atlas_energy", figures.energy_figure(E))
@@ -163,12 +177,12 @@ glue_figure("fig_atlas_energy", figures.energy_figure(E))
 # %% [markdown]
 # ```{glue:figure} fig_atlas_energy
 # :name: fig-atlas-energy
-# :alt: Horizontal bars of joules per token at the meter for the same Llama 3.1 70B and 405B rows as the MFU figure, coloured by vendor, each labelled with its value.
+# :alt: Horizontal bars of joules per PFLOP of model work at the meter for the same Llama 3.1 70B and 405B rows as the MFU figure, coloured by vendor, each labelled with its value.
 #
-# Joules per token at the meter for the same rows as the MFU figure. Within a model, energy per token
-# follows power per device over throughput: an NVL72 GPU draws more than an H100's share of its
-# server but trains about three times as many tokens, and an Ironwood chip, on Google's pod figure,
-# draws less and trains more still. Every value but the H100's and GB200's rests on the
+# Joules at the meter per PFLOP of model work, for the same rows as the MFU figure: one basis for
+# 70B and 405B rows alike. Energy per unit of work follows power per device over model FLOP/s: an
+# NVL72 GPU draws more than an H100's share of its server but does about three times the work, and an
+# Ironwood chip, on Google's pod figure, draws less and does more still. Every value but the H100's and GB200's rests on the
 # TDP-swap assumption or on Google's pod figure (for the v6e and v5p, moved by Google's chart of
 # performance per watt as Epoch AI reads it), as described above.
 # ```
@@ -213,9 +227,9 @@ display(Markdown(figures.gains_table(E)))
 # token are not those of pre-training; AMD's own ROCm training tables could not be read for this
 # book; H200 and Trainium2 have no public pre-training throughput table here. They stay specs only.
 # No hourly price for Ironwood was found in a citable list, so the break-even column prices it
-# against the H100 instead. The v5p's and v6e's joules per token rest on a secondary reading of
+# against the H100 instead. The v5p's and v6e's joules per PFLOP rest on a secondary reading of
 # Google's chart, not on a published power figure. A test fails if a measured
-# accelerator loses its price or its joules per token without being added to this list.
+# accelerator loses its price or its joules per PFLOP without being added to this list.
 
 # %% tags=["remove-input"]
 R.save()

@@ -32,25 +32,25 @@ R.record(E)
 display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 R.add_table("seed_claims", E.tables["seed_claims"], "the seed claims ledger")
 R.add_table("report_facts_checked", E.tables["report_facts_checked"], "the report figures the book recomputes")
+R.add_table("ranges", E.tables["ranges"], "each row that depends on a default, at the ends of that default's range")
 
 # %% [markdown]
 # This book started from two short second-hand summaries of {term}`SemiAnalysis <SA>` reports, and several of
 # their numbers are wrong. Every claim they make is a row here, set against the original source and
 # against what the book computes, and so is every figure of the reports that the book checks, once
 # each, however many chapters show it. A status says what an agreement is worth:
-#
-# - **reproduced independently**: the book recomputes the figure from inputs that neither include
-#   it nor were tuned to it (other sources, or the report's own stated inputs) and lands within
-#   the row's tolerance;
-# - **reproduced by calibration**: it lands within tolerance only because an input was calibrated
-#   to it; it confirms the arithmetic, not the figure;
-# - **input quoted**: the figure, or a unit conversion of it, is the book's input, shown back; it
-#   agrees by construction;
-# - **corrected**: the figure does not hold (a seed that misquotes its source, or a report figure
-#   that its own inputs or its primary source contradict); the book shows both and says why;
-# - **context**: cited or compared but not expected to match; the row says why;
-# - **unverifiable**: no public source; the book says so and shows what its model implies;
-# - **pending**: the chapter that settles it is not written yet.
+
+# %% tags=["remove-input"]
+display(Markdown(figures.statuses_markdown()))
+
+# %% [markdown]
+# Which status a row may have is not the book's say-so. While a chapter computes, the package
+# records every report number each result reads (a report fact, a row of a data table that cites
+# the report, a parameter whose default is a report's figure) and every parameter; the column
+# *reads from the report* lists them. A row marked independent must read none, and a consistency
+# row must read some; where a row reads a default that has a sourced range, the chapter is computed
+# again at each end of it, and a row that agrees at the default but not across the range must say
+# it depends on that default. The build fails when any of this does not hold.
 #
 # Tolerances are {glue:text}`tolerance_without_reason_frac:.0%` or less unless the row says why the source's own rounding needs more. The
 # *difference* column is measured from the nearer end of the source's range (zero inside it), and
@@ -68,16 +68,21 @@ show_parameters(P, R)
 # %% [markdown]
 # All {glue:text}`claims_total_count:d` seed claims have a status:
 # {glue:text}`claims_reproduced_independently_count:d` reproduced independently,
+# {glue:text}`claims_consistency_count:d` consistency checks,
+# {glue:text}`claims_depends_on_default_count:d` that depend on a chosen default,
 # {glue:text}`claims_reproduced_by_calibration_count:d` reproduced by calibration,
 # {glue:text}`claims_input_quoted_count:d` input quoted, {glue:text}`claims_corrected_count:d` corrected,
 # {glue:text}`claims_context_count:d` context, {glue:text}`claims_unverifiable_count:d` unverifiable and
 # {glue:text}`claims_pending_count:d` pending. The book checks {glue:text}`facts_checked_count:d` of the
 # reports' own figures, in {glue:text}`facts_checked_places_count:d` places
 # ({glue:text}`facts_shown_in_several_chapters_count:d` of them appear in more than one chapter, and count
-# once). It reproduces {glue:text}`facts_reproduced_independently_count:d` independently and
-# {glue:text}`facts_reproduced_by_calibration_count:d` by calibration; {glue:text}`facts_input_quoted_count:d`
-# are its own inputs quoted back, {glue:text}`facts_corrected_count:d` are corrected and
-# {glue:text}`facts_context_count:d` are context.
+# once). It reproduces {glue:text}`facts_reproduced_independently_count:d` independently, finds
+# {glue:text}`facts_consistency_count:d` consistent with the report's own inputs and
+# {glue:text}`facts_depends_on_default_count:d` agreeing or not depending on a default the report does
+# not state; {glue:text}`facts_reproduced_by_calibration_count:d` are reproduced by calibration,
+# {glue:text}`facts_input_quoted_count:d` are its own inputs quoted back, {glue:text}`facts_corrected_count:d`
+# are corrected and {glue:text}`facts_context_count:d` are context. The last section lists the
+# {glue:text}`facts_not_checked_count:d` report figures it does not check, and why.
 #
 # ## The seed's claims
 
@@ -94,6 +99,15 @@ display(Markdown(figures.claims_markdown(E)))
 
 # %% tags=["remove-input"]
 display(Markdown(figures.facts_markdown(E)))
+
+# %% [markdown]
+# ## The report's figures the book does not check
+#
+# Every other figure of the two reports is checked above, read by a chapter as an input or the
+# framing of a question, or cited in the chapter that discusses it. These are not, and each says why.
+
+# %% tags=["remove-input"]
+display(Markdown(figures.not_checked_markdown(E)))
 
 # %% tags=["remove-cell"]
 R.save()

@@ -62,11 +62,12 @@ show_parameters(P, R)
 #   of that.
 # - **Cost per hour and per token.** Owning and running an H100 costs
 #   \${glue:text}`h100_tco_usd_per_gpu_hour:.2f` per {term}`GPU-hour` and a GB200 NVL72 GPU
-#   \${glue:text}`gb200_tco_usd_per_gpu_hour:.2f`, so GB200 must train
+#   \${glue:text}`gb200_tco_usd_per_gpu_hour:.2f`, both at a utilization of
+#   {glue:text}`utilization_pct:.0f` % (the share of its hours a GPU is used or paid for), so GB200 must train
 #   {glue:text}`gb200_breakeven_speedup:.2f`x faster per GPU to pay off. At the H100's rate, a
 #   million Llama 3.1 405B tokens cost \${glue:text}`llama31_405b_bf16_usd_per_million_tokens:.2f`.
-#   These costs are the book's own estimate from public rents, debt yields and an assumed
-#   maintenance share, {glue:text}`h100_tco_vs_report_pct:+.0f` % from SemiAnalysis's H100 basis; the
+#   These costs are the book's own estimate from public rents, debt yields and Meta's published GPU
+#   replacement rate, {glue:text}`h100_tco_vs_report_pct:+.0f` % from SemiAnalysis's H100 basis; the
 #   {ref}`TCO chapter <chapter-tco>` and the claims ledger show why.
 # - **GB200 NVL72.** NVIDIA's public benchmarks put it at
 #   {glue:text}`gb200_vs_h100_deepseek_v3_bf16_throughput_ratio:.2f`x (DeepSeek-V3) to
@@ -102,11 +103,15 @@ display(Markdown(chapters_table()))
 #
 # Every claim of the two seed summaries has a row in `data/claims.csv`, and every report figure
 # the book checks a row in `data/fact_checks.csv`, with a status that says what an agreement is
-# worth: *reproduced independently* (recomputed from inputs that neither include the figure nor
-# were tuned to it, within a stated tolerance), *reproduced by calibration* (it comes out because an
-# input was calibrated to it), *input quoted* (the figure is itself an input, shown back),
-# *corrected* (the book's value differs and the row says why), *context* (cited or compared, not
-# expected to match), *unverifiable* (no public source), or *pending* (its chapter is not written yet).
+# worth: *reproduced independently* (recomputed with no number from the report on the way),
+# *consistency* (the report's own inputs through the book's formulas: its arithmetic holds),
+# *depends on a chosen default* (the book agrees or not according to a value the report does not
+# state, inside that value's sourced range), *reproduced by calibration* (it comes out because an
+# input was tuned to it), *input quoted* (the figure is itself an input, shown back), *corrected*
+# (the book's value differs and the row says why), *context* (cited or compared, not expected to
+# match), *unverifiable* (no public source), or *pending* (its chapter is not written yet). What each
+# row's computation read from the report is recorded as it runs, and the build refuses a status the
+# record contradicts.
 
 # %% tags=["remove-input"]
 display(Markdown(figures.status_markdown(E)))

@@ -218,6 +218,18 @@ display(Markdown(comparison_table(R, [("first_failure_minutes", "B27_first_failu
 # ({ref}`PyTorch, 2024 <src-pytorch_dcp_async_2024>`). The book assumes a pause of
 # {glue:text}`checkpoint_write_seconds:g` s.
 #
+# A frontier model's checkpoint is larger, but spread over more GPUs. SemiAnalysis gives a
+# GPT-4-size model's training state as {glue:text}`frontier_training_state_b18_tb:.1f` TB
+# ({glue:text}`frontier_training_state_b18_bytes_per_param:.0f` bytes a parameter: the weights and
+# both Adam moments in 16 bits; {ref}`SemiAnalysis, 2024 <src-sa_100k_2024>`). Mixed-precision Adam
+# with 32-bit master weights and moments saves 14 bytes a parameter, or
+# {glue:text}`frontier_training_state_tb:.1f` TB ({ref}`Rajbhandari et al., 2020 <src-rajbhandari_zero_2020>`).
+# Over {glue:text}`gpus:,.0f` GPUs that is {glue:text}`frontier_checkpoint_gb_per_gpu:.2f` GB a
+# GPU, and a synchronous save at Llama 3's storage bandwidth takes
+# {glue:text}`frontier_sync_checkpoint_seconds:.1f` s
+# ({glue:text}`frontier_b18_sync_checkpoint_seconds:.1f` s for SemiAnalysis's figure): inside the
+# assumed pause's range, and shorter than Llama 3's own synchronous save.
+#
 # For Llama 3's job MTBF and a {glue:text}`checkpoint_write_seconds:g`-s pause, Young's interval is
 # {glue:text}`young_interval_minutes:.2f` minutes and Daly's {glue:text}`daly_interval_minutes:.2f`
 # minutes; at {glue:text}`gpus:,.0f` GPUs Daly's shrinks to

@@ -52,8 +52,11 @@ glue_figure("fig_tco_breakeven", figures.breakeven(E))
 # must be faster per GPU by its TCO ratio to be worth buying ({ref}`SemiAnalysis, 2025
 # <src-sa_gb200_2025>`). The report does not publish its opex items or its cost of capital, so this
 # chapter builds its own TCO from independent public sources and sets it against both of the
-# report's numbers, prices every benchmark run per million tokens, and compares owning with renting. Rerun it with your own
-# inputs: `python -m analysis run tco -p tariff_usd_per_kwh 0.12 -p cost_of_capital 0.12`.
+# report's numbers, prices every benchmark run per million tokens, and compares owning with renting.
+# Every TCO here is per hour a GPU is used, at a utilization of {glue:text}`utilization_pct:.0f` % of
+# its hours: capital, space and maintenance are paid for every hour, so at half the utilization they
+# cost twice as much per hour used. Rerun it with your own inputs:
+# `python -m analysis run tco -p utilization 0.8 -p cost_of_capital 0.12`.
 
 # %% tags=["remove-input"]
 from analysis.notebook import show_parameters
@@ -82,12 +85,12 @@ display(Markdown(comparison_table(R, [("h100_tco_usd_per_gpu_hour", "A13_h100_us
 # %% [markdown]
 # ### The book's estimate against the report's H100 basis
 #
-# Every input above is sourced independently of the report's cost figures: SemiAnalysis's prices
-# and watts, CBRE's wholesale rents for the datacenter ({ref}`opex chapter <chapter-opex>`), a
-# support-contract share for maintenance, and a {glue:text}`cost_of_capital_pct:.0f` % cost of
-# capital over {glue:text}`useful_life_years:g` years. The {term}`cost of capital` is CoreWeave's
-# effective rate on its unsecured 2030 notes, between hyperscaler bond yields and CoreWeave's
-# GPU-backed loans:
+# Apart from SemiAnalysis's own prices and watts, every input above is sourced independently of
+# the report: CBRE's wholesale rents for the datacenter ({ref}`opex chapter <chapter-opex>`), a
+# maintenance share from Meta's published repair rate (below), and a
+# {glue:text}`cost_of_capital_pct:.0f` % cost of capital over {glue:text}`useful_life_years:g` years.
+# The {term}`cost of capital` is CoreWeave's effective rate on its unsecured 2030 notes, between
+# hyperscaler bond yields and CoreWeave's GPU-backed loans:
 
 # %% tags=["remove-input"]
 display(Markdown(opex_figures.anchors_table(E)))
@@ -108,12 +111,47 @@ display(Markdown(opex_figures.anchors_table(E)))
 display(Markdown(figures.a13_check_table(E)))
 
 # %% [markdown]
-# The report's basis fits a cheaper datacenter than a wholesale rent, cheaper maintenance than a
-# support contract, or a longer life; its text does not say which. Opex is
+# The report's basis fits a cheaper datacenter than a wholesale rent, cheaper maintenance, or a
+# longer life; its text does not say which. Opex is
 # {glue:text}`h100_opex_share_of_tco_pct:.0f` % of the book's H100 TCO, and maintenance, its least
 # certain item, is the largest part of it; the uncertainty bands at the end of this chapter carry
 # its range. Every cost below uses the book's
 # TCO, and the claims ledger lists each of the report's cost figures as a check of the model.
+#
+# ### Maintenance, from a published repair rate
+#
+# No vendor publishes what GPU servers cost to keep running, and no operator's filing breaks it
+# out; the one public figure for a support contract, NVIDIA's DGX H100 support at list price, comes
+# from a blog. A hyperscaler has published how often its GPUs break: in Llama 3's
+# {glue:text}`llama3_snapshot_days:.0f`-day snapshot on {glue:text}`llama3_gpus:,.0f` H100s, Meta counted {glue:text}`llama3_gpu_replacements_count:.0f` faulty GPUs and HBM3
+# failures, the faults that take a GPU out to be swapped. Replacing each at its whole share of
+# capex, with no warranty, would cost {glue:text}`maintenance_from_replacements_pct_per_year:.1f` % of
+# capex a year, an upper bound on parts that leaves out labour; the book's default is that rate,
+# {glue:text}`maintenance_pct_per_year:.1f` %. Its sourced range runs from
+# {glue:text}`maintenance_low_pct_per_year:.0f` % (every part under warranty) to
+# {glue:text}`maintenance_high_pct_per_year:.0f` % (the DGX list price), and takes the H100's TCO from
+# \${glue:text}`h100_tco_at_maintenance_low_usd_per_gpu_hour:.2f` to
+# \${glue:text}`h100_tco_at_maintenance_high_usd_per_gpu_hour:.2f` per GPU-hour.
+#
+# ### SemiAnalysis's own owning costs
+#
+# SemiAnalysis now publishes the output of its AI Cloud TCO model in the open registry of its
+# InferenceX dashboard ({ref}`SemiAnalysis, 2026 <src-semianalysis_inferencex_registry>`): the cost
+# of owning one GPU-hour at large-hyperscaler volume, a 3-year rental and the all-in power per GPU,
+# dated to its July 2026 model. They are model values of the report's publisher, not transactions,
+# and not an input here; the book sets its own TCO beside them. The registry owns an H100-hour for
+# \${glue:text}`sa_registry_h100_owning_usd_per_gpu_hour:.2f`, the book's TCO is
+# {glue:text}`h100_tco_vs_sa_registry_pct:+.0f` % from it, and its GB200 NVL72 at
+# \${glue:text}`sa_registry_gb200_owning_usd_per_gpu_hour:.2f` makes a GB200 / H100 ratio of
+# {glue:text}`sa_registry_gb200_to_h100_owning_ratio:.2f`x, which the book's
+# {glue:text}`gb200_breakeven_speedup:.2f`x is {glue:text}`gb200_breakeven_speedup_vs_sa_registry_pct:+.1f` %
+# from. Its all-in power per GPU, {glue:text}`sa_registry_h100_all_in_w_per_gpu:,.0f` W for the H100 and
+# {glue:text}`sa_registry_gb200_all_in_w_per_gpu:,.0f` W for the GB200, counts the chip and its share of
+# the host and network, as the book's IT power per GPU does (before the PUE).
+
+# %% tags=["remove-input"]
+display(Markdown(figures.owning_anchors_table(E)))
+R.add_table("owning_anchors", E.tables["owning_anchors"], "SemiAnalysis's public owning costs and all-in power per GPU")
 
 # %% [markdown]
 # ## Dollars per million training tokens

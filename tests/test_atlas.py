@@ -4,6 +4,7 @@ and no registry peak is a sparse figure."""
 
 import math
 
+import pandas as pd
 import pytest
 
 from analysis import atlas
@@ -180,3 +181,34 @@ def test_own_price_beats_stand_ins():
     assert not atlas.price_is_proxy(prices, "h100_sxm")
     assert not atlas.price_is_proxy(prices, "mi355x")
     assert not atlas.price_is_proxy(prices, "tpu7x_ironwood")  # unpriced is not a stand-in
+
+
+def _set_throughput(data_copy, row_id: str, tokens_per_s: float) -> None:
+    path = data_copy / "atlas_benchmarks.csv"
+    table = pd.read_csv(path, dtype=str, keep_default_na=False)
+    table.loc[table["row_id"] == row_id, "tokens_per_s_per_device_reported"] = repr(tokens_per_s)
+    table.to_csv(path, index=False)
+
+
+def test_an_mfu_above_the_dense_peak_is_refused(data_copy):
+    """Ironwood's 70B BF16 row at three times its throughput would run above its BF16 dense peak:
+    the atlas refuses it, naming the file, the row and the peak."""
+    from analysis.data import DataError
+
+    _set_throughput(data_copy, "irw_70b_bf16", 3 * 2_686.98)
+    with pytest.raises(DataError, match=r"atlas_benchmarks.csv: row irw_70b_bf16: MFU .* of the BF16 dense peak"):
+        atlas.load_atlas(TOL)
+
+
+def test_a_printed_mfu_above_its_peak_is_refused(data_copy):
+    """A printed MFU above 100 % of the publisher's peak is refused when the table loads, naming the
+    file, the line and the column."""
+    from analysis.data import DataError
+
+    path = data_copy / "atlas_benchmarks.csv"
+    table = pd.read_csv(path, dtype=str, keep_default_na=False)
+    i = table.index[table["mfu_reported"] != ""][0]
+    table.loc[i, "mfu_reported"] = "1.02"
+    table.to_csv(path, index=False)
+    with pytest.raises(DataError, match=r"atlas_benchmarks.csv:\d+: row \d+, column 'mfu_reported': value 1.02"):
+        atlas.load_atlas(TOL)

@@ -26,7 +26,7 @@ def _claim(claim_id):
 
 def test_claims_s01_s11_s12_s14_s15_are_settled():
     claims = load_table("claims").set_index("claim_id")
-    expected = {"S01": ("tco", "reproduced_independently"), "S11": ("software", "corrected"),
+    expected = {"S01": ("tco", "consistency"), "S11": ("software", "corrected"),  # S01: at the report's own $1.42
                 "S12": ("tco", "corrected"), "S14": ("scaling", "input_quoted"), "S15": ("software", "context")}
     for claim_id, (section, status) in expected.items():
         assert (claims.loc[claim_id, "section"], claims.loc[claim_id, "status"]) == (section, status), claim_id

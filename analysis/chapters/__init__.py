@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from analysis import provenance
 from analysis.params import Parameters
 from analysis.results import as_number
 from analysis.sections import get_section, resolve_section
@@ -36,12 +37,25 @@ class ChapterError(ValueError):
 
 @dataclass(frozen=True)
 class Quantity:
-    """One result: a finite number, its unit (spelled as in :mod:`analysis.units`' names) and a
-    reader-facing label."""
+    """One result: a finite number, its unit (spelled as in :mod:`analysis.units`' names), a
+    reader-facing label and what its computation read (:mod:`analysis.provenance`: report facts,
+    report rows, parameters; None where it was not recorded)."""
 
     value: float
     unit: str
     label: str
+    reads: frozenset[str] | None = None
+
+
+class Quantities(dict):
+    """A chapter's quantities by key; looking one up notes what it read, so a result computed from
+    another carries that one's reads too (iterating does not: listing results reads no value)."""
+
+    def __getitem__(self, key: str) -> Quantity:
+        q = super().__getitem__(key)
+        if q.reads:
+            provenance.note(*q.reads)
+        return q
 
 
 @dataclass
@@ -49,7 +63,7 @@ class ChapterResults:
     """The quantities a chapter computes, in order, plus the tables behind its figures."""
 
     section: str
-    quantities: dict[str, Quantity] = field(default_factory=dict)
+    quantities: dict[str, Quantity] = field(default_factory=Quantities)
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     # the parameters the chapter ran with (set by compute_section and from_json): the claims
     # ledger applies the report's tolerances only to chapters that ran at the report's inputs
@@ -63,7 +77,7 @@ class ChapterResults:
             raise ChapterError(f"{self.section}: result {key} is not finite ({value})")
         if key in self.quantities:
             raise ChapterError(f"{self.section}: result {key} recorded twice")
-        self.quantities[key] = Quantity(value, unit, label)
+        self.quantities[key] = Quantity(value, unit, label, provenance.snapshot())
         return value
 
     def add_table(self, name: str, table: pd.DataFrame) -> pd.DataFrame:
@@ -84,7 +98,8 @@ class ChapterResults:
         """Rebuild from a results JSON (``analysis.results``): quantities only, no tables."""
         out = cls(doc["section"], parameters=dict(doc.get("parameters", {})))
         for key, r in doc["results"].items():
-            out.quantities[key] = Quantity(as_number(r["value"], r["unit"]), r["unit"], r["label"])
+            reads = frozenset(r["reads"]) if "reads" in r else None
+            out.quantities[key] = Quantity(as_number(r["value"], r["unit"]), r["unit"], r["label"], reads)
         return out
 
 
@@ -114,8 +129,16 @@ def compute_section(name: str, overrides: dict | None = None,
     for need in section.needs:
         if need not in done:
             done[need] = compute_section(need, overrides, done)
-    P = Parameters(resolve_section(section, dict(overrides or {})))
-    result = module_for(name).compute(P, {n: done[n] for n in section.needs})
-    result.parameters = P.as_dict()
+    values = resolve_section(section, dict(overrides or {}))
+    with provenance.recording():
+        result = module_for(name).compute(tracked_parameters(section, values), {n: done[n] for n in section.needs})
+    result.parameters = values
     done[name] = result
     return result
+
+
+def tracked_parameters(section, values: dict) -> Parameters:
+    """``values`` as a chapter's ``P`` that notes each read, with the report fact behind every
+    parameter left at a default that is a report's number (``Param.fact``)."""
+    facts = {p.name: p.fact for p in section.params if p.fact and values.get(p.name) == p.default}
+    return Parameters(values, facts)

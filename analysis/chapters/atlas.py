@@ -1,6 +1,7 @@
 """Atlas chapter: every accelerator with public training numbers under one FLOP count
-(:mod:`analysis.atlas`), with joules and dollars per token, software gains kept apart from changes
-in FLOP counting, and which accelerators are measured and which are specs only."""
+(:mod:`analysis.atlas`), with joules and dollars per unit of model work (PFLOP, EFLOP: the rows run
+different models, so one basis for every row), software gains kept apart from changes in FLOP
+counting, and which accelerators are measured and which are specs only."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ SHORT = {"gb300_nvl72": "GB300", "gb200_nvl72": "GB200", "b200_hgx": "B200", "h2
          "tpu_v6e": "TPU v6e", "tpu7x_ironwood": "Ironwood", "trainium2": "Trainium2"}
 
 
-COVERAGE = ["j_per_token", "usd_per_million_tokens_low", "usd_per_million_tokens_central", "usd_per_million_tokens_high",
+COVERAGE = ["model_id", "precision", "j_per_pflop", "usd_per_eflop_low", "usd_per_eflop_central", "usd_per_eflop_high",
             "price_is_proxy", "breakeven_usd_per_device_hour"]
 
 
@@ -42,6 +43,12 @@ def _power(P) -> dict[str, float]:
 
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("atlas")
+    # the scale-up domain of a TPU v5p, from Google's documentation, before anything reads a report number
+    acc = load_table("accelerators").set_index("gpu_id")
+    res.add("atlas_tpu_v5p_pod_chips_count", acc.loc["tpu_v5p", "pod_devices"], "chips",
+            "TPU v5p chips in one pod, its largest inter-chip (ICI) domain (Google's v5p documentation)")
+    res.add("atlas_tpu_v5p_cube_chips_count", acc.loc["tpu_v5p", "cube_devices"], "chips",
+            "TPU v5p chips in one 4x4x4 cube, the unit a pod is built of (Google's v5p documentation)")
     rows = res.add_table("rows", atlas.load_atlas(P.mfu_check_tolerance))
     res.add("atlas_rows_count", len(rows), "count", "Measured training rows in the atlas")
     prints = rows[rows["printed_flops_per_token"].notna()]
@@ -64,7 +71,7 @@ def compute(P, upstream) -> ChapterResults:
             "DeepSeek-V3: highest ratio of a publisher's FLOPs per token to the book's")
 
     # MFU, tokens/s, energy and price per measured accelerator
-    res.add("atlas_pue", P.pue, "ratio", "Facility PUE the joules per token use")
+    res.add("atlas_pue", P.pue, "ratio", "Facility PUE the joules per PFLOP use")
     res.add("atlas_h100_it_w_per_device", P.h100_it_w_per_gpu, "W", "All-in IT watts per H100: the 8-GPU server reference")
     res.add("atlas_gb200_it_w_per_device", P.gb200_it_w_per_gpu, "W", "All-in IT watts per GB200 GPU: the NVL72 reference")
     power = _power(P)
@@ -80,16 +87,21 @@ def compute(P, upstream) -> ChapterResults:
     breakeven = []
     for r in summary.itertuples():
         tag = r.gpu_id
+        what = f"{r.model_id} {r.precision.upper()}, {r.release}"
         res.add(f"atlas_{tag}_tokens_per_s_per_device", r.tokens_per_s_per_device, "tokens/s/GPU",
-                f"{SHORT[tag]}: tokens/s per device, {r.model_id} {r.precision.upper()} ({r.release})")
-        res.add(f"atlas_{tag}_mfu_frac", r.mfu, "fraction", f"{SHORT[tag]}: MFU under 6N+12Lhs and the dense peak")
-        if pd.notna(r.j_per_token):
-            res.add(f"atlas_{tag}_j_per_token", r.j_per_token, "J/token", f"{SHORT[tag]}: joules per token at the meter")
+                f"{SHORT[tag]}: tokens/s per device, {what}")
+        res.add(f"atlas_{tag}_model_tflops_per_device", r.model_tflops_per_device, "TFLOP/s",
+                f"{SHORT[tag]}: model TFLOP/s per device (6N+12Lhs), {what}")
+        res.add(f"atlas_{tag}_mfu_frac", r.mfu, "fraction",
+                f"{SHORT[tag]}: MFU under 6N+12Lhs against the {r.peak_label} peak ({r.peak_tflops:,.0f} TFLOP/s), {what}")
+        if pd.notna(r.j_per_pflop):
+            res.add(f"atlas_{tag}_j_per_pflop", r.j_per_pflop, "J per PFLOP",
+                    f"{SHORT[tag]}: joules at the meter per PFLOP of model work, {what}")
             res.add(f"atlas_{tag}_meter_w_per_device", r.meter_w_per_device, "W", f"{SHORT[tag]}: watts at the meter per device")
-        if pd.notna(r.usd_per_million_tokens_central):
+        if pd.notna(r.usd_per_eflop_central):
             for name in ("low", "central", "high"):
-                res.add(f"atlas_{tag}_usd_per_million_tokens_{name}", getattr(r, f"usd_per_million_tokens_{name}"),
-                        "USD per million tokens", f"{SHORT[tag]}: cost per 1M tokens at the {name} price")
+                res.add(f"atlas_{tag}_usd_per_eflop_{name}", getattr(r, f"usd_per_eflop_{name}"),
+                        "USD per 1e18 FLOP", f"{SHORT[tag]}: cost per EFLOP of model work at the {name} price, {what}")
         key = (r.model_id, r.precision)
         value = (atlas.breakeven_usd_per_device_hour(r.tokens_per_s_per_device, h100[key], h100_price)
                  if key in h100.index else float("nan"))
@@ -99,10 +111,12 @@ def compute(P, upstream) -> ChapterResults:
                     f"{SHORT[tag]}: hourly price at which it matches the H100's cost per token")
     summary["breakeven_usd_per_device_hour"] = breakeven
     res.add_table("summary", summary)
-    res.add("atlas_measured_with_energy_count", summary["j_per_token"].notna().sum(), "count",
-            "Measured accelerators with a joules-per-token figure")
-    res.add("atlas_measured_with_price_count", summary["usd_per_million_tokens_central"].notna().sum(), "count",
+    res.add("atlas_measured_with_energy_count", summary["j_per_pflop"].notna().sum(), "count",
+            "Measured accelerators with a joules-per-PFLOP figure")
+    res.add("atlas_measured_with_price_count", summary["usd_per_eflop_central"].notna().sum(), "count",
             "Measured accelerators with a sourced hourly price")
+    res.add("atlas_summary_models_count", summary["model_id"].nunique(), "count",
+            "Different models behind the summary's rows (so its columns are per unit of model work)")
     res.add("atlas_measured_with_proxy_price_count", summary["price_is_proxy"].sum(), "count",
             "Measured accelerators priced by a stand-in device's hourly price")
     stand_in = prices_table[(prices_table["gpu_id"] == "gb300_nvl72") & prices_table["what"].str.startswith("proxy:")]
@@ -111,7 +125,7 @@ def compute(P, upstream) -> ChapterResults:
     res.add("atlas_gb300_nvl72_stand_in_usd_per_device_hour_high", stand_in["high_usd_per_gpu_hour"].max(), "USD per GPU-hour",
             "GB300: highest on-demand price of the B300 in 8-GPU servers (stand-ins, not used for its cost)")
 
-    # the registry: measured or specs only, with each measured part's joules and dollars per token
+    # the registry: measured or specs only, with each measured part's joules and dollars per unit of work
     reg = res.add_table("registry", registry(summary))
     res.add("atlas_accelerators_count", len(reg), "count", "Accelerators in the registry")
     res.add("atlas_vendors_count", reg["vendor"].nunique(), "count", "Vendors in the registry")

@@ -17,7 +17,7 @@ import pandas as pd
 
 from analysis import benchmarks, costs, reliability, tco, uncertainty
 from analysis.chapters import downtime, energy, gpu_cost
-from analysis.data import fact
+from analysis.data import framing
 from analysis.params import Parameters, resolve
 from analysis.sections import all_params
 
@@ -67,7 +67,7 @@ def evaluate(P, keys=None, *, mfu_scale=1.0, tokens_per_s: float | None = None,
                 P, h100, gb200, P.job_gpus, reliability.llama3_rates() if rates is None else rates)
     if set(keys) & set(ENERGY_KEYS):
         j = out["llama31_405b_bf16_j_per_token"] = energy.h100_j_per_token(P, rate)
-        out["llama31_405b_bf16_household_years_15t_tokens"] = energy.household_years(P, fact("A35_train_tokens"), j)
+        out["llama31_405b_bf16_household_years_15t_tokens"] = energy.household_years(P, framing("A35_train_tokens"), j)
     return {k: out[k] for k in keys}
 
 

@@ -12,7 +12,7 @@ import pandas as pd
 
 from analysis import benchmarks, costs, flops, hardware, scaling
 from analysis.chapters import ChapterResults
-from analysis.data import fact, load_table
+from analysis.data import framing, load_table
 from analysis.measure.report import load_measured, measured_results
 
 RELEASE = "nv_dgxc_v25_02"  # the NVIDIA release whose tables SemiAnalysis's figures match
@@ -89,7 +89,7 @@ def _add_sweeps(res: ChapterResults, bench: pd.DataFrame) -> pd.Series:
     res.add("llama31_70b_fp8_mfu_2048_nvidia", nv70["mfu"].iloc[-1], "fraction",
             "Llama 3.1 70B FP8 MFU at the largest size, NVIDIA v25.02 table")
     nv405 = benchmarks.sweep(bench, "llama31_405b", "bf16", RELEASE)
-    big405 = nv405[nv405["gpus"] == fact("A01_gpus_max_405b")].iloc[0]
+    big405 = nv405[nv405["gpus"] == framing("A01_gpus_max_405b")].iloc[0]
     res.add("llama31_405b_bf16_tokens_per_s_per_gpu_2304", big405["tokens_per_s_per_gpu"], "tokens/s/GPU",
             "Llama 3.1 405B BF16 tokens/s per GPU on the largest cluster (NVIDIA v25.02)")
     return big405
@@ -140,23 +140,17 @@ def _add_precision(res: ChapterResults, bench: pd.DataFrame, ref: pd.Series) -> 
 
 
 def _add_costs(res: ChapterResults, bench: pd.DataFrame, prices: dict, big405: pd.Series) -> None:
-    """Every row priced; the headline 405B cost and the 405B / 70B comparison."""
+    """Every row priced, and the headline 405B cost (the 405B / 70B comparison is
+    :func:`_add_throughput_ratios`')."""
     priced = res.add_table("priced", benchmarks.with_costs(bench, prices).sort_values(
         ["model_id", "gpu_id", "precision", "date", "gpus"]))
     nv = priced[priced["source_id"] == RELEASE]
     res.add_table("headline", pd.concat(
         [nv[(nv["model_id"] == m) & (nv["precision"] == p)].sort_values("gpus").iloc[[0, -1]]
          for m in DENSE for p in PRECISIONS]))
-    cost405 = res.add("llama31_405b_bf16_usd_per_million_tokens_2304",
-                      costs.usd_per_million_tokens(prices["h100_sxm"], big405["tokens_per_s_per_gpu"]),
-                      "USD per million tokens", "Llama 3.1 405B BF16 cost per 1M tokens on the largest cluster")
-    cost70 = nv[(nv["model_id"] == "llama31_70b") & (nv["precision"] == "bf16")].sort_values("gpus").iloc[-1]
-    res.add("llama31_405b_to_70b_bf16_cost_ratio", cost405 / cost70["usd_per_million_tokens"], "ratio",
-            "Llama 3.1 405B / 70B BF16 cost per token, largest clusters")
-    models = load_table("models").set_index("model_id")
-    res.add("llama31_405b_to_70b_param_ratio",
-            models.loc["llama31_405b", "total_params"] / models.loc["llama31_70b", "total_params"], "ratio",
-            "Llama 3.1 405B / 70B parameter count")
+    res.add("llama31_405b_bf16_usd_per_million_tokens_2304",
+            costs.usd_per_million_tokens(prices["h100_sxm"], big405["tokens_per_s_per_gpu"]),
+            "USD per million tokens", "Llama 3.1 405B BF16 cost per 1M tokens on the largest cluster")
     res.add("priced_rows_count", len(priced), "count", "Benchmark rows priced")
 
 
@@ -200,13 +194,33 @@ def gb200_comparison(bench: pd.DataFrame, prices: dict, tco_ratio: float) -> pd.
     return pd.DataFrame(rows)
 
 
+def _add_throughput_ratios(res: ChapterResults, bench: pd.DataFrame) -> None:
+    """Comparisons that need NVIDIA's throughputs and the models' sizes only, recorded before the
+    chapter reads the report's rows or the TCO: GB200 over H100 per model (A49-A51), and Llama 3.1
+    405B over 70B in parameters and in cost per token (one GPU-hour price cancels: A42)."""
+    names = model_names()
+    for model_id, precision in GB200_COMPARED:
+        gb = benchmarks.best_rate_row(bench, model_id, precision, "gb200_nvl72")
+        h = benchmarks.best_rate_row(bench, model_id, precision, "h100_sxm")
+        res.add(f"gb200_vs_h100_{model_id}_{precision}_throughput_ratio",
+                gb["tokens_per_s_per_gpu"] / h["tokens_per_s_per_gpu"], "ratio",
+                f"{names[model_id]} {precision.upper()} tokens/s per GPU, GB200 NVL72 / H100 (NVIDIA)")
+    nv405 = benchmarks.sweep(bench, "llama31_405b", "bf16", RELEASE)
+    big405 = nv405[nv405["gpus"] == framing("A01_gpus_max_405b")].iloc[0]
+    big70 = benchmarks.sweep(bench, "llama31_70b", "bf16", RELEASE).iloc[-1]
+    res.add("llama31_405b_to_70b_bf16_cost_ratio", big70["tokens_per_s_per_gpu"] / big405["tokens_per_s_per_gpu"],
+            "ratio", "Llama 3.1 405B / 70B BF16 cost per token, largest clusters (at one GPU-hour price)")
+    models = load_table("models").set_index("model_id")
+    res.add("llama31_405b_to_70b_param_ratio",
+            models.loc["llama31_405b", "total_params"] / models.loc["llama31_70b", "total_params"], "ratio",
+            "Llama 3.1 405B / 70B parameter count")
+
+
 def _add_gb200(res: ChapterResults, bench: pd.DataFrame, prices: dict, tco_ratio: float) -> None:
     names = model_names()
     table = res.add_table("gb200", gb200_comparison(bench, prices, tco_ratio))
     for r in table.itertuples():
         what = f"{names[r.model_id]} {r.precision.upper()}"
-        res.add(f"gb200_vs_h100_{r.model_id}_{r.precision}_throughput_ratio", r.throughput_ratio, "ratio",
-                f"{what} tokens/s per GPU, GB200 NVL72 / H100 (NVIDIA)")
         res.add(f"gb200_vs_h100_{r.model_id}_{r.precision}_perf_per_tco_ratio", r.perf_per_tco_ratio, "ratio",
                 f"{what} performance per TCO dollar, GB200 / H100")
     res.add("gb200_wins_count", (table["perf_per_tco_ratio"] >= 1).sum(), "count",
@@ -256,6 +270,7 @@ def _add_conversion_check(res: ChapterResults, bench: pd.DataFrame, tolerance: f
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("benchmarks")
     bench = benchmarks.load_benchmarks()
+    _add_throughput_ratios(res, bench)
     tco = upstream["tco"]
     prices = {"h100_sxm": tco["h100_tco_usd_per_gpu_hour"], "gb200_nvl72": tco["gb200_tco_usd_per_gpu_hour"]}
     tco_ratio = tco["gb200_breakeven_speedup"]  # GB200 TCO / H100 TCO per GPU-hour

@@ -15,6 +15,7 @@ import pandas as pd
 from analysis import cluster, energy, flops, hardware
 from analysis.chapters import ChapterResults
 from analysis.data import fact, row
+from analysis.provenance import aside
 
 REPORT_GPUS = 100_000  # the cluster size the report analyses (B02-B06): its bounds are per 100k GPUs
 SIZES = np.geomspace(1_000, 300_000, 60)  # cluster sizes of the chapter's figures
@@ -60,13 +61,14 @@ def compute_by_size(P, upstream) -> pd.DataFrame:
 
 
 def _compute_peaks(P, res: ChapterResults) -> None:
-    gpt4 = row("training_runs", "gpt4")
-    a100_bf16 = hardware.peak_tflops(gpt4["gpu_id"], "bf16")
+    # the cluster's own peaks first: datasheet peaks times the cluster size, before any report row is read
     fp8, bf16 = hardware.peak_tflops(P.gpu, "fp8"), hardware.peak_tflops(P.gpu, "bf16")
     res.add("report_cluster_gpus", REPORT_GPUS, "GPUs", "GPUs in the report's cluster")
     res.add("cluster_gpus_count", P.gpus, "GPUs", "GPUs in this chapter's cluster")
     res.add("peak_fp8_eflops", cluster.cluster_peak_flops(P.gpus, fp8) / 1e18, "EFLOP/s", "Cluster peak, FP8 dense")
     res.add("peak_bf16_eflops", cluster.cluster_peak_flops(P.gpus, bf16) / 1e18, "EFLOP/s", "Cluster peak, BF16 dense")
+    gpt4 = row("training_runs", "gpt4")  # SemiAnalysis's GPT-4 estimate (B07): the report's numbers
+    a100_bf16 = hardware.peak_tflops(gpt4["gpu_id"], "bf16")
     gpt4_peak = res.add("gpt4_cluster_peak_bf16_eflops", cluster.cluster_peak_flops(gpt4["gpus"], a100_bf16) / 1e18,
                         "EFLOP/s", "GPT-4's A100 cluster peak, BF16 dense")
     res.add("peak_fp8_vs_a100_cluster_ratio", cluster.peak_ratio(P.gpus, fp8, gpt4["gpus"], a100_bf16), "ratio",
@@ -75,9 +77,9 @@ def _compute_peaks(P, res: ChapterResults) -> None:
             "Cluster BF16 peak / GPT-4 cluster BF16 peak")
     res.add("gpt4_cluster_gpus", gpt4["gpus"], "GPUs", "A100s in GPT-4's training cluster")
     res.add("a100_bf16_tflops", a100_bf16, "TFLOP/s", "A100 dense BF16 peak (datasheet)")
-    # SA's 6.28 EFLOP/s A100 base (B08) divided back per A100: why its ratio (B10) differs from ours
-    res.add("report_a100_bf16_tflops", fact("B08_a100_cluster_eflops") * 1e6 / gpt4["gpus"], "TFLOP/s",
-            "A100 BF16 peak implied by the report's A100-cluster figure")
+    with aside():  # SA's 6.28 EFLOP/s A100 base (B08) divided back per A100: why its ratio (B10) differs from ours
+        res.add("report_a100_bf16_tflops", fact("B08_a100_cluster_eflops") * 1e6 / gpt4["gpus"], "TFLOP/s",
+                "A100 BF16 peak implied by the report's A100-cluster figure")
     res.add("gpus_to_match_gpt4_cluster_count", gpt4_peak * 1e6 / (fp8 * P.mfu_fp8), "GPUs",
             "GPUs of this type, sustained in FP8, that match the peak of GPT-4's cluster")
 
@@ -132,11 +134,13 @@ def _compute_power(P, res: ChapterResults) -> None:
     res.add("cluster_it_w_per_gpu", chain["cluster_it_w_per_gpu"], "W per GPU",
             f"Critical IT power per GPU ({P.gpu}: chip, server share, network, storage)")
     res.add("gpu_chip_w", hardware.tdp_w(P.gpu), "W", "GPU board power (TDP)")
-    res.add("b14_server_w_per_gpu", fact("B14_server_w_per_gpu"), "W per GPU", "Server share per GPU beyond the chip (B14)")
-    res.add("b14_network_storage_pct", fact("B14_network_storage_frac") * 100, "percent",
-            "Storage, switches and optics on top of server IT (B14)")
-    res.add("b14_buildup_it_w_per_gpu", sum(b14_buildup_w().values()), "W per GPU",
-            "SemiAnalysis's component build-up (B14): 700 W chip + 575 W server share, +10 %")
+    with aside():  # SemiAnalysis's own build-up (B14), set beside the book's IT power, feeding nothing
+        res.add("b14_server_w_per_gpu", fact("B14_server_w_per_gpu"), "W per GPU",
+                "Server share per GPU beyond the chip (B14)")
+        res.add("b14_network_storage_pct", fact("B14_network_storage_frac") * 100, "percent",
+                "Storage, switches and optics on top of server IT (B14)")
+        res.add("b14_buildup_it_w_per_gpu", sum(b14_buildup_w().values()), "W per GPU",
+                "SemiAnalysis's component build-up (B14): 700 W chip + 575 W server share, +10 %")
     res.add("pue", P.pue, "ratio", "Facility power / critical IT power (parameter)")
     res.add("cluster_it_mw", chain["cluster_it_mw"], "MW", "Critical IT power of the cluster")
     res.add("cluster_facility_mw", chain["cluster_facility_mw"], "MW", "Power of the cluster at the utility meter")
@@ -146,8 +150,10 @@ def _compute_power(P, res: ChapterResults) -> None:
             "Electricity bill of the cluster per year")
     res.add("cluster_annual_electricity_musd", chain["cluster_annual_electricity_musd"], "million USD per year",
             "Electricity bill per year")
-    res.add("cluster_annual_energy_vs_b04_pct", (twh / fact("B04_annual_twh") - 1) * 100, "percent",
-            "This chapter's yearly energy against the report's 1.59 TWh (B04)")
+    res.add("load_factor_frac", P.load_factor, "fraction", "Average draw over the year as a share of full power (parameter)")
+    with aside():
+        res.add("cluster_annual_energy_vs_b04_pct", (twh / fact("B04_annual_twh") - 1) * 100, "percent",
+                "This chapter's yearly energy against the report's 1.59 TWh (B04)")
 
 
 def _compute_capital(P, res: ChapterResults) -> None:
@@ -155,9 +161,10 @@ def _compute_capital(P, res: ChapterResults) -> None:
                     "Capital cost of the cluster")
     res.add("capex_busd", capex / 1e9, "billion USD", "Capital cost of the cluster")
     res.add("capex_usd_per_gpu", P.capex_usd_per_gpu, "USD per GPU", "All-in capital cost per GPU (parameter)")
-    res.add("report_capex_busd", fact("B02_capex_usd") / 1e9, "billion USD", "The report's lower bound on capex (B02)")
-    res.add("report_implied_capex_usd_per_gpu", fact("B02_capex_usd") / REPORT_GPUS, "USD per GPU",
-            "Capex per GPU implied by the report's >$4B for 100k GPUs")
+    with aside():
+        res.add("report_capex_busd", fact("B02_capex_usd") / 1e9, "billion USD", "The report's lower bound on capex (B02)")
+        res.add("report_implied_capex_usd_per_gpu", fact("B02_capex_usd") / REPORT_GPUS, "USD per GPU",
+                "Capex per GPU implied by the report's >$4B for 100k GPUs")
     share = res.add("electricity_share_of_capex_frac", res["cluster_annual_electricity_usd"] / capex,
                     "fraction per year", "Yearly electricity bill / capex")
     res.add("electricity_share_of_capex_pct", share * 100, "percent per year", "Yearly electricity bill / capex")
@@ -197,12 +204,13 @@ def compute(P, upstream) -> ChapterResults:
     """Every quantity and table of the cluster chapter at parameters ``P``."""
     res = ChapterResults("cluster")
     _compute_peaks(P, res)
+    _compute_power(P, res)  # before the training time reads the report's MFUs and GPT-4 estimate
     _compute_training_time(P, res)
-    _compute_power(P, res)
     _compute_capital(P, res)
     _compute_failures(P, res, upstream)
     res.add_table("compute_by_cluster_size", compute_by_size(P, upstream))
-    b14 = b14_buildup_w()
+    with aside():
+        b14 = b14_buildup_w()
     it_w = res["cluster_it_w_per_gpu"]
     res.add_table("power_build_up", pd.DataFrame({
         "build_up": [f"SemiAnalysis's components (B14):\n{b14['chip']:,.0f} W chip + {b14['server']:,.0f} W server, +10 %",

@@ -18,9 +18,10 @@ import pandas as pd
 
 from analysis import benchmarks, cluster, energy, hardware
 from analysis.chapters import ChapterResults, read_bands
-from analysis.data import fact, load_table, row
+from analysis.data import fact, framing, load_table, row
 from analysis.measure.report import joules_per_tflop, load_measured, measured_results
-from analysis.units import JOULES_PER_KWH, TERA
+from analysis.provenance import aside
+from analysis.units import JOULES_PER_KWH, SECONDS_PER_HOUR, TERA
 
 SA = "SemiAnalysis"
 # The benchmark row behind each of SA's H100 energy figures: model, precision, GPUs, date.
@@ -53,7 +54,7 @@ def household_years(P, tokens, j_per_token):
 def sa_j_per_token() -> dict[str, float]:
     """SA's printed J/token for each H100 figure; its Llama 3 70B figures are household-years,
     read back into J/token on SA's own household basis (A26)."""
-    tokens, kwh = fact("A35_train_tokens"), fact("A26_household_kwh")
+    tokens, kwh = framing("A35_train_tokens"), fact("A26_household_kwh")
     return {
         "gpt3_175b_fp8": fact("A28_gpt3_fp8_j_per_token"),
         "gpt3_175b_bf16": fact("A28_gpt3_bf16_j_per_token"),
@@ -72,7 +73,7 @@ def sa_rows_tokens_per_s(bench: pd.DataFrame) -> dict[str, float]:
     return out
 
 
-def _meter_power(P, res: ChapterResults, tokens_per_s: dict[str, float]) -> None:
+def _meter_power(P, res: ChapterResults, bench: pd.DataFrame) -> None:
     h100_chip, gb200_chip = hardware.tdp_w("h100_sxm"), hardware.tdp_w("gb200_nvl72")
     res.add("h100_it_w_per_gpu", P.h100_it_w_per_gpu, "W per GPU", "All-in critical IT power per H100 (parameter)")
     res.add("gb200_it_w_per_gpu", P.gb200_it_w_per_gpu, "W per GPU", "All-in critical IT power per GB200 GPU (parameter)")
@@ -89,24 +90,29 @@ def _meter_power(P, res: ChapterResults, tokens_per_s: dict[str, float]) -> None
             "GB200 IT power beyond the chip: Grace CPU, NVLink switches, network, storage")
     res.add("gb200_vs_h100_meter_ratio", gb200 / h100, "ratio", "GB200 / H100 power per GPU at the meter")
 
-    sa = sa_j_per_token()
-    implied = {k: energy.meter_w_from_joules_per_token(j, tokens_per_s[k]) for k, j in sa.items()}
-    sa_w = res.add("sa_implied_h100_meter_w_per_gpu", np.mean(list(implied.values())), "W per GPU",
-                   "Meter power per H100 implied by SA's energy figures (mean of five)")
-    res.add("sa_implied_h100_meter_low_w_per_gpu", min(implied.values()), "W per GPU",
-            "... the lowest of SA's five figures")
-    res.add("sa_implied_h100_meter_high_w_per_gpu", max(implied.values()), "W per GPU",
-            "... the highest of SA's five figures")
-    res.add("sa_energy_figures_count", len(implied), "count", "SA's H100 energy figures")
-    res.add("sa_implied_pue_ratio", energy.implied_pue(sa_w, P.h100_it_w_per_gpu), "ratio",
-            "Overhead SA's meter power implies over h100_it_w_per_gpu")
-    res.add("sa_implied_pue_over_c01_ratio", energy.implied_pue(sa_w, fact("C01_w_per_gpu")), "ratio",
-            f"Overhead SA's meter power implies over the {fact('C01_w_per_gpu'):,.0f} W server-only IT (C01)")
-    # W = J/s: at the same throughput, J/token differ from SA's exactly as the meter powers do
-    res.add("j_per_token_vs_sa_pct", (h100 / sa_w - 1) * 100, "percent",
-            "This chapter's J/token above SA's figures (mean over the five)")
-    res.add("h100_it_at_colo_pue_w_per_gpu", sa_w / fact("C05_pue_enterprise_colo"), "W per GPU",
-            "IT watts per H100 SA's meter power implies at an enterprise-colocation PUE (C05, low end)")
+    with aside():  # SA's own figures read back into watts, beside the book's: they feed nothing after
+        sa, tokens_per_s = sa_j_per_token(), sa_rows_tokens_per_s(bench)
+        implied = {k: energy.meter_w_from_joules_per_token(j, tokens_per_s[k]) for k, j in sa.items()}
+        sa_w = res.add("sa_implied_h100_meter_w_per_gpu", np.mean(list(implied.values())), "W per GPU",
+                       "Meter power per H100 implied by SA's energy figures (mean of five)")
+        res.add("sa_implied_h100_meter_low_w_per_gpu", min(implied.values()), "W per GPU",
+                "... the lowest of SA's five figures")
+        res.add("sa_implied_h100_meter_high_w_per_gpu", max(implied.values()), "W per GPU",
+                "... the highest of SA's five figures")
+        res.add("sa_energy_figures_count", len(implied), "count", "SA's H100 energy figures")
+        res.add("sa_implied_pue_ratio", energy.implied_pue(sa_w, P.h100_it_w_per_gpu), "ratio",
+                "Overhead SA's meter power implies over h100_it_w_per_gpu")
+        res.add("sa_implied_pue_over_c01_ratio", energy.implied_pue(sa_w, fact("C01_w_per_gpu")), "ratio",
+                f"Overhead SA's meter power implies over the {fact('C01_w_per_gpu'):,.0f} W server-only IT (C01)")
+        # W = J/s: at the same throughput, J/token differ from SA's exactly as the meter powers do
+        res.add("j_per_token_vs_sa_pct", (h100 / sa_w - 1) * 100, "percent",
+                "This chapter's J/token above SA's figures (mean over the five)")
+        res.add("h100_it_at_colo_pue_w_per_gpu", sa_w / fact("C05_pue_enterprise_colo"), "W per GPU",
+                "IT watts per H100 SA's meter power implies at an enterprise-colocation PUE (C05, low end)")
+    with aside():  # SA's light-bulb aside (A27): a watt is a joule each second
+        bulb_w = fact("A27_bulb_w")
+        res.add("bulb_j_per_s", bulb_w, "J per second", "A 60 W bulb, joules each second (A27)")
+        res.add("bulb_kj_per_hour", bulb_w * SECONDS_PER_HOUR / 1e3, "kJ per hour", "A 60 W bulb, kilojoules an hour")
     household = res.add("household_w", energy.household_w(P.household_kwh_per_year), "W",
                         "Average draw of one household")
     res.add("h100_meter_in_households_ratio", h100 / household, "ratio",
@@ -118,7 +124,7 @@ def _meter_power(P, res: ChapterResults, tokens_per_s: dict[str, float]) -> None
 def _sa_worked_example(P, res: ChapterResults) -> None:
     """SemiAnalysis's 2024 worked example (C03, C04): 20,480 H100s at the book's IT power per H100,
     with the example's own utilization, PUE and tariff, the only ones SA states."""
-    gpus, utilization, pue, tariff = fact("C03_gpus"), fact("C04_utilization"), fact("C04_pue"), fact("C04_tariff")
+    gpus, utilization, pue, tariff = framing("C03_gpus"), fact("C04_utilization"), fact("C04_pue"), fact("C04_tariff")
     it_w = cluster.critical_it_w(gpus, P.h100_it_w_per_gpu)
     facility_w = cluster.facility_w(it_w, pue)
     mwh = cluster.annual_energy_mwh(facility_w, utilization)
@@ -135,14 +141,16 @@ def _sa_worked_example(P, res: ChapterResults) -> None:
     res.add("sa_example_annual_electricity_musd", usd / 1e6, "million USD per year", "The same in millions")
 
 
-def _joules_per_token(P, res: ChapterResults, bench: pd.DataFrame, tokens_per_s: dict[str, float],
-                      throughput_ratio) -> pd.DataFrame:
+def _joules_per_token(P, res: ChapterResults, bench: pd.DataFrame, throughput_ratio) -> pd.DataFrame:
     """Joules per token of SA's rows, the reference run and GB200's; ``throughput_ratio`` is the
     benchmarks chapter's GB200 / H100 Llama 3.1 405B BF16 ratio (a Quantity, copied as it is)."""
     h100, gb200 = res["h100_meter_w_per_gpu"], res["gb200_meter_w_per_gpu"]
+    # the reference row (NVIDIA's) first, then the rows of SemiAnalysis's own figures
+    res.add("llama31_405b_bf16_j_per_token", h100_j_per_token(P, benchmarks.reference_tokens_per_s()),
+            "J per token", "Llama 3.1 405B, BF16, 2,304 H100 (NVIDIA DGXC v25.02, the reference row)")
+    tokens_per_s = sa_rows_tokens_per_s(bench)
     labels = {"gpt3_175b_fp8": "GPT-3 175B, FP8, 128 H100 (SemiAnalysis, Dec 2024)",
               "gpt3_175b_bf16": "GPT-3 175B, BF16, 128 H100 (SemiAnalysis, Dec 2024)",
-              "llama31_405b_bf16": "Llama 3.1 405B, BF16, 2,304 H100 (NVIDIA DGXC v25.02, the reference row)",
               "llama31_70b_fp8_64_gpus": "Llama 3.1 70B, FP8, 64 H100 (SemiAnalysis)",
               "llama31_70b_fp8_2048_gpus": "Llama 3.1 70B, FP8, 2,048 H100 (SemiAnalysis)"}
     for key, label in labels.items():
@@ -155,8 +163,9 @@ def _joules_per_token(P, res: ChapterResults, bench: pd.DataFrame, tokens_per_s:
             "Llama 3.1 70B FP8: extra J/token at 2,048 GPUs over 64")
     res.add("llama31_70b_fp8_energy_increase_pct", increase * 100, "percent",
             "Llama 3.1 70B FP8: extra J/token at 2,048 GPUs over 64")
-    res.add("report_llama31_70b_fp8_energy_increase_pct", fact("A43_energy_increase") * 100, "percent",
-            "SA's stated extra energy per token at 2,048 GPUs over 64 (A43)")
+    with aside():
+        res.add("report_llama31_70b_fp8_energy_increase_pct", fact("A43_energy_increase") * 100, "percent",
+                "SA's stated extra energy per token at 2,048 GPUs over 64 (A43)")
     res.add("reference_run_gpus", benchmarks.reference_row(bench)["gpus"], "GPUs", "H100s in the 405B reference run")
     for precision in ("bf16", "fp8"):
         gb = benchmarks.best_rate_row(bench, "llama31_405b", precision, "gb200_nvl72")
@@ -184,6 +193,10 @@ def _joules_per_token(P, res: ChapterResults, bench: pd.DataFrame, tokens_per_s:
             "Llama 3.1 405B / GPT-3 175B parameters")
     res.add("llama31_405b_vs_gpt3_175b_flop_per_token_ratio", ref["flops_per_token"] / gpt3["flops_per_token"],
             "ratio", "Llama 3.1 405B / GPT-3 175B model FLOP per token")
+    with aside():  # SA's 405B figure over the book's throughput ratio: GPT-3's J/token in SA's comparison (A37)
+        res.add("gpt3_175b_bf16_j_per_token_from_a37_405b", fact("A37_405b_j_per_token")
+                / res["llama31_405b_vs_gpt3_175b_bf16_energy_ratio"], "J per token",
+                "GPT-3 175B BF16 J/token that SA's 8.8 J for Llama 3.1 405B implies at the book's throughput ratio")
     res.add("llama31_405b_seq_len_tokens", ref["seq_len"], "tokens", "Sequence length of the 405B reference row")
     res.add("gpt3_175b_seq_len_tokens", gpt3["seq_len"], "tokens", "Sequence length of SA's GPT-3 rows")
     for key, (_, _, gpus, _) in (("small", SA_ROWS["llama31_70b_fp8_64_gpus"]),
@@ -246,7 +259,7 @@ def _cluster_scale(P, res: ChapterResults, cluster: ChapterResults) -> None:
 
 def _carbon(P, res: ChapterResults, bench: pd.DataFrame) -> None:
     card = row("published_runs", "llama31_405b_card")
-    tokens = fact("A35_train_tokens")
+    tokens = framing("A35_train_tokens")
     run_kwh = energy.training_energy_j(tokens, res["llama31_405b_bf16_j_per_token"]) / JOULES_PER_KWH
     res.add("grid_g_co2_per_kwh", P.grid_g_co2_per_kwh, "g CO2 per kWh", "Grid carbon intensity (parameter)")
     res.add("llama31_405b_bf16_energy_15t_tokens_gwh", run_kwh / 1e6, "GWh",
@@ -273,8 +286,12 @@ def _carbon(P, res: ChapterResults, bench: pd.DataFrame) -> None:
             "Model card GPU-hours / GPU-hours of one clean pass at the reference throughput")
     res.add("h100_meter_vs_card_power_ratio", res["h100_meter_w_per_gpu"] / card["power_w_per_gpu"], "ratio",
             "This chapter's meter power per H100 / the model card's 700 W")
-    res.add("meta_llama3_pretraining_mfu_pct", fact("A33_meta_bf16_mfu") * 100, "percent",
-            "Meta's 405B pre-training BF16 MFU (A33)")
+    ref = benchmarks.reference_row(bench)
+    res.add("llama31_405b_train_flop", ref["flops_per_token"] * card["train_tokens"], "FLOP",
+            "Llama 3.1 405B's pre-training compute: the model card's tokens x 6N + 12Lhs per token")
+    with aside():
+        res.add("meta_llama3_pretraining_mfu_pct", fact("A33_meta_bf16_mfu") * 100, "percent",
+                "Meta's 405B pre-training BF16 MFU (A33)")
     res.add("llama31_405b_bf16_reference_mfu_pct", benchmarks.reference_row(bench)["mfu"] * 100, "percent",
             "MFU of the 405B BF16 reference row")
 
@@ -300,16 +317,15 @@ def compute(P, upstream) -> ChapterResults:
     cluster and benchmarks chapters' results."""
     res = ChapterResults("energy")
     bench = benchmarks.load_benchmarks()
-    tokens_per_s = sa_rows_tokens_per_s(bench)
-    gpt3_tokens, llama_tokens = fact("A23_train_tokens"), fact("A35_train_tokens")
+    gpt3_tokens, llama_tokens = framing("A23_train_tokens"), framing("A35_train_tokens")
     res.add("gpt3_175b_train_billion_tokens", gpt3_tokens / 1e9, "billion tokens", "GPT-3 175B training tokens (A23)")
     res.add("llama31_405b_train_trillion_tokens", llama_tokens / 1e12, "trillion tokens",
             "Llama 3 405B pre-training tokens SA uses (A35)")
-    _meter_power(P, res, tokens_per_s)
-    _sa_worked_example(P, res)
+    _meter_power(P, res, bench)
+    with aside():  # SemiAnalysis's 2024 worked example runs on its own inputs and feeds nothing after
+        _sa_worked_example(P, res)
     ratio_key = "gb200_vs_h100_llama31_405b_bf16_throughput_ratio"
-    res.add_table("joules_per_token", _joules_per_token(P, res, bench, tokens_per_s,
-                                                              upstream["benchmarks"].quantities[ratio_key]))
+    res.add_table("joules_per_token", _joules_per_token(P, res, bench, upstream["benchmarks"].quantities[ratio_key]))
 
     kwh = P.household_kwh_per_year
     for key, name in (("gpt3_175b_fp8", "GPT-3 175B FP8"), ("llama31_405b_bf16", "Llama 3.1 405B BF16")):

@@ -29,6 +29,7 @@ READS: tuple[tuple[str, str], ...] = (
     ("tco", "gb200_tco_usd_per_gpu_hour"),
     ("tco", "gb200_breakeven_speedup"),
     ("tco", "h100_tco_vs_report_pct"),
+    ("tco", "utilization_pct"),
     # the reference token's cost: recorded by the uncertainty chapter at the same point as the TCO
     # chapter's (one value per key, tests/test_chapters.py), beside its band
     ("uncertainty", "llama31_405b_bf16_usd_per_million_tokens"),

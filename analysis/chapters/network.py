@@ -17,7 +17,7 @@ import pandas as pd
 
 from analysis import cluster, network
 from analysis.chapters import ChapterResults
-from analysis.data import fact, row
+from analysis.data import fact, framing, row
 
 
 def options() -> tuple[tuple[str, str, dict], ...]:
@@ -35,9 +35,9 @@ def options() -> tuple[tuple[str, str, dict], ...]:
         ("ib_pods", f"InfiniBand, {fact('B22_gpus_per_pod'):,.0f}-GPU pods, {fact('B22_oversubscription'):.0f}:1 above (B22)",
          {**ib, "island_gpus": int(fact("B22_gpus_per_pod"))}),
         ("ib_fat_tree", "InfiniBand, one non-blocking fat tree", {**ib, "island_gpus": None}),
-        ("meta_islands", f"InfiniBand switches, islands of {fact('B20_gpus') / fact('B20_islands'):,.0f} GPUs, "
+        ("meta_islands", f"InfiniBand switches, islands of {framing('B20_gpus') / framing('B20_islands'):,.0f} GPUs, "
                          f"{fact('B20_oversubscription'):.0f}:1 above (Meta's layout, B20)",
-         {**ib, "island_gpus": int(fact("B20_gpus") / fact("B20_islands")),
+         {**ib, "island_gpus": int(framing("B20_gpus") / framing("B20_islands")),
           "island_oversubscription": fact("B20_oversubscription")}),
         ("spectrum_x", "Spectrum-X, fat tree, BlueField-3 (B32)", {**eth, "backend_nic": "bluefield3"}),
         ("tomahawk5", "Tomahawk 5, fat tree", eth),
@@ -161,6 +161,16 @@ def _compute_design(P, res: ChapterResults) -> dict:
     return d
 
 
+def _compute_collectives(P, res: ChapterResults) -> None:
+    """What needs only the cluster's size and its servers, computed before anything else reads a
+    report number: SHARP's bandwidth gain (B31) and the NVLink domain."""
+    ranks = max(P.gpus / P.h100_gpus_per_server, 1.0)  # a cluster smaller than a node is one rank
+    res.add("sharp_bandwidth_gain_ratio", network.sharp_bandwidth_gain(ranks), "ratio",
+            "All-reduce data sent per rank, ring / in-network (SHARP), one rank per node per rail (B31)")
+    res.add("nvlink_tp_degree_count", P.h100_gpus_per_server, "count",
+            "Tensor-parallel ranks inside one NVLink server (B19)")
+
+
 def _compute_article_checks(P, res: ChapterResults) -> None:
     """The article's own network figures, recomputed from the same functions."""
     res.add("infiniband_switch_usd_per_port", P.ib_switch_usd_per_port, "USD per 400G port",
@@ -209,11 +219,6 @@ def _compute_article_checks(P, res: ChapterResults) -> None:
                     "USD per year", "BlueField-3 over ConnectX-7: extra electricity per year at the meter")
     res.add("bluefield3_extra_electricity_musd_per_year", power / 1e6, "million USD per year",
             "BlueField-3 over ConnectX-7: extra electricity per year at the meter")
-    ranks = max(P.gpus / P.h100_gpus_per_server, 1.0)  # a cluster smaller than a node is one rank
-    res.add("sharp_bandwidth_gain_ratio", network.sharp_bandwidth_gain(ranks), "ratio",
-            "All-reduce data sent per rank, ring / in-network (SHARP), one rank per node per rail (B31)")
-    res.add("nvlink_tp_degree_count", P.h100_gpus_per_server, "count",
-            "Tensor-parallel ranks inside one NVLink server (B19)")
 
 
 def _compute_options(P, res: ChapterResults) -> pd.DataFrame:
@@ -257,6 +262,7 @@ def _compute_options(P, res: ChapterResults) -> pd.DataFrame:
 def compute(P, upstream) -> ChapterResults:
     """Every quantity and table of the network chapter at parameters ``P``."""
     res = ChapterResults("network")
+    _compute_collectives(P, res)
     d = _compute_design(P, res)
     _compute_article_checks(P, res)
     _compute_options(P, res)

@@ -18,8 +18,9 @@ from analysis import cluster, goodput
 from analysis import defaults as d
 from analysis import reliability as rel
 from analysis.chapters import ChapterResults
-from analysis.data import row
+from analysis.data import fact, row
 from analysis.opex import HOURS_PER_MONTH
+from analysis.provenance import aside
 from analysis.units import HOURS_PER_DAY, HOURS_PER_YEAR, SECONDS_PER_HOUR, SECONDS_PER_MINUTE
 
 MINUTES_PER_HOUR = SECONDS_PER_HOUR / SECONDS_PER_MINUTE
@@ -237,6 +238,27 @@ def _job_mtbf(res: ChapterResults, P, snap: rel.Llama3Snapshot, model) -> None:
         / MINUTES_PER_HOUR}))
 
 
+def _frontier_checkpoint(res: ChapterResults, P) -> None:
+    """A GPT-4-size model's training state as a checkpoint size (B18): SemiAnalysis's 10.8 TB for
+    1.8T parameters, and the same model under mixed-precision Adam's accounting; each spread over
+    the cluster and saved synchronously at Llama 3's sustained storage bandwidth."""
+    params = res.add("frontier_model_params_count", fact("B18_params"), "count",
+                     "Parameters of a GPT-4-size model (B18)")
+    book_tb = res.add("frontier_training_state_tb", rel.training_state_tb(params), "TB",
+                      "Its weights and optimizer state under mixed-precision Adam (14 bytes a parameter)")
+    sa_tb = res.add("frontier_training_state_b18_tb", fact("B18_state_tb"), "TB",
+                    "Weights and optimizer state of the 1.8T model, as SemiAnalysis gives it (B18)")
+    res.add("frontier_training_state_b18_bytes_per_param", sa_tb * 1e12 / params, "bytes per parameter",
+            "Bytes per parameter SemiAnalysis's 10.8 TB implies")
+    res.add("frontier_b18_sync_checkpoint_seconds", rel.checkpoint_transfer_seconds(
+        sa_tb * 1e3 / P.gpus, P.gpus, res["llama3_storage_tb_per_s"]), "seconds",
+        f"Synchronous save of SemiAnalysis's 10.8 TB state from {P.gpus:,} GPUs at Llama 3's storage bandwidth")
+    res.add("frontier_checkpoint_gb_per_gpu", book_tb * 1e3 / P.gpus, "GB", f"Its checkpoint shard per GPU at {P.gpus:,} GPUs")
+    res.add("frontier_sync_checkpoint_seconds", rel.checkpoint_transfer_seconds(
+        book_tb * 1e3 / P.gpus, P.gpus, res["llama3_storage_tb_per_s"]), "seconds",
+        f"Synchronous save of that state from {P.gpus:,} GPUs at Llama 3's sustained storage bandwidth")
+
+
 def _checkpoint_intervals(res: ChapterResults, P, model) -> None:
     """Young's and Daly's intervals for Llama 3's job and the cluster, and the curves against MTBF."""
     write_h = recovery_hours(P)[0]
@@ -251,6 +273,8 @@ def _checkpoint_intervals(res: ChapterResults, P, model) -> None:
             "7B model, asynchronous PyTorch DCP checkpoint pause")
     res.add("dcp_sync_checkpoint_seconds", rel.item("dcp_sync_checkpoint_s"), "seconds",
             "7B model, synchronous PyTorch DCP checkpoint pause")
+    with aside():  # a GPT-4-size checkpoint beside Llama 3's (B18): it feeds nothing computed after
+        _frontier_checkpoint(res, P)
     llama_mtbf = res["llama3_job_mtbf_hours"]
     res.add("young_interval_minutes", rel.young_interval(write_h, llama_mtbf) * MINUTES_PER_HOUR, "minutes",
             "Young's optimal checkpoint interval, Llama 3 job")

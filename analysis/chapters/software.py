@@ -7,18 +7,20 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis import benchmarks, costs, hardware, software
+from analysis import benchmarks, costs, hardware, provenance, software
 from analysis.chapters import ChapterResults
 from analysis.chapters.benchmarks import DENSE, PRECISIONS, RELEASE, SA, model_names
-from analysis.data import fact, load_table
+from analysis.data import fact, framing, load_table
 from analysis.units import SECONDS_PER_DAY
 
 MONTHS = (("2024-01", "jan2024", "Jan 2024"), ("2024-12", "dec2024", "Dec 2024"))  # SA's two GPT-3 endpoints
 
 
 def sa_gpt3(bench: pd.DataFrame) -> pd.DataFrame:
-    """SemiAnalysis's GPT-3 175B rows, indexed by (precision, date)."""
-    return bench[(bench["source_id"] == SA) & (bench["model_id"] == "gpt3_175b")].set_index(["precision", "date"])
+    """SemiAnalysis's GPT-3 175B rows, indexed by (precision, date): the report's own numbers (noted as read)."""
+    rows = bench[(bench["source_id"] == SA) & (bench["model_id"] == "gpt3_175b")]
+    provenance.note_rows("benchmarks", rows)
+    return rows.set_index(["precision", "date"])
 
 
 def release_points(bench: pd.DataFrame) -> pd.DataFrame:
@@ -86,7 +88,7 @@ def _add_frontier_run(res: ChapterResults, bench: pd.DataFrame, tco: ChapterResu
     """The 2024 GPT-3 BF16 gain applied to the TCO chapter's 15T-token Llama 3.1 405B run on 2,304
     GPUs: its cost and token count are read from ``tco``, not recomputed."""
     s405 = benchmarks.sweep(bench, "llama31_405b", "bf16", RELEASE)
-    big = s405[s405["gpus"] == fact("A01_gpus_max_405b")].iloc[0]
+    big = s405[s405["gpus"] == framing("A01_gpus_max_405b")].iloc[0]
     rate = res.add("llama31_405b_bf16_tokens_per_s_per_gpu_2304", big["tokens_per_s_per_gpu"], "tokens/s/GPU",
                    "Llama 3.1 405B BF16 tokens/s per GPU on the largest cluster (NVIDIA v25.02)")
     res.add("llama31_405b_largest_gpus", big["gpus"], "GPUs", "Largest Llama 3.1 405B cluster, NVIDIA v25.02")

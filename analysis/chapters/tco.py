@@ -14,12 +14,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import costs, tco
+from analysis import costs, opex, tco
 from analysis.benchmarks import REFERENCE_RUN, load_benchmarks, pick
 from analysis.chapters import ChapterResults, gpu_cost, read_bands
-from analysis.data import fact, load_table, row
+from analysis.data import fact, framing, load_table, row
 from analysis.measure import report
 from analysis.opex import HOURS_PER_MONTH
+from analysis.provenance import aside
 from analysis.units import TERA
 
 LABELS = {"h100": "H100", "gb200": "GB200 NVL72"}
@@ -33,6 +34,10 @@ OPEX_MULTIPLES = (0.75, 1.0, 1.25)
 # Benchmark rows priced by name (the report's own cost figures, A22-A35).
 GPT3_FP8 = {"publisher": "SemiAnalysis", "model_id": "gpt3_175b", "precision": "fp8"}
 LLAMA31_405B_BF16_2304 = {**REFERENCE_RUN, "precision": "bf16"}  # the book's reference run
+# Llama 3's faults that take a GPU out to be swapped (Meta, Table 5): the GPU itself and its HBM3,
+# which sits on the GPU's package. SRAM, system-processor, thermal and data-corruption faults are
+# often cleared by a reset or a firmware update, so they are left out.
+REPLACED_COMPONENTS = ("Faulty GPU", "GPU HBM3 memory")
 
 
 def _per_gpu_hour(P, res: ChapterResults) -> dict[str, dict[str, float]]:
@@ -117,10 +122,10 @@ def _report_basis_costs(bench: pd.DataFrame, res: ChapterResults) -> None:
         res.add(f"{key}_at_report_basis", costs.usd_per_million_tokens(basis, r["tokens_per_s_per_gpu"]),
                 "USD per million tokens", f"{label}, per 1M tokens at the report's $1.42 per GPU-hour")
     res.add("gpt3_175b_fp8_cost_300b_tokens_usd_at_report_basis",
-            costs.run_cost_usd(fact("A23_train_tokens"), basis, dec["tokens_per_s_per_gpu"]), "USD",
+            costs.run_cost_usd(framing("A23_train_tokens"), basis, dec["tokens_per_s_per_gpu"]), "USD",
             "GPT-3 175B FP8 on its 300B tokens, Dec 2024 software, at the report's $1.42 per GPU-hour")
     res.add("llama31_405b_bf16_cost_15t_tokens_usd_at_report_basis",
-            costs.run_cost_usd(fact("A35_train_tokens"), basis, l405["tokens_per_s_per_gpu"]), "USD",
+            costs.run_cost_usd(framing("A35_train_tokens"), basis, l405["tokens_per_s_per_gpu"]), "USD",
             "Llama 3.1 405B BF16 on 15T tokens, at the report's $1.42 per GPU-hour")
 
 
@@ -150,10 +155,10 @@ def _token_costs(bench: pd.DataFrame, res: ChapterResults) -> None:
     res.add("llama31_405b_bf16_usd_per_million_tokens", l405["usd_per_million_tokens"], "USD per million tokens",
             "Llama 3.1 405B BF16, USD per 1M tokens at NVIDIA's benchmark speed, no failures")
     res.add("gpt3_175b_fp8_cost_300b_tokens_usd",
-            costs.run_cost_usd(fact("A23_train_tokens"), h100, dec["tokens_per_s_per_gpu"]),
+            costs.run_cost_usd(framing("A23_train_tokens"), h100, dec["tokens_per_s_per_gpu"]),
             "USD", "GPT-3 175B FP8 on its 300B tokens, Dec 2024 software")
     res.add("llama31_405b_bf16_cost_15t_tokens_usd",
-            costs.run_cost_usd(fact("A35_train_tokens"), h100, l405["tokens_per_s_per_gpu"]),
+            costs.run_cost_usd(framing("A35_train_tokens"), h100, l405["tokens_per_s_per_gpu"]),
             "USD", "Llama 3.1 405B BF16 on 15T tokens, one clean pass at NVIDIA's benchmark speed")
     # The same numbers in the units the prose reads them in.
     res.add("gpt3_175b_fp8_cents_per_million_tokens_jan2024", jan["usd_per_million_tokens"] * 100,
@@ -162,7 +167,7 @@ def _token_costs(bench: pd.DataFrame, res: ChapterResults) -> None:
             "US cents per million tokens", "GPT-3 175B FP8, Dec 2024 software, per 1M tokens")
     res.add("llama31_405b_bf16_cost_15t_tokens_million_usd", res["llama31_405b_bf16_cost_15t_tokens_usd"] / 1e6,
             "million USD", "Llama 3.1 405B BF16 on 15T tokens, one clean pass at NVIDIA's benchmark speed")
-    res.add("llama31_405b_train_trillion_tokens", fact("A35_train_tokens") / 1e12, "trillion tokens",
+    res.add("llama31_405b_train_trillion_tokens", framing("A35_train_tokens") / 1e12, "trillion tokens",
             "Llama 3.1 405B training tokens")
     res.add("llama31_405b_bf16_reference_gpus", l405["gpus"], "GPUs", "GPUs of the Llama 3.1 405B BF16 reference run")
     res.add("llama31_405b_bf16_2304_mfu_pct", l405["mfu"] * 100, "percent",
@@ -218,17 +223,83 @@ def _measured(P, res: ChapterResults) -> None:
                 "Cost of model compute, measured device / H100 on Llama 3.1 405B")
 
 
+def _maintenance(P, res: ChapterResults) -> None:
+    """Maintenance from a hyperscaler's disclosed repair rate (the default's derivation), and what
+    the ends of its sourced range do to the H100's TCO."""
+    faults = load_table("llama3_interruptions").set_index("component")
+    replaced = float(faults.loc[list(REPLACED_COMPONENTS), "count"].sum())
+    gpus, days = (float(row("reliability_facts", k)["value"]) for k in ("llama3_gpus", "llama3_snapshot_days"))
+    res.add("llama3_gpus", gpus, "GPUs", "H100s in Llama 3 405B's pre-training job")
+    res.add("llama3_snapshot_days", days, "days", "Days of Llama 3's snapshot whose interruptions Meta counted")
+    res.add("llama3_gpu_replacements_count", replaced, "count",
+            "GPUs Llama 3's snapshot replaced (faulty GPUs and HBM3 failures)")
+    res.add("maintenance_from_replacements_frac_per_year", opex.replacement_frac_per_year(replaced, gpus, days),
+            "fraction of capex per year", "Llama 3's GPU replacements per GPU-year, each at its whole share of capex")
+    res.add("maintenance_frac_per_year", P.maintenance_frac_per_year, "fraction of capex per year",
+            "Maintenance share of capex per year (parameter)")
+    res.add("maintenance_pct_per_year", P.maintenance_frac_per_year * 100, "percent per year",
+            "Maintenance share of capex per year (parameter)")
+    res.add("maintenance_from_replacements_pct_per_year", res["maintenance_from_replacements_frac_per_year"] * 100,
+            "percent per year", "Llama 3's GPU replacements per GPU-year, each at its whole share of capex")
+    low, high = (float(load_table("distributions").set_index("param").loc["maintenance_frac_per_year", end])
+                 for end in ("low", "high"))
+    for end, share in (("low", low), ("high", high)):
+        res.add(f"maintenance_{end}_pct_per_year", share * 100, "percent per year",
+                f"Maintenance share at the {end} end of its sourced range")
+        res.add(f"h100_tco_at_maintenance_{end}_usd_per_gpu_hour",
+                gpu_cost.tco_usd_per_gpu_hour(P.replace(maintenance_frac_per_year=share), "h100"),
+                "USD per GPU-hour", f"H100 TCO with maintenance at the {end} end of its range")
+
+
+def owning_anchors_frame(res: ChapterResults) -> pd.DataFrame:
+    """SemiAnalysis's public owning cost, 3-year rental and all-in power per GPU (its InferenceX
+    registry, ``data/owning_cost_anchors.csv``), with the book's TCO beside the two it computes."""
+    anchors = load_table("owning_cost_anchors")
+    gpus = load_table("gpus").set_index("gpu_id")["name"]
+    book = {GPU_IDS[name]: res[f"{name}_tco_usd_per_gpu_hour"] for name in LABELS}
+    anchors["name"] = anchors["gpu_id"].map(gpus)
+    anchors["book_tco_usd_per_gpu_hour"] = anchors["gpu_id"].map(book).where(anchors["basis"] == "hyperscaler_owning")
+    return anchors
+
+
+def _owning_anchors(P, res: ChapterResults) -> None:
+    """The book's TCO and IT power per GPU beside SemiAnalysis's registry (an anchor, not an input)."""
+    sa = load_table("owning_cost_anchors")
+    sa = sa[sa["basis"] == "hyperscaler_owning"].set_index("gpu_id")
+    res.add("utilization_pct", P.utilization * 100, "percent",
+            "Utilization the TCO assumes: share of hours a GPU is paid for or used")
+    for name, gpu_id in GPU_IDS.items():
+        res.add(f"sa_registry_{name}_owning_usd_per_gpu_hour", sa.loc[gpu_id, "owning_usd_per_gpu_hour"],
+                "USD per GPU-hour", f"{LABELS[name]}: SemiAnalysis's owning cost, large-hyperscaler volume "
+                f"(InferenceX registry, {sa.loc[gpu_id, 'model_date']})")
+        res.add(f"sa_registry_{name}_all_in_w_per_gpu", sa.loc[gpu_id, "all_in_kw_per_gpu"] * 1_000, "W per GPU",
+                f"{LABELS[name]}: SemiAnalysis's all-in power per GPU (InferenceX registry)")
+        res.add(f"{name}_tco_vs_sa_registry_pct",
+                (res[f"{name}_tco_usd_per_gpu_hour"] / sa.loc[gpu_id, "owning_usd_per_gpu_hour"] - 1) * 100,
+                "percent", f"The book's {LABELS[name]} TCO against SemiAnalysis's registry owning cost")
+    ratio = res.add("sa_registry_gb200_to_h100_owning_ratio",
+                    sa.loc["gb200_nvl72", "owning_usd_per_gpu_hour"] / sa.loc["h100_sxm", "owning_usd_per_gpu_hour"],
+                    "ratio", "GB200 / H100 owning cost per GPU-hour in SemiAnalysis's registry")
+    res.add("gb200_breakeven_speedup_vs_sa_registry_pct", (res["gb200_breakeven_speedup"] / ratio - 1) * 100, "percent",
+            "The book's GB200 / H100 TCO ratio against the registry's")
+    res.add_table("owning_anchors", owning_anchors_frame(res))
+
+
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("tco")
     systems = _per_gpu_hour(P, res)
     res.add_table("per_gpu_hour", per_gpu_hour_frame(res))
-    _against_report(P, systems, res)
-    res.add_table("a13_check", a13_check_frame(P, systems))
+    _owning_anchors(P, res)
+    _maintenance(P, res)
+    with aside():  # the report's $1.42 and ~1.6x beside the book's: they feed nothing computed after
+        _against_report(P, systems, res)
+        res.add_table("a13_check", a13_check_frame(P, systems))
     anchors = load_table("cost_anchors")
     res.add_table("anchors", anchors[anchors["param"] == "cost_of_capital"].reset_index(drop=True))
     bench = res.add_table("usd_per_million_tokens_by_row", priced_benchmarks(res))
     _token_costs(bench, res)
-    _report_basis_costs(bench, res)
+    with aside():  # the report's cost figures at its own $1.42 basis (A13): checks of its arithmetic
+        _report_basis_costs(bench, res)
     res.add_table("breakeven", breakeven_frame(P, systems, res))
     _rental_margins(res.add_table("rental", rental_frame(res)), res)
     res.add_table("bands", read_bands(upstream["uncertainty"], BAND_KEYS))

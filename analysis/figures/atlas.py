@@ -53,8 +53,10 @@ def _bars(E, column, scale, title, xlabel, source):
 
 def mfu_figure(E):
     """MFU under the book's count for every latest Llama 3.1 70B and 405B row, by accelerator, with
-    a tick at what the publisher's own FLOP count would give for the same throughput."""
-    fig, ax, rows, y = _bars(E, "mfu", 100, "MFU, one FLOP count (6N + 12Lhs)", "MFU (% of dense peak)",
+    a tick at what the publisher's own FLOP count would give for the same throughput. Each bar is
+    against the dense peak of its own precision (its label says which)."""
+    fig, ax, rows, y = _bars(E, "mfu", 100, "MFU, one FLOP count (6N + 12Lhs)",
+                             "MFU (% of the dense peak of the bar's precision)",
                              "NVIDIA Megatron-Bridge performance summary; Google tpu-recipes and MaxText tiering; "
                              "dense peaks from data/gpus.csv. Green NVIDIA, blue Google.")
     ax.scatter(rows["printed_vs_book_ratio"] * rows["mfu"] * 100, y, marker="|", s=120, color=PALETTE["black"],
@@ -66,13 +68,15 @@ def mfu_figure(E):
 
 
 def energy_figure(E):
-    """Joules per token at the meter for the same rows as :func:`mfu_figure`."""
-    fig, ax, rows, y = _bars(E, "j_per_token", 1, "Energy per token at the meter",
-                             "J per token", "throughput as in the MFU figure; power: data/gpus.csv TDPs with the "
-                             "book's H100 or GB200 build-up, data/accelerators.csv for TPUs. Green NVIDIA, blue Google.")
-    for yi, j in zip(y, rows["j_per_token"], strict=True):
-        ax.annotate(f"{j:.2f}", (j, yi), textcoords="offset points", xytext=(3, -3))
-    ax.set_xlim(0, rows["j_per_token"].max() * 1.2)
+    """Joules at the meter per PFLOP of model work for the same rows as :func:`mfu_figure`: one
+    basis for every bar, whichever model it ran (70B and 405B tokens differ five-fold in FLOPs)."""
+    fig, ax, rows, y = _bars(E, "j_per_pflop", 1, "Energy per unit of model work, at the meter",
+                             "J per PFLOP of model FLOPs", "throughput as in the MFU figure; power: data/gpus.csv "
+                             "TDPs with the book's H100 or GB200 build-up, data/accelerators.csv for TPUs. "
+                             "Green NVIDIA, blue Google.")
+    for yi, j in zip(y, rows["j_per_pflop"], strict=True):
+        ax.annotate(f"{j:,.0f}", (j, yi), textcoords="offset points", xytext=(3, -3))
+    ax.set_xlim(0, rows["j_per_pflop"].max() * 1.25)
     return fig
 
 
@@ -81,56 +85,73 @@ NO_PRICE = "no sourced price"
 
 
 def cost_text(r, breakeven: bool = False) -> str:
-    """$ per 1M tokens of a summary or registry row: one figure, a low–high range, a range marked
-    as a stand-in device's price, or why there is none (with ``breakeven``, and where the H100 has
-    the same model and precision, the hourly price that would match the H100's cost per token)."""
-    if np.isnan(r.usd_per_million_tokens_central):
+    """$ per EFLOP of model work of a summary or registry row: one figure, a low–high range, a range
+    marked as a stand-in device's price, or why there is none (with ``breakeven``, and where the H100
+    has the same model and precision, the hourly price that would match the H100's cost per token)."""
+    if np.isnan(r.usd_per_eflop_central):
         if breakeven and not np.isnan(r.breakeven_usd_per_device_hour):
             return f"{NO_PRICE}; matches the H100 at {usd(r.breakeven_usd_per_device_hour)}/h"
         return NO_PRICE
-    if r.usd_per_million_tokens_low == r.usd_per_million_tokens_high:
-        cost = usd(r.usd_per_million_tokens_central)
+    if r.usd_per_eflop_low == r.usd_per_eflop_high:
+        cost = usd(r.usd_per_eflop_central)
     else:
-        cost = f"{usd(r.usd_per_million_tokens_low)}–{usd(r.usd_per_million_tokens_high)}"
+        cost = f"{usd(r.usd_per_eflop_low)}–{usd(r.usd_per_eflop_high)}"
     return f"{cost} (proxy price)" if r.price_is_proxy else cost
 
 
 def energy_text(r) -> str:
-    return NO_POWER if np.isnan(r.j_per_token) else f"{r.j_per_token:.2f}"
+    """Joules per PFLOP of model work, or why there is none."""
+    return NO_POWER if np.isnan(r.j_per_pflop) else f"{r.j_per_pflop:,.0f}"
+
+
+def mfu_text(r) -> str:
+    """An MFU with the peak it is against: "48.2 % of FP8 dense (5,000 TFLOP/s)"."""
+    return f"{pct(r.mfu)} of {r.peak_label} ({r.peak_tflops:,.0f} TFLOP/s)"
+
+
+def model_text(r) -> str:
+    """The model and precision behind a row's numbers: "Llama 3.1 70B, FP8"."""
+    return f"{MODELS[r.model_id]}, {r.precision.upper()}"
+
+
+SUMMARY_HEADERS = ["accelerator", "model", "precision", "release", "model TFLOP/s per device", "MFU (book), of the peak",
+                   "J per PFLOP", "$ per EFLOP", "break-even $/h vs H100, same model"]
 
 
 def summary_table(E) -> str:
+    """One row per measured accelerator, every cross-accelerator column per unit of model work (the
+    rows run different models, each named)."""
     s = E.tables["summary"]
     body = []
     for r in s.itertuples():
-        body.append([SHORT[r.gpu_id], MODELS[r.model_id], r.precision.upper(), r.release, rate(r.tokens_per_s_per_device),
-                     pct(r.mfu), energy_text(r), cost_text(r),
+        body.append([SHORT[r.gpu_id], MODELS[r.model_id], r.precision.upper(), r.release,
+                     f"{r.model_tflops_per_device:,.0f}", mfu_text(r), energy_text(r), cost_text(r),
                      "" if np.isnan(r.breakeven_usd_per_device_hour) else usd(r.breakeven_usd_per_device_hour)])
-    return markdown_table(["accelerator", "model", "precision", "release", "tokens/s/device", "MFU (book)",
-                           "J/token", "$ per 1M tokens", "break-even $/h vs H100"], body, "lllllrrrr")
+    return markdown_table(SUMMARY_HEADERS, body, "lllllrrrr")
 
 
 def rows_table(E) -> str:
     rows = E.tables["rows"].sort_values(["model_id", "gpu_id", "date"])
     body = [[MODELS[r.model_id], SHORT[r.gpu_id], r.precision.upper(), r.release, f"{r.devices:,}", rate(r.tokens_per_s_per_device),
-             pct(r.mfu), CONVENTION[r.flop_convention],
+             mfu_text(r), CONVENTION[r.flop_convention],
              "" if np.isnan(r.printed_vs_book_ratio) else f"{r.printed_vs_book_ratio:.3f}"] for r in rows.itertuples()]
-    return markdown_table(["model", "accelerator", "precision", "release", "devices", "tokens/s/device", "MFU (book)",
-                           "publisher's count", "publisher / book FLOPs"], body, "llllrrrlr")
+    return markdown_table(["model", "accelerator", "precision", "release", "devices", "tokens/s/device",
+                           "MFU (book), of the peak", "publisher's count", "publisher / book FLOPs"], body, "llllrrrlr")
 
 
 def registry_table(E) -> str:
-    """The registry, measured or specs only; a measured part also shows its J/token and $ per 1M
-    tokens from the summary (or why either is missing)."""
+    """The registry, measured or specs only; a measured part also shows, from the summary, the model
+    its numbers come from and its J per PFLOP and $ per EFLOP of model work (or why either is missing)."""
     reg = E.tables["registry"]
     body = [[r.name, r.vendor, f"{r.bf16_dense_tflops:,.0f}",
              "" if np.isnan(r.bf16_sparse_tflops) else f"{r.bf16_sparse_tflops:,.0f}",
              "" if np.isnan(r.fp8_dense_tflops) else f"{r.fp8_dense_tflops:,.0f}", f"{r.memory_gb:,.0f}",
-             "not published" if np.isnan(r.tdp_w) else f"{r.tdp_w:,.0f}", "measured" if r.measured else "specs only",
+             "not published" if np.isnan(r.tdp_w) else f"{r.tdp_w:,.0f}",
+             f"measured ({model_text(r)})" if r.measured else "specs only",
              energy_text(r) if r.measured else "", cost_text(r, breakeven=True) if r.measured else ""]
             for r in reg.itertuples()]
     return markdown_table(["accelerator", "vendor", "BF16 dense", "BF16 sparse", "FP8 dense", "HBM (GB)", "TDP (W)",
-                           "in this atlas", "J/token", "$ per 1M tokens"], body, "llrrrrrlrr")
+                           "in this atlas", "J per PFLOP", "$ per EFLOP"], body, "llrrrrrlrr")
 
 
 def gains_table(E) -> str:

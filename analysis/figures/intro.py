@@ -25,5 +25,5 @@ def status_markdown(E) -> str:
              str(int(E[f"facts_{s}_count"])) if f"facts_{s}_count" in E else "—") for s in CLAIM_STATUSES]
     return markdown_table(["Status", "Seed claims", "Report figures"], rows)
 
-ANSWER = ["h100_tco_usd_per_gpu_hour", "gb200_tco_usd_per_gpu_hour", "gb200_breakeven_speedup", "llama31_405b_bf16_usd_per_million_tokens", "cluster_facility_mw", "llama3_effective_training_time_frac"]
+ANSWER = ["h100_tco_usd_per_gpu_hour", "gb200_tco_usd_per_gpu_hour", "utilization_pct", "gb200_breakeven_speedup", "llama31_405b_bf16_usd_per_million_tokens", "cluster_facility_mw", "llama3_effective_training_time_frac"]
 ANSWER_MORE = "Below: the short version for a 100,000-GPU cluster, then what each chapter answers."

@@ -103,5 +103,20 @@ def a13_check_table(E) -> str:
     return markdown_table(["Opex", "Life, years", "Opex, USD per GPU-hour", f"Cost of capital that gives {basis}",
                            "The book's"], rows, "lrrrr")
 
-ANSWER = ["h100_tco_usd_per_gpu_hour", "gb200_tco_usd_per_gpu_hour", "gb200_breakeven_speedup", "llama31_405b_bf16_usd_per_million_tokens"]
+def owning_anchors_table(E) -> str:
+    """Markdown: SemiAnalysis's public owning cost, 3-year rental and all-in power per GPU (its
+    InferenceX registry, dated), with the book's TCO beside the two systems it computes."""
+    rows = []
+    for r in E.tables["owning_anchors"].itertuples():
+        basis = "owning, large hyperscaler" if r.basis == "hyperscaler_owning" else "owning, Google's own chips"
+        rows.append([r.name, basis, f"{r.owning_usd_per_gpu_hour:.2f}",
+                     "" if np.isnan(r.rental_3yr_usd_per_gpu_hour) else f"{r.rental_3yr_usd_per_gpu_hour:.2f}",
+                     "" if np.isnan(r.all_in_kw_per_gpu) else f"{r.all_in_kw_per_gpu * 1000:,.0f}",
+                     "" if np.isnan(r.book_tco_usd_per_gpu_hour) else f"{r.book_tco_usd_per_gpu_hour:.2f}",
+                     r.model_date])
+    return markdown_table(["Accelerator", "SemiAnalysis basis", "Owning, USD per GPU-hour", "3-year rental, USD per GPU-hour",
+                           "All-in W per GPU", "This book's TCO, USD per GPU-hour", "Model date"], rows, "llrrrrl")
+
+
+ANSWER = ["h100_tco_usd_per_gpu_hour", "gb200_tco_usd_per_gpu_hour", "utilization_pct", "gb200_breakeven_speedup", "llama31_405b_bf16_usd_per_million_tokens"]
 ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."

@@ -171,7 +171,8 @@ def plan(inputs: PlanInputs) -> Plan:
     if inputs.usd_per_gpu_hour is not None:
         price, price_how = inputs.usd_per_gpu_hour, "the given price"
     elif tco is not None:
-        price, price_how = tco, "the book's TCO for owning this GPU (the TCO chapter's cost model at its parameters)"
+        price, price_how = tco, (f"the book's TCO for owning this GPU at {d.UTILIZATION.default:.0%} utilization, every hour "
+                                 "of its life paid for (the TCO chapter's cost model at its parameters)")
     else:
         from analysis.names import gpu_name
 

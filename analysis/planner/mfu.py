@@ -87,9 +87,14 @@ def _design(params, gpus) -> np.ndarray:
 def benchmark_fit(gpu_id: str, precision: str, key: tuple | None = None) -> BenchmarkFit:
     """The benchmark MFU fit for ``gpu_id`` at ``precision`` (FP16 reads the BF16 rows: the same
     16-bit tensor peak); computed once per state of the data (:func:`analysis.planner.cache.data_key`)."""
+    from analysis import provenance
     from analysis.planner.cache import data_key
 
-    return _benchmark_fit(gpu_id, precision, key or data_key())
+    key = key or data_key()
+    bench, _ = _benchmark_rows(key)
+    # the fit rests on the rows of its precision, the report's included (the claims ledger's reads)
+    provenance.note_rows("benchmarks", bench[bench["precision"] == PEAK_COLUMN[precision]])
+    return _benchmark_fit(gpu_id, precision, key)
 
 
 @cache

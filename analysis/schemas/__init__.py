@@ -25,16 +25,19 @@ from analysis.schemas.costs import (
     _distributions_schema,
     _household_energy_schema,
     _network_components_schema,
+    _owning_cost_anchors_schema,
 )
 from analysis.schemas.energy import _grid_carbon_schema, _system_power_schema
 from analysis.schemas.ledger import (
     AGREEING_STATUSES,
     CLAIM_STATUSES,
     FACT_STATUSES,
+    JUDGED_STATUSES,
     TOLERANCE_WITHOUT_REASON,
     USES,
     _claims_schema,
     _fact_checks_schema,
+    _facts_not_checked_schema,
     _report_facts_schema,
     _seed_numbers_schema,
 )
@@ -71,6 +74,7 @@ __all__ = [
     "FILES",
     "FLOP_CONVENTIONS",
     "ID",
+    "JUDGED_STATUSES",
     "KEYS",
     "MEASURED_PRECISIONS",
     "MEASURED_REL_TOL",
@@ -108,6 +112,8 @@ SCHEMAS = {
     "cost_anchors": _cost_anchors_schema,
     "grid_carbon": _grid_carbon_schema,
     "system_power": _system_power_schema,
+    "owning_cost_anchors": _owning_cost_anchors_schema,
+    "facts_not_checked": _facts_not_checked_schema,
 }
 # Where a table lives under data/, when not at <name>.csv; and tables that may be absent (an
 # absent optional table reads as empty, with its columns).
@@ -125,11 +131,13 @@ DEPENDS = {"gpus": ("sources",), "models": ("sources",), "training_runs": ("sour
            "distributions": ("sources",), "measured": ("sources", "gpus"),
            "accelerators": ("sources", "gpus"), "atlas_benchmarks": ("sources", "models", "gpus"),
            "network_components": ("sources",), "backtest_runs": ("sources", "gpus", "grid_carbon"), "cost_anchors": ("sources",),
-           "grid_carbon": ("sources",), "system_power": ("sources", "gpus")}
+           "grid_carbon": ("sources",), "system_power": ("sources", "gpus"),
+           "owning_cost_anchors": ("sources", "gpus"), "facts_not_checked": ("sources", "report_facts")}
 KEYS = {"sources": "source_id", "gpus": "gpu_id", "models": "model_id",
         "training_runs": "run_id", "report_facts": "fact_id", "claims": "claim_id",
         "cloud_prices": "snapshot_id", "seed_numbers": "number_id", "published_runs": "run_id",
         "llama3_interruptions": "component", "reliability_facts": "item_id", "job_failures": "row_id",
         "distributions": "param", "accelerators": "gpu_id", "atlas_benchmarks": "row_id",
         "network_components": "component_id", "backtest_runs": "run_id", "cost_anchors": "anchor_id",
-        "grid_carbon": "grid_id", "system_power": "gpu_id"}
+        "grid_carbon": "grid_id", "system_power": "gpu_id",
+        "owning_cost_anchors": "anchor_id", "facts_not_checked": "fact_id"}

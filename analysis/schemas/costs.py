@@ -1,5 +1,5 @@
-"""Schemas of the cost tables: cloud_prices, cost_anchors, network_components, household_energy
-and distributions (the uncertainty chapter's input ranges)."""
+"""Schemas of the cost tables: cloud_prices, cost_anchors, owning_cost_anchors, network_components,
+household_energy and distributions (the uncertainty chapter's input ranges)."""
 
 from __future__ import annotations
 
@@ -100,5 +100,25 @@ def _cost_anchors_schema(ids) -> pa.DataFrameSchema:
         },
         checks=[pa.Check(lambda d: d["value_high"].isna() | (d["value_high"] > d["value"]),
                          error="value_high must be above value")],
+        strict=True,
+    )
+
+
+def _owning_cost_anchors_schema(ids) -> pa.DataFrameSchema:
+    """SemiAnalysis's public model values per accelerator (``data/owning_cost_anchors.csv``): the
+    cost of owning one GPU-hour, a 3-year rental and the all-in IT power per GPU, dated."""
+    return pa.DataFrameSchema(
+        {
+            "anchor_id": _text(regex=ID, unique=True),
+            "gpu_id": _text(isin=ids("gpus")),
+            "basis": _text(isin={"hyperscaler_owning", "google_internal_owning"}),
+            "owning_usd_per_gpu_hour": _num(0.01, 1_000),
+            "rental_3yr_usd_per_gpu_hour": _num(0.01, 1_000, nullable=True),
+            "all_in_kw_per_gpu": _num(0.01, 100, nullable=True),
+            "model_date": _text(regex=DATE),
+            "source_id": _source(ids("sources")),
+            "note": _text(nullable=True),
+        },
+        unique=["gpu_id", "basis"],
         strict=True,
     )

@@ -31,12 +31,18 @@ def _report_facts_schema(ids) -> pa.DataFrameSchema:
     )
 
 
-# Statuses of the claims ledger (data/README.md). The first three say the book's value agrees with
-# the original within the row's tolerance, and how much that agreement is worth: recomputed from
-# inputs that neither include the figure nor were tuned to it; reproduced only because an input was
-# calibrated to it; or the figure itself (or a unit conversion of it) is the input, shown back.
-AGREEING_STATUSES = ("reproduced_independently", "reproduced_by_calibration", "input_quoted")
-FACT_STATUSES = (*AGREEING_STATUSES, "corrected", "context")
+# Statuses of the claims ledger (data/README.md). The first four say the book's value agrees with
+# the original within the row's tolerance at the defaults, and how much that agreement is worth:
+# recomputed with no number from the report on its path (the framing of the question aside); the
+# report's own stated inputs run through the book's formulas (a check of its arithmetic, not of its
+# facts); reproduced only because an input was calibrated to it; or the figure itself (or a unit
+# conversion of it) is the input, shown back. ``depends_on_default``: whether the book agrees turns
+# on a default the report does not state, inside that default's sourced range (the ledger shows the
+# value at each end). What the computation read is recorded as it runs (analysis.provenance), and
+# the ledger's rules check the first two statuses against it.
+AGREEING_STATUSES = ("reproduced_independently", "consistency", "reproduced_by_calibration", "input_quoted")
+JUDGED_STATUSES = (*AGREEING_STATUSES, "depends_on_default", "corrected")  # statuses with a tolerance
+FACT_STATUSES = (*AGREEING_STATUSES, "depends_on_default", "corrected", "context")
 CLAIM_STATUSES = (*FACT_STATUSES, "unverifiable", "pending")
 # Above this relative tolerance a row must say why (tolerance_why): the source's own rounding.
 TOLERANCE_WITHOUT_REASON = 0.03
@@ -50,8 +56,8 @@ def _tolerance_checks() -> list[pa.Check]:
         pa.Check(lambda d: d["tolerance_rel"].isna() | (d["tolerance_rel"] <= TOLERANCE_WITHOUT_REASON)
                  | d["tolerance_why"].notna(),
                  error=f"a tolerance_rel above {TOLERANCE_WITHOUT_REASON} needs tolerance_why (the source's rounding)"),
-        pa.Check(lambda d: ~d["status"].isin([*AGREEING_STATUSES, "corrected"]) | d["tolerance_rel"].notna(),
-                 error="a reproduced, input_quoted or corrected row needs tolerance_rel"),
+        pa.Check(lambda d: ~d["status"].isin(JUDGED_STATUSES) | d["tolerance_rel"].notna(),
+                 error="a reproduced, consistency, input_quoted, depends_on_default or corrected row needs tolerance_rel"),
     ]
 
 
@@ -71,9 +77,10 @@ def _claims_schema(ids) -> pa.DataFrameSchema:
             "explanation": _text(),
             "tolerance_why": _text(nullable=True),
         },
-        checks=[pa.Check(lambda d: ~d["status"].isin([*AGREEING_STATUSES, "corrected"])
+        checks=[pa.Check(lambda d: ~d["status"].isin(JUDGED_STATUSES)
                          | (d["results_key"].notna() & d["tolerance_rel"].notna() & d["fact_id"].notna()),
-                         error="a reproduced, input_quoted or corrected claim needs fact_id, results_key and tolerance_rel"),
+                         error="a reproduced, consistency, input_quoted, depends_on_default or corrected claim "
+                               "needs fact_id, results_key and tolerance_rel"),
                 *_tolerance_checks()],
         strict=True,
     )
@@ -120,5 +127,18 @@ def _fact_checks_schema(ids) -> pa.DataFrameSchema:
                 pa.Check(lambda d: d["status"].isin(AGREEING_STATUSES) | d["note"].notna(),
                          error="a corrected or context fact needs a note that says why it differs")],
         unique=["fact_id"],  # one check per fact; the other chapters that show it are its uses
+        strict=True,
+    )
+
+
+def _facts_not_checked_schema(ids) -> pa.DataFrameSchema:
+    """Report facts the book neither computes nor compares, each with the reason
+    (``data/facts_not_checked.csv``); a fact is checked, a claim's, read by a chapter, or here."""
+    return pa.DataFrameSchema(
+        {
+            "fact_id": _text(isin=ids("report_facts", "fact_id"), unique=True),
+            "source_id": _source(ids("sources")),  # the fact's source, repeated so every row cites one
+            "reason": _text(),
+        },
         strict=True,
     )

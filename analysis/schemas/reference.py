@@ -80,6 +80,9 @@ def _accelerators_schema(ids) -> pa.DataFrameSchema:
             "source_id": _source(ids("sources")),  # the vendor figures of the row (sparse peaks; TPUs: no sparsity)
             "it_w_per_device": _num(50, 10_000, nullable=True),
             "it_w_source_id": _text(nullable=True, isin=ids("sources")),
+            # chips in one pod (the largest ICI domain) and in one cube (a rack) of the row's source
+            "pod_devices": _int(1, 1_000_000, nullable=True),
+            "cube_devices": _int(1, 1_000_000, nullable=True),
             "note": _text(nullable=True),
         },
         strict=True,

@@ -9,8 +9,16 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
+from analysis import atlas  # noqa: E402
+from analysis import defaults as d  # noqa: E402
 from analysis.chapters import compute_section  # noqa: E402
+from analysis.data import load_table, row  # noqa: E402
 from analysis.figures import atlas as figures  # noqa: E402
+
+PUE = d.PUE.default
+# model FLOPs per token of the rows checked by hand (6N + 12Lhs, 8,192 tokens)
+F70 = atlas.flops_per_token(row("models", "llama31_70b"), 8192, "6n_12lhs")
+F8 = atlas.flops_per_token(row("models", "llama31_8b"), 8192, "6n_12lhs")
 
 
 @pytest.fixture(scope="module")
@@ -29,23 +37,28 @@ def test_coverage(E):
 
 def test_energy_for_every_measured_accelerator_with_a_power_figure(E):
     s = E.tables["summary"]
-    assert s["j_per_token"].notna().all()
-    # H100 70B FP8: 1,389 W x 1.30 / 1,621 tokens/s = 1.114 J/token
-    assert E["atlas_h100_sxm_j_per_token"] == pytest.approx(1389 * 1.30 / 1621)
+    assert s["j_per_pflop"].notna().all()
+    # H100 70B FP8: 1,389 W x the PUE over 1,621 tokens/s x 6N + 12Lhs (about 780 model TFLOP/s)
+    assert E["atlas_h100_sxm_model_tflops_per_device"] == pytest.approx(1621 * F70 / 1e12)
+    assert E["atlas_h100_sxm_j_per_pflop"] == pytest.approx(1389 * PUE / (1621 * F70 / 1e15))
     # v5p Mixtral 8x7B BF16: 608 W (Ironwood's pod figure moved by Google's perf-per-watt chart)
-    # x 1.30 / 2,909 tokens/s = 0.272 J/token
-    assert E["atlas_tpu_v5p_j_per_token"] == pytest.approx(608 * 1.30 / 2909)
+    # x the PUE over its 2,909 tokens/s of model work
+    fmix = E.tables["summary"].set_index("gpu_id").loc["tpu_v5p", "flops_per_token"]
+    assert E["atlas_tpu_v5p_j_per_pflop"] == pytest.approx(608 * PUE / (2909 * fmix / 1e15))
 
 
-def test_cost_per_million_tokens_by_hand(E):
-    # H100 at the central $2.95/h and 1,621 tokens/s: 2.95 / (1,621 x 3,600) x 1e6 = $0.5055
-    assert E["atlas_h100_sxm_usd_per_million_tokens_central"] == pytest.approx(2.95 / (1621 * 3600) * 1e6)
-    assert (E["atlas_h100_sxm_usd_per_million_tokens_low"] < E["atlas_h100_sxm_usd_per_million_tokens_central"]
-            < E["atlas_h100_sxm_usd_per_million_tokens_high"])
-    # MI355X, Llama 3.1 8B at 31,365 tokens/s: Vultr's $2.59 and Oracle's $8.60 an hour give
-    # 2.59 / (31,365 x 3,600) x 1e6 = $0.023 and $0.076 per million tokens
-    assert E["atlas_mi355x_usd_per_million_tokens_low"] == pytest.approx(2.59 / (31_365.12 * 3600) * 1e6)
-    assert E["atlas_mi355x_usd_per_million_tokens_high"] == pytest.approx(8.60 / (31_365.12 * 3600) * 1e6)
+def eflop_per_hour(tokens_per_s: float, flops_per_token: float) -> float:
+    return tokens_per_s * flops_per_token * 3600 / 1e18
+
+
+def test_cost_per_eflop_by_hand(E):
+    # H100 at the central $2.95/h and 1,621 tokens/s of Llama 3.1 70B: about $1.05 per EFLOP of model work
+    assert E["atlas_h100_sxm_usd_per_eflop_central"] == pytest.approx(2.95 / eflop_per_hour(1621, F70))
+    assert (E["atlas_h100_sxm_usd_per_eflop_low"] < E["atlas_h100_sxm_usd_per_eflop_central"]
+            < E["atlas_h100_sxm_usd_per_eflop_high"])
+    # MI355X, Llama 3.1 8B at 31,365 tokens/s: Vultr's $2.59 and Oracle's $8.60 an hour
+    assert E["atlas_mi355x_usd_per_eflop_low"] == pytest.approx(2.59 / eflop_per_hour(31_365.12, F8))
+    assert E["atlas_mi355x_usd_per_eflop_high"] == pytest.approx(8.60 / eflop_per_hour(31_365.12, F8))
     # GB300 matches the H100's cost per token at 2.95 x 5,003 / 1,621 = $9.10 an hour
     assert E["atlas_gb300_nvl72_breakeven_usd_per_device_hour"] == pytest.approx(2.95 * 5003 / 1621)
 
@@ -53,7 +66,7 @@ def test_cost_per_million_tokens_by_hand(E):
 def test_pue_moves_joules_not_mfu():
     hi = compute_section("atlas", {"pue": 1.5})
     lo = compute_section("atlas")
-    assert hi["atlas_h100_sxm_j_per_token"] / lo["atlas_h100_sxm_j_per_token"] == pytest.approx(1.5 / 1.3)
+    assert hi["atlas_h100_sxm_j_per_pflop"] / lo["atlas_h100_sxm_j_per_pflop"] == pytest.approx(1.5 / PUE)
     assert hi["atlas_h100_sxm_mfu_frac"] == lo["atlas_h100_sxm_mfu_frac"]
 
 
@@ -86,7 +99,7 @@ def test_every_measured_accelerator_has_energy_and_price_or_a_known_gap(E):
     measured = reg[reg["measured"]]
     assert len(measured) == E["atlas_measured_accelerators_count"] >= 6
     for r in measured.itertuples():
-        gaps = ({"energy"} if pd.isna(r.j_per_token) else set()) | ({"price"} if pd.isna(r.usd_per_million_tokens_central) else set())
+        gaps = ({"energy"} if pd.isna(r.j_per_pflop) else set()) | ({"price"} if pd.isna(r.usd_per_eflop_central) else set())
         assert gaps == KNOWN_GAPS.get(r.gpu_id, set()), r.gpu_id
     assert set(KNOWN_GAPS) <= set(measured["gpu_id"])  # a gap closed or dropped: update the list
     assert E["atlas_measured_with_energy_count"] == len(measured)
@@ -104,7 +117,7 @@ def test_measured_vs_specs_table_shows_joules_and_dollars(E):
         if not reg.loc[name, "measured"]:
             assert energy == cost == "", name
             continue
-        assert energy == figures.NO_POWER or float(energy) > 0, name
+        assert energy == figures.NO_POWER or float(energy.replace(",", "")) > 0, name
         assert cost.startswith(figures.NO_PRICE) or cost.startswith("\\$"), name
     # Ironwood: no price, but the hourly price that matches the H100 per token: 2.95 x 4,127.56 / 1,621
     ironwood = lines["Google TPU7x Ironwood (per chip)"]
@@ -113,11 +126,52 @@ def test_measured_vs_specs_table_shows_joules_and_dollars(E):
 
 def test_gb300_is_priced_by_its_own_list_price_not_a_stand_in(E):
     assert E["atlas_measured_with_proxy_price_count"] == 0
-    # Oracle's $18.00 an hour at 5,003 tokens/s: 18.00 / (5,003 x 3,600) x 1e6 = $0.999 per million
-    assert E["atlas_gb300_nvl72_usd_per_million_tokens_low"] == pytest.approx(18.00 / (5003 * 3600) * 1e6)
-    assert E["atlas_gb300_nvl72_usd_per_million_tokens_high"] == E["atlas_gb300_nvl72_usd_per_million_tokens_low"]
+    # Oracle's $18.00 an hour at 5,003 tokens/s of Llama 3.1 70B
+    assert E["atlas_gb300_nvl72_usd_per_eflop_low"] == pytest.approx(18.00 / eflop_per_hour(5003, F70))
+    assert E["atlas_gb300_nvl72_usd_per_eflop_high"] == E["atlas_gb300_nvl72_usd_per_eflop_low"]
     # the B300-server stand-ins stay in view: $5.00 (Ornn's low) to $9.50 (Nebius from October)
     assert E["atlas_gb300_nvl72_stand_in_usd_per_device_hour_low"] == 5.00
     assert E["atlas_gb300_nvl72_stand_in_usd_per_device_hour_high"] == 9.50
     gb300 = next(line for line in figures.summary_table(E).splitlines() if line.startswith("| GB300 |"))
     assert "(proxy price)" not in gb300
+
+
+def test_cross_accelerator_columns_compare_one_basis(E):
+    """The summary's rows run several models, so no column of it that sets accelerators side by side
+    may be per token (J/token, $ per 1M tokens, tokens/s): each is per unit of model work, and every
+    row names its model. The registry's columns likewise, with the model in the row."""
+    assert E["atlas_summary_models_count"] > 1
+    for table in (figures.summary_table(E), figures.registry_table(E)):
+        header = [c.strip().lower() for c in table.splitlines()[0].strip("|").split("|")]
+        per_token = [h for h in header if "token" in h]
+        assert not per_token, per_token
+        assert any("pflop" in h for h in header) and any("eflop" in h for h in header)
+    rows = [line for line in figures.summary_table(E).splitlines()[2:] if line.startswith("|")]
+    models = {[c.strip() for c in line.strip("|").split("|")][1] for line in rows}
+    assert "" not in models and len(models) == E["atlas_summary_models_count"]
+    measured = [line for line in figures.registry_table(E).splitlines() if "measured (" in line]
+    assert len(measured) == E["atlas_measured_accelerators_count"]
+
+
+def test_a_per_token_column_across_models_would_fail(E):
+    """The rule above, on a table that mixes bases: a per-token column over rows of several models."""
+    s = E.tables["summary"]
+    mixed = figures.markdown_table(["accelerator", "model", "J/token"],
+                                   [[r.gpu_id, r.model_id, f"{r.j_per_token:.2f}"] for r in s.itertuples()])
+    header = [c.strip().lower() for c in mixed.splitlines()[0].strip("|").split("|")]
+    assert any("token" in h for h in header) and s["model_id"].nunique() > 1  # what the test above refuses
+
+
+def test_every_mfu_names_the_peak_it_is_against(E):
+    for line in figures.summary_table(E).splitlines()[2:]:
+        cell = [c.strip() for c in line.strip("|").split("|")][5]
+        assert " of " in cell and "dense" in cell and "TFLOP/s" in cell, cell
+    s = E.tables["summary"].set_index("gpu_id")
+    assert s.loc["gb300_nvl72", "peak_label"] == "FP8 dense" and s.loc["gb300_nvl72", "peak_tflops"] == 5000
+    assert "FP8 dense peak" in E.quantities["atlas_gb300_nvl72_mfu_frac"].label
+
+
+def test_tpu_v5p_pod_and_cube_from_googles_documentation(E):
+    acc = load_table("accelerators").set_index("gpu_id")
+    assert E["atlas_tpu_v5p_pod_chips_count"] == acc.loc["tpu_v5p", "pod_devices"] == 8960
+    assert E["atlas_tpu_v5p_cube_chips_count"] == 4 * 4 * 4

@@ -5,9 +5,21 @@ not pass, the rates those totals would need, and the response to tariff and PUE.
 import numpy as np
 import pytest
 
+from analysis import defaults as d
 from analysis.chapters import compute_section
 from analysis.data import fact, load_table, row
 from analysis.ledger import CHECKED, _within
+
+# Each item by hand from the defaults' sources: IT kW x the PUE (IDC's 1.25) x 730 h x $0.078 (the
+# report's tariff); IT kW x CBRE's $130 per kW-month; capex per GPU x Meta's 9.1 % a year / 12.
+PUE, MAINTENANCE = d.PUE.default, d.MAINTENANCE_FRAC_PER_YEAR.default
+CAPEX = {"h100": 250_000 / 8, "gb200": 3_900_000 / 72}
+IT_KW = {"h100": 1.389, "gb200": 1.833}
+
+
+def opex(system: str) -> float:
+    kw = IT_KW[system]
+    return kw * PUE * 730 * 0.078 + kw * 130 + CAPEX[system] * MAINTENANCE / 12
 
 
 @pytest.fixture(scope="module")
@@ -16,25 +28,25 @@ def E():
 
 
 def test_totals_against_the_seeds_unverifiable_ones(E):
-    """H100 $543.80 (102.82 + 180.57 + 260.42 + 0) and GB200 $825.36 (135.68 + 238.29 + 451.39 + 0)
-    a month: 118 % and 130 % above the seed's $249 and $359, which no public text contains (S09)."""
-    assert E["h100_opex_usd_per_gpu_month"] == pytest.approx(543.80, abs=0.01)
-    assert E["gb200_opex_usd_per_gpu_month"] == pytest.approx(825.36, abs=0.01)
-    assert E["h100_opex_vs_seed_pct"] == pytest.approx((543.80 / 249 - 1) * 100, abs=0.01)
-    assert E["gb200_opex_vs_seed_pct"] == pytest.approx((825.36 / 359 - 1) * 100, abs=0.01)
-    # A10: the opex gap (825.36 / 543.80 = 1.518x) stays below the capex gap (1.733x).
-    assert E["gb200_to_h100_opex_ratio"] == pytest.approx(825.36 / 543.80, rel=1e-4)
+    """H100 about $516 and GB200 about $785 a month (power + space + maintenance + 0): about twice the
+    seed's $249 and $359, which no public text contains (S09)."""
+    assert E["h100_opex_usd_per_gpu_month"] == pytest.approx(opex("h100"), rel=1e-6)
+    assert E["gb200_opex_usd_per_gpu_month"] == pytest.approx(opex("gb200"), rel=1e-6)
+    assert E["h100_opex_vs_seed_pct"] == pytest.approx((opex("h100") / 249 - 1) * 100, abs=0.01)
+    assert E["gb200_opex_vs_seed_pct"] == pytest.approx((opex("gb200") / 359 - 1) * 100, abs=0.01)
+    # A10: the opex gap (about 1.5x) stays below the capex gap (1.733x).
+    assert E["gb200_to_h100_opex_ratio"] == pytest.approx(opex("gb200") / opex("h100"), rel=1e-4)
     assert E["gb200_to_h100_opex_ratio"] < E["gb200_to_h100_capex_ratio"]
     assert E["gb200_to_h100_power_ratio"] == pytest.approx(1833 / 1389)
 
 
 def test_h100_items_by_hand(E):
-    # power: 1,389 W x 1.3 PUE / 1,000 x 730 h x $0.078 per kWh = $102.82
-    assert E["h100_power_usd_per_gpu_month"] == pytest.approx(1.389 * 1.3 * 730 * 0.078)
-    # datacenter: 1.389 kW x $130 per kW-month = $180.57; maintenance: $31,250 x 10 % / 12 = $260.42;
+    # power: 1,389 W x the PUE / 1,000 x 730 h x $0.078 per kWh
+    assert E["h100_power_usd_per_gpu_month"] == pytest.approx(1.389 * PUE * 730 * 0.078)
+    # datacenter: 1.389 kW x $130 per kW-month = $180.57; maintenance: $31,250 x 9.1 % / 12 = $236.98;
     # other: not estimated, $0.
     assert E["h100_datacenter_usd_per_gpu_month"] == pytest.approx(1.389 * 130)
-    assert E["h100_maintenance_usd_per_gpu_month"] == pytest.approx(31_250 * 0.10 / 12)
+    assert E["h100_maintenance_usd_per_gpu_month"] == pytest.approx(31_250 * MAINTENANCE / 12)
     assert E["h100_other_usd_per_gpu_month"] == 0
     assert E.tables["items"]["h100"].sum() == pytest.approx(E["h100_opex_usd_per_gpu_month"])
 
@@ -45,23 +57,26 @@ def test_chip_power_is_the_reports(E):
 
 
 def test_the_seeds_totals_would_need_a_rent_below_the_market(E):
-    """The seed's $249 / $359 solved for the two rates: about $52 per kW-month and 2.8 % a year. The
-    rent is below every public rate in data/cost_anchors.csv (lowest: $90, NoVA wholesale, 2022)."""
-    assert E["seed_implied_datacenter_usd_per_kw_month"] == pytest.approx(52.3, abs=0.1)
-    assert E["seed_implied_maintenance_pct_per_year"] == pytest.approx(2.82, abs=0.01)
+    """The seed's $249 / $359 solved for the two rates (two equations, two unknowns, by hand here): a
+    rent far below every public rate in data/cost_anchors.csv (lowest: $90, NoVA wholesale, 2022)."""
+    power = {s: IT_KW[s] * PUE * 730 * 0.078 for s in IT_KW}
+    a = np.array([[IT_KW["h100"], CAPEX["h100"] / 12], [IT_KW["gb200"], CAPEX["gb200"] / 12]])
+    rent, share = np.linalg.solve(a, [249 - power["h100"], 359 - power["gb200"]])
+    assert E["seed_implied_datacenter_usd_per_kw_month"] == pytest.approx(rent)
+    assert E["seed_implied_maintenance_pct_per_year"] == pytest.approx(share * 100)
     assert E["seed_implied_datacenter_usd_per_kw_month"] < E["colocation_anchor_low_usd_per_kw_month"] == 90
     assert E["colocation_anchor_low_usd_per_kw_month"] < E["datacenter_usd_per_kw_month"] < E["colocation_anchor_high_usd_per_kw_month"]
 
 
 def test_opex_responds_to_pue_and_tariff(E):
     lower = compute_section("opex", {"pue": 1.15})
-    # Only power moves: 1,389 W x (1.3 - 1.15) / 1,000 x 730 h x $0.078 = $11.86 less.
+    # Only power moves: 1,389 W x (the PUE - 1.15) / 1,000 x 730 h x $0.078 less.
     assert E["h100_opex_usd_per_gpu_month"] - lower["h100_opex_usd_per_gpu_month"] == pytest.approx(
-        1.389 * 0.15 * 730 * 0.078)
+        1.389 * (PUE - 1.15) * 730 * 0.078)
     curve = E.tables["vs_tariff"]
-    h100 = curve[(curve["system"] == "h100") & np.isclose(curve["pue"], 1.3)]
+    h100 = curve[(curve["system"] == "h100") & np.isclose(curve["pue"], PUE)]
     slope = np.polyfit(h100["tariff_usd_per_kwh"], h100["usd_per_gpu_month"], 1)[0]
-    assert slope == pytest.approx(1.389 * 1.3 * 730)  # USD per GPU-month per USD per kWh
+    assert slope == pytest.approx(1.389 * PUE * 730)  # USD per GPU-month per USD per kWh
     at_build = np.interp(0.078, h100["tariff_usd_per_kwh"], h100["usd_per_gpu_month"])
     assert at_build == pytest.approx(E["h100_opex_usd_per_gpu_month"])
 

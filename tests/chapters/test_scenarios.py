@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from analysis import defaults as d
 from analysis.chapters import compute_section
 from analysis.chapters.bands import OUTPUTS
 from analysis.data import fact
@@ -24,24 +25,24 @@ def test_every_scenario_and_output_is_recorded(E):
 
 
 def test_report_defaults_reproduce_the_report_and_the_uncertainty_points(E):
-    """The first scenario is the book at its defaults: the independent H100 TCO ($1.87033, +32 %
-    from SemiAnalysis's $1.42, A13) and $2.5656 per million Llama 3.1 405B tokens (SA: $1.95 at its
+    """The first scenario is the book at its defaults: the TCO chapter's H100 TCO (about 29 % above
+    SemiAnalysis's $1.42, A13) and the cost of a million Llama 3.1 405B tokens at it (SA: $1.95 at its
     basis, A34), and exactly the uncertainty chapter's point values."""
-    assert E["report_defaults__h100_tco_usd_per_gpu_hour"] == pytest.approx(1.87033, rel=1e-4)
+    tco = compute_section("tco")["h100_tco_usd_per_gpu_hour"]
+    assert E["report_defaults__h100_tco_usd_per_gpu_hour"] == pytest.approx(tco, rel=1e-12)
     assert E["report_defaults__h100_tco_usd_per_gpu_hour"] > fact("A13_h100_usd_per_gpu_hour")
     assert E["report_defaults__llama31_405b_bf16_usd_per_million_tokens"] == pytest.approx(
-        1.87033 / (202.5 * 3600) * 1e6, rel=1e-3)
+        tco / (202.5 * 3600) * 1e6, rel=1e-3)
     points = compute_section("uncertainty", {"mc_draws": 1_000})
     for key in OUTPUTS:
         assert E[f"report_defaults__{key}"] == pytest.approx(points[key], rel=1e-12)
 
 
 def test_cheap_power_moves_only_the_electricity_share(E):
-    """Texas's 6.60 cents instead of 7.8 cents per kWh: the H100's electricity at the meter is
-    1,389 W x 1.3 = 1.8057 kW, so each GPU-hour costs 1.8057 x (0.078 - 0.066) = $0.0217 less;
-    the joules per token do not change."""
+    """Texas's 6.60 cents instead of 7.8 cents per kWh: the H100 draws 1,389 W x the PUE at the meter,
+    so each GPU-hour costs that x (0.078 - 0.066) less; the joules per token do not change."""
     saving = E["report_defaults__h100_tco_usd_per_gpu_hour"] - E["cheap_power_texas__h100_tco_usd_per_gpu_hour"]
-    assert saving == pytest.approx(1.389 * 1.3 * (0.078 - 0.066), rel=0.02)
+    assert saving == pytest.approx(1.389 * d.PUE.default * (0.078 - 0.066), rel=0.02)
     assert E["cheap_power_texas__llama31_405b_bf16_j_per_token"] == E["report_defaults__llama31_405b_bf16_j_per_token"]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from analysis import defaults as d
 from analysis.chapters import compute_section
 from analysis.chapters import uncertainty as chapter
 from analysis.chapters.bands import OUTPUTS
@@ -17,9 +18,9 @@ def E():
 
 
 def test_point_values_are_the_tco_chapters(E):
-    """The point values are the TCO chapter's independent estimate, which lands +32 % from
+    """The point values are the TCO chapter's independent estimate, which lands about 29 % from
     SemiAnalysis's $1.42 per H100-hour (A13) and so from its $1.95 per million Llama 3.1 405B
-    tokens (A34): $1.87033 / (202.5 tokens/s x 3,600 s) x 1e6 = $2.5656."""
+    tokens (A34): the TCO / (202.5 tokens/s x 3,600 s) x 1e6."""
     tco = compute_section("tco", {})
     assert E["h100_tco_usd_per_gpu_hour"] == pytest.approx(tco["h100_tco_usd_per_gpu_hour"])
     assert E["llama31_405b_bf16_usd_per_million_tokens"] == pytest.approx(tco["llama31_405b_bf16_usd_per_million_tokens"])
@@ -28,12 +29,12 @@ def test_point_values_are_the_tco_chapters(E):
 
 
 def test_joules_per_token_and_household_years_by_hand(E):
-    """1,389 W of IT per H100 x PUE 1.3 = 1,805.7 W at the meter, over NVIDIA's 202.5 tokens/s/GPU
-    (DGXC v25.02) = 8.917 J per token; 15e12 tokens x 8.917 J / 3.6e6 J per kWh / 10,791 kWh per
-    household-year = 3,443 household-years."""
-    assert E["llama31_405b_bf16_j_per_token"] == pytest.approx(1389 * 1.3 / 202.5, rel=1e-9)
+    """1,389 W of IT per H100 x the PUE (IDC's 1.25) at the meter, over NVIDIA's 202.5 tokens/s/GPU
+    (DGXC v25.02) = J per token; 15e12 tokens x that / 3.6e6 J per kWh / 10,791 kWh per
+    household-year = household-years."""
+    assert E["llama31_405b_bf16_j_per_token"] == pytest.approx(1389 * d.PUE.default / 202.5, rel=1e-9)
     assert E["llama31_405b_bf16_household_years_15t_tokens"] == pytest.approx(
-        15e12 * (1389 * 1.3 / 202.5) / 3.6e6 / 10_791, rel=1e-9)
+        15e12 * (1389 * d.PUE.default / 202.5) / 3.6e6 / 10_791, rel=1e-9)
 
 
 def test_point_values_use_the_owners_keys_units_and_values(E):
@@ -65,7 +66,7 @@ def test_tornado_bars_carry_the_parameter_descriptions(E):
     assert len(cost) == chapter.TORNADO_BARS
     # a longer useful life spreads the capex over more hours: the largest swing in the cost of a token
     # The maintenance share, the least certain input (0-20 % of capex a year), now drives the cost most.
-    assert chapter.top_driver(E, "tornado_cost") == "Maintenance and support contracts"
+    assert chapter.top_driver(E, "tornado_cost") == d.MAINTENANCE_FRAC_PER_YEAR.description
     assert cost.loc["tariff_usd_per_kwh", "label"] == "Electricity tariff"
     assert cost.loc["mfu_scale", "label"] == chapter.EXTRA_LABELS["mfu_scale"]
     breakeven = E.tables["tornado_breakeven"]
@@ -74,7 +75,7 @@ def test_tornado_bars_carry_the_parameter_descriptions(E):
 
 def test_inputs_table_shows_this_builds_value_inside_its_range(E):
     inputs = E.tables["inputs"].set_index("param")
-    assert inputs.loc["pue", "value"] == 1.3 and inputs.loc["mfu_scale", "value"] == 1.0
+    assert inputs.loc["pue", "value"] == d.PUE.default and inputs.loc["mfu_scale", "value"] == 1.0
     assert ((inputs["low"] <= inputs["value"]) & (inputs["value"] <= inputs["high"])).all()
     changed = compute_section("uncertainty", {"tariff_usd_per_kwh": 0.12, "mc_draws": 1_000})
     assert changed.tables["inputs"].set_index("param").loc["tariff_usd_per_kwh", "value"] == 0.12

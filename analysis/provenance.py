@@ -1,0 +1,131 @@
+"""What each result reads from the reports, recorded while a chapter computes.
+
+A ledger row may call itself *reproduced independently* only when no number from the report lies
+on its computation's path. Nobody types that path by hand: while a chapter computes, every read is
+noted here, and :meth:`analysis.chapters.ChapterResults.add` attaches to each new result what has
+been noted so far (:func:`snapshot`). A note is a short tag:
+
+- ``fact:<id>``: a report fact read as an input (:func:`analysis.data.fact`, or
+  ``row("report_facts", id)``);
+- ``frame:<id>``: a report fact read only to frame the question (which run, how many tokens or
+  GPUs; :func:`analysis.data.framing`), which an independent result may do;
+- ``row:<table>:<key>``: a data row whose ``source_id`` is one of :data:`REPORT_SOURCES`;
+- ``param:<name>``: a parameter the chapter read (:class:`analysis.params.Parameters`); when the value is the
+  default and that default is a report fact (``Param.fact``), the fact is noted too;
+- reading another result (upstream or the chapter's own) notes everything that result read.
+
+A result carries every read made before it in its chapter, in time order. That over-counts (a
+report number read early is attached to every later result) but cannot miss a read that feeds it,
+since a value is always computed before it is recorded. Code that only compares with the report,
+and feeds nothing computed later, runs inside :func:`aside`: its reads are attached to the results
+added inside the block and dropped at its end. A test (tests/test_provenance.py) checks the claim
+that nothing is missed: it moves every report number a little and asserts that every result that
+moves recorded a report read.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+# The sources whose numbers the ledger checks: SemiAnalysis's two reports and its 2024 energy
+# article, and the two second-hand seeds. A data row citing one of them is the report's number.
+REPORT_SOURCES = frozenset({"sa_gb200_2025", "sa_100k_2024", "sa_energy_2024", "seed_000", "seed_001"})
+KINDS = ("fact", "frame", "row", "param")
+
+
+class Recorder:
+    """The reads of one chapter's computation: the main list, and one set per open :func:`aside`."""
+
+    def __init__(self) -> None:
+        self.reads: set[str] = set()
+        self.asides: list[set[str]] = []
+
+    def note(self, tags) -> None:
+        (self.asides[-1] if self.asides else self.reads).update(tags)
+
+    def snapshot(self) -> frozenset[str]:
+        return frozenset(self.reads.union(*self.asides))
+
+
+_STACK: list[Recorder] = []
+
+
+def note(*tags: str) -> None:
+    """Record ``tags`` in every computation under way (a chapter computed inside another's notes
+    into both, so nothing it reads escapes the outer one)."""
+    for recorder in _STACK:
+        recorder.note(tags)
+
+
+def note_rows(table: str, rows) -> None:
+    """Record the rows among ``rows`` (a DataFrame or one row, a Series) whose ``source_id`` is a
+    report's, keyed by ``key`` columns where the table has them, else by the row's position."""
+    if not _STACK or rows is None:
+        return
+    frame = rows.to_frame().T if hasattr(rows, "to_frame") and not hasattr(rows, "columns") else rows
+    if "source_id" not in frame.columns:
+        return
+    mine = frame[frame["source_id"].isin(REPORT_SOURCES)]
+    note(*(f"row:{table}:{_row_key(r)}" for _, r in mine.iterrows()))
+
+
+def _row_key(r) -> str:
+    """A readable key of a data row: its id column if it has one, else model/GPU/precision/size/date."""
+    for column in ("row_id", "run_id", "number_id", "snapshot_id", "component_id", "anchor_id", "item_id"):
+        if column in r.index and isinstance(r[column], str):
+            return r[column]
+    parts = [str(r[c]) for c in ("model_id", "gpu_id", "precision", "gpus", "date") if c in r.index]
+    return "/".join(parts) if parts else str(r.name)
+
+
+def snapshot() -> frozenset[str] | None:
+    """What the innermost computation under way has read so far; None outside any computation."""
+    return _STACK[-1].snapshot() if _STACK else None
+
+
+@contextmanager
+def recording():
+    """Record the reads of one chapter's computation (``analysis.chapters.compute_section``)."""
+    recorder = Recorder()
+    _STACK.append(recorder)
+    try:
+        yield recorder
+    finally:
+        _STACK.remove(recorder)
+
+
+def begin() -> Recorder:
+    """Start recording for the rest of a notebook kernel, which computes one chapter
+    (``analysis.notebook.start``); any recorder left by an earlier chapter is dropped."""
+    _STACK[:] = [Recorder()]
+    return _STACK[0]
+
+
+@contextmanager
+def aside():
+    """A block that only sets results beside the report's figures: what it reads is attached to
+    the results added inside it and forgotten at its end. Its values must feed nothing computed
+    after it (tests/test_provenance.py moves the report's numbers and checks)."""
+    recorders = list(_STACK)
+    for recorder in recorders:
+        recorder.asides.append(set())
+    try:
+        yield
+    finally:
+        for recorder in recorders:
+            recorder.asides.pop()
+
+
+def report_reads(reads) -> list[str]:
+    """The report numbers among ``reads``: facts read as inputs and report rows, sorted."""
+    return sorted(t.split(":", 1)[1] for t in reads or () if t.startswith(("fact:", "row:")))
+
+
+def framing_reads(reads) -> list[str]:
+    """The report facts among ``reads`` that only frame the question, sorted."""
+    return sorted(t.split(":", 1)[1] for t in reads or () if t.startswith("frame:"))
+
+
+def params_read(reads) -> list[str]:
+    """The parameters among ``reads``, sorted."""
+    return sorted(t.split(":", 1)[1] for t in reads or () if t.startswith("param:"))
