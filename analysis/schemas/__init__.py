@@ -37,6 +37,11 @@ from analysis.schemas.ledger import (
     _report_facts_schema,
     _seed_numbers_schema,
 )
+from analysis.schemas.mlperf import (
+    _mlperf_benchmarks_schema,
+    _mlperf_convergence_schema,
+    _mlperf_training_schema,
+)
 from analysis.schemas.reference import (
     _accelerators_schema,
     _gpus_schema,
@@ -105,6 +110,9 @@ SCHEMAS = {
     "network_components": _network_components_schema,
     "backtest_runs": _backtest_runs_schema,
     "cost_anchors": _cost_anchors_schema,
+    "mlperf_benchmarks": _mlperf_benchmarks_schema,
+    "mlperf_training": _mlperf_training_schema,
+    "mlperf_convergence": _mlperf_convergence_schema,
 }
 # Where a table lives under data/, when not at <name>.csv; and tables that may be absent (an
 # absent optional table reads as empty, with its columns).
@@ -121,10 +129,13 @@ DEPENDS = {"gpus": ("sources",), "models": ("sources",), "training_runs": ("sour
            "llama3_interruptions": ("sources",), "reliability_facts": ("sources",), "job_failures": ("sources",),
            "distributions": ("sources",), "measured": ("sources", "gpus"),
            "accelerators": ("sources", "gpus"), "atlas_benchmarks": ("sources", "models", "gpus"),
-           "network_components": ("sources",), "backtest_runs": ("sources", "gpus"), "cost_anchors": ("sources",)}
+           "network_components": ("sources",), "backtest_runs": ("sources", "gpus"), "cost_anchors": ("sources",),
+           "mlperf_benchmarks": ("sources", "models"), "mlperf_training": ("sources", "gpus", "mlperf_benchmarks"),
+           "mlperf_convergence": ("sources", "mlperf_benchmarks")}
 KEYS = {"sources": "source_id", "gpus": "gpu_id", "models": "model_id",
         "training_runs": "run_id", "report_facts": "fact_id", "claims": "claim_id",
         "cloud_prices": "snapshot_id", "seed_numbers": "number_id", "published_runs": "run_id",
         "llama3_interruptions": "component", "reliability_facts": "item_id", "job_failures": "row_id",
         "distributions": "param", "accelerators": "gpu_id", "atlas_benchmarks": "row_id",
-        "network_components": "component_id", "backtest_runs": "run_id", "cost_anchors": "anchor_id"}
+        "network_components": "component_id", "backtest_runs": "run_id", "cost_anchors": "anchor_id",
+        "mlperf_benchmarks": "benchmark", "mlperf_training": "result_id", "mlperf_convergence": "rcp_id"}
