@@ -4,7 +4,8 @@ every dollar figure can say which tier it uses and how far the tiers spread.
 
 Within a tier an accelerator's price is the median of the midpoints of its rows of the latest year
 that has any, its own rows where it has them and stand-ins ("proxy:" rows, another device's price)
-only where it has none; low and high are the lowest low and the highest high of those rows.
+only where it has none, of the strongest evidence class among them (:data:`EVIDENCE_ORDER`); low
+and high are the lowest low and the highest high of those rows.
 """
 
 from __future__ import annotations
@@ -15,6 +16,10 @@ import pandas as pd
 TIERS = ("on-demand", "neocloud list", "market range", "spot/flex", "1-year", "3-year",
          "owning (SemiAnalysis model)", "owning (the book's TCO)")
 LIST_TIERS = ("on-demand", "neocloud list", "market range")  # what a buyer pays without a commitment
+# Within a tier the strongest evidence present is used: a provider's page before a transcription of
+# it, before an aggregator's copy, before a model value (SemiAnalysis's 3-year rent beside Google's
+# transcribed 3-year price, for example, is not averaged in).
+EVIDENCE_ORDER = ("primary page", "dated transcription", "aggregator", "model value")
 BOOK_TCO_TIER = "owning (the book's TCO)"
 
 
@@ -26,7 +31,9 @@ def tier_rows(prices: pd.DataFrame, gpu_id: str, tier: str) -> pd.DataFrame:
     year = rows["period"].str[:4]
     rows = rows[year == year.max()]
     own = rows[~rows["what"].str.startswith("proxy:")]
-    return own if not own.empty else rows
+    rows = own if not own.empty else rows
+    best = min(rows["evidence"], key=EVIDENCE_ORDER.index)
+    return rows[rows["evidence"] == best]
 
 
 def ladder(prices: pd.DataFrame, book_tco: dict[str, float] | None = None) -> pd.DataFrame:
