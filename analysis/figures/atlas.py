@@ -93,7 +93,19 @@ def cost_text(r, breakeven: bool = False) -> str:
         cost = usd(r.usd_per_million_tokens_central)
     else:
         cost = f"{usd(r.usd_per_million_tokens_low)}–{usd(r.usd_per_million_tokens_high)}"
-    return f"{cost} (proxy price)" if r.price_is_proxy else cost
+    cost = f"{cost} ({r.price_tiers})"
+    cost = f"{cost} (proxy price)" if r.price_is_proxy else cost
+    if breakeven and not np.isnan(r.breakeven_usd_per_device_hour):  # the second view, beside the price
+        cost = f"{cost}; matches the H100 at {usd(r.breakeven_usd_per_device_hour)}/h"
+    return cost
+
+
+def spread_text(r) -> str:
+    """The spread of an accelerator's hourly price across every tier of the ladder."""
+    if np.isnan(r.spread_ratio):
+        return NO_PRICE
+    return (f"{usd(r.dearest_usd)}/h {r.dearest_tier} to {usd(r.cheapest_usd)}/h {r.cheapest_tier} "
+            f"({r.spread_ratio:.1f}x)")
 
 
 def energy_text(r) -> str:
@@ -105,10 +117,11 @@ def summary_table(E) -> str:
     body = []
     for r in s.itertuples():
         body.append([SHORT[r.gpu_id], MODELS[r.model_id], r.precision.upper(), r.release, rate(r.tokens_per_s_per_device),
-                     pct(r.mfu), energy_text(r), cost_text(r),
+                     pct(r.mfu), energy_text(r), cost_text(r), spread_text(r),
                      "" if np.isnan(r.breakeven_usd_per_device_hour) else usd(r.breakeven_usd_per_device_hour)])
     return markdown_table(["accelerator", "model", "precision", "release", "tokens/s/device", "MFU (book)",
-                           "J/token", "$ per 1M tokens", "break-even $/h vs H100"], body, "lllllrrrr")
+                           "J/token", "$ per 1M tokens (list tiers)", "hourly price across tiers",
+                           "break-even $/h vs H100"], body, "lllllrrrlr")
 
 
 def rows_table(E) -> str:
