@@ -293,7 +293,7 @@ def score_folder(folder: str, benchmark: dict, round_: str, commit: str, root: s
         "olympic_minutes": "" if score is None else f"{score:.4f}", "scaling_factor": f"{factor:.6g}",
         "score_minutes": "" if score is None else f"{score * factor:.4f}",
         "energy_j": "" if energy is None else f"{energy:.6g}", "energy_scope": scope,
-        "log_defects": "; ".join(f"{Path(f).name}:{','.join(map(str, r.defects))}" for f, r in zip(files, runs) if r.defects),
+        "log_defects": "; ".join(f"{Path(f).name}:{','.join(map(str, r.defects))}" for f, r in zip(files, runs, strict=True) if r.defects),
         "source_id": source_id_for(round_), "repository": REPOSITORY.format(round=round_), "commit": commit,
         "path": rel,
     }

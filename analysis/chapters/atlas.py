@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis import atlas, prices as ladder_prices
+from analysis import atlas
+from analysis import prices as ladder_prices
 from analysis.chapters import ChapterResults
 from analysis.data import load_table
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from analysis.schemas.columns import DATE, ID, _int, _num, _source, _text, pa
 
-
 # The price ladder: what kind of price a row is (cheapest commitments last), and what was read.
 # "owning (the book's TCO)" rows are never typed here: the TCO chapter computes them.
 PRICE_TIERS = ("on-demand", "neocloud list", "spot/flex", "1-year", "3-year", "market range",
