@@ -6,6 +6,8 @@ by side, and the planner (:func:`analysis.planner.plan`) checked against the pre
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pandas as pd
 
@@ -58,18 +60,22 @@ def planner_check(results: pd.DataFrame, benchmarks: pd.DataFrame, convergence: 
                "submitter": r.submitter, "accelerators": r.accelerators, "global_batch_size": r.global_batch_size,
                "tokens_to_target": tokens, "batch_within_reference": inside, "score_minutes": r.score_minutes,
                "predicted_minutes": np.nan, "mfu": np.nan, "error_frac": np.nan, "why_not": ""}
-        try:
-            plan = planner.plan(planner.PlanInputs(model=planner.model_from_registry(b["model_id"]), tokens=tokens,
-                                                   gpu_id=r.gpu_id, gpus=int(r.accelerators), precision="bf16",
-                                                   draws=PLANNER_DRAWS))
-        except (planner.PlanError, DataError) as exc:
-            row["why_not"] = str(exc)
-        else:
-            row["predicted_minutes"] = plan.results["days"]["value"] * 24 * 60
-            row["mfu"] = plan.steps["mfu"]
-            row["error_frac"] = row["predicted_minutes"] / r.score_minutes - 1
+        minutes, mfu, why = _planned(b["model_id"], tokens, r.gpu_id, int(r.accelerators))
+        row.update(predicted_minutes=minutes, mfu=mfu, why_not=why, error_frac=minutes / r.score_minutes - 1)
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+@functools.lru_cache(maxsize=512)
+def _planned(model_id: str, tokens: float, gpu_id: str, gpus: int) -> tuple[float, float, str]:
+    """The planner's time without failures (minutes) and MFU for one run, or why it cannot plan it.
+    No parameter of this chapter reaches it, so one process asks the planner once per run."""
+    try:
+        plan = planner.plan(planner.PlanInputs(model=planner.model_from_registry(model_id), tokens=tokens,
+                                               gpu_id=gpu_id, gpus=gpus, precision="bf16", draws=PLANNER_DRAWS))
+    except (planner.PlanError, DataError) as exc:
+        return float("nan"), float("nan"), str(exc)
+    return plan.results["days"]["value"] * 24 * 60, plan.steps["mfu"], ""
 
 
 def _power(P) -> tuple[dict[str, float], dict[str, float], pd.DataFrame]:
