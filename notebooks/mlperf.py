@@ -93,10 +93,10 @@ display(Markdown(figures.headline_table(E)))
 # Perfect strong scaling keeps GPU-hours flat as the system grows. On GB200 in v5.1, Llama 3.1 405B
 # took {glue:text}`mlperf_405b_gb200_v5_1_gpu_hours_512:,.0f` GPU-hours on 512 GPUs,
 # {glue:text}`mlperf_405b_gb200_v5_1_gpu_hours_2560:,.0f` on 2,560 and
-# {glue:text}`mlperf_405b_gb200_v5_1_gpu_hours_5120:,.0f` on 5,120: each doubling from 2,560 to
-# 5,120 kept {glue:text}`mlperf_405b_gb200_v5_1_efficiency_2560_5120_pct:.0f` % of the GPU-hours'
-# worth. Across all {glue:text}`mlperf_scaling_steps_count:.0f` steps up in size with the same
-# accelerator in the same round, the median doubling keeps
+# {glue:text}`mlperf_405b_gb200_v5_1_gpu_hours_5120:,.0f` on 5,120: the doubling from 2,560 to
+# 5,120 ran at {glue:text}`mlperf_405b_gb200_v5_1_efficiency_2560_5120_pct:.0f` % efficiency (GPU-hours
+# before over after). Across all {glue:text}`mlperf_scaling_steps_count:.0f` steps up in size with
+# the same accelerator in the same round, the median doubling runs at
 # {glue:text}`mlperf_scaling_efficiency_per_doubling_median_pct:.0f` %. Larger systems also run
 # larger batches, which need more samples to converge, so part of each loss is the benchmark's
 # convergence, not the network.
@@ -120,7 +120,7 @@ glue_figure("fig_mlperf_scaling", figures.scaling_figure(E))
 # each end, so that a software gain is not read as a scaling effect.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.scaling_table(E)))
+display(figures.scaling_table(E))
 
 # %% [markdown]
 # ## Vendors side by side
@@ -132,7 +132,7 @@ display(Markdown(figures.scaling_table(E)))
 # {ref}`atlas <chapter-atlas>` times a PUE of {glue:text}`mlperf_pue:.2f`.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.cross_vendor_table(E)))
+display(figures.cross_vendor_table(E))
 
 # %% [markdown]
 # ## Energy, and what MLPerf Power measured
@@ -168,7 +168,7 @@ display(Markdown(figures.power_table(E)))
 # needs a chip TDP for its energy step, and Google publishes none.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.planner_table(E)))
+display(figures.planner_table(E))
 
 # %% [markdown]
 # ## The price ladder

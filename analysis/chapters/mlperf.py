@@ -122,7 +122,7 @@ def compute(P, upstream) -> ChapterResults:
     for tier, key in (("on-demand", "on_demand"), ("3-year", "3_year"), ("owning (SemiAnalysis model)", "sa_owning"),
                       ("owning (the book's TCO)", "book_tco")):
         res.add(f"mlperf_405b_fastest_usd_{key}", top[_tier_column(tier)], "USD",
-                f"Llama 3.1 405B, v5.1 fastest: GPU-hours at the {tier} tier")
+                f"Llama 3.1 405B, v5.1 fastest: cost at the {tier} tier")
         res.add(f"mlperf_gb200_usd_per_gpu_hour_{key}", ladder.set_index(["gpu_id", "tier"]).loc[("gb200_nvl72", tier), "usd_per_gpu_hour"],
                 "USD per GPU-hour", f"GB200: price per GPU-hour, {tier} tier")
     res.add("mlperf_405b_fastest_mwh_all_in", top["mwh_all_in"], "MWh", "Llama 3.1 405B, v5.1 fastest: MWh at all-in power x PUE")

@@ -104,26 +104,35 @@ def spread_table(E) -> str:
     return markdown_table(["accelerator", "tiers", "dearest", "cheapest", "spread"], body, "lrllr")
 
 
-def scaling_table(E) -> str:
+def scaling_table(E):
+    """Every step up in size of the pretraining benchmarks, sortable, with software and submitter."""
     s = E.tables["scaling"]
-    s = s[s["benchmark"] != "llama2_70b_lora"].sort_values(["benchmark", "gpu_id", "round", "accelerators_from"])
-    body = [[BENCHMARKS[r.benchmark], _name(r.gpu_id), r.round, f"{r.accelerators_from:,} → {r.accelerators_to:,}",
-             f"{r.gpu_hours_from:,.0f} → {r.gpu_hours_to:,.0f}", pct(r.efficiency_per_doubling),
-             "same" if r.same_framework else f"{r.framework_from} → {r.framework_to}",
-             r.submitter_from if r.submitter_from == r.submitter_to else f"{r.submitter_from} → {r.submitter_to}"]
-            for r in s.itertuples()]
-    return markdown_table(["benchmark", "accelerator", "round", "size", "GPU-hours", "efficiency per doubling",
-                           "software", "submitter"], body, "lllrrrll")
+    s = s[s["benchmark"] != "llama2_70b_lora"].sort_values(["benchmark", "gpu_id", "round", "accelerators_from"]).copy()
+    s["name"] = s["benchmark"].map(BENCHMARKS)
+    s["accelerator"] = s["gpu_id"].map(_name)
+    s["size"] = [f"{a:,} → {b:,}" for a, b in zip(s["accelerators_from"], s["accelerators_to"], strict=True)]
+    s["hours"] = [f"{a:,.0f} → {b:,.0f}" for a, b in zip(s["gpu_hours_from"], s["gpu_hours_to"], strict=True)]
+    s["software"] = [a if a == b else f"{a} → {b}" for a, b in zip(s["framework_from"], s["framework_to"], strict=True)]
+    s["by"] = [a if a == b else f"{a} → {b}" for a, b in zip(s["submitter_from"], s["submitter_to"], strict=True)]
+    return interactive_table(s, {"name": "benchmark", "accelerator": "accelerator", "round": "round", "size": "GPUs",
+                                 "hours": "GPU-hours", "efficiency_per_doubling": ("per doubling", pct),
+                                 "by": "submitter", "software": "software"},
+                             caption="Each step up in system size, same accelerator and round",
+                             numeric=("efficiency_per_doubling",))
 
 
-def cross_vendor_table(E) -> str:
-    c = E.tables["cross_vendor"]
-    body = [[BENCHMARKS[r.benchmark], r.round, f"{r.accelerators:,}", _name(r.gpu_id), r.submitter,
-             f"{r.score_minutes:,.1f}", f"{r.gpu_hours:,.1f}",
-             "no price" if np.isnan(r.usd_list) else f"{money(r.usd_list)} ({r.list_tier})",
-             "no power" if np.isnan(r.mwh_all_in) else f"{r.mwh_all_in:.3g}"] for r in c.itertuples()]
-    return markdown_table(["benchmark", "round", "size", "accelerator", "submitter", "minutes", "GPU-hours",
-                           "$ at list price (tier)", "MWh all-in"], body, "llrllrrrr")
+def cross_vendor_table(E):
+    """Vendors side by side: same benchmark, size and round; each accelerator's fastest, sortable."""
+    c = E.tables["cross_vendor"].copy()
+    c["name"] = c["benchmark"].map(BENCHMARKS)
+    c["accelerator_name"] = c["gpu_id"].map(_name)
+    c["list"] = ["no price" if np.isnan(u) else f"{money(u)} ({t})" for u, t in zip(c["usd_list"], c["list_tier"], strict=True)]
+    return interactive_table(c, {
+        "name": "benchmark", "round": "round", "accelerators": ("size", count), "accelerator_name": "accelerator",
+        "submitter": "submitter", "score_minutes": ("minutes", lambda v: f"{v:,.1f}"),
+        "gpu_hours": ("GPU-hours", lambda v: f"{v:,.1f}"), "list": "$ at list price (tier)",
+        "mwh_all_in": ("MWh all-in", lambda v: f"{v:.3g}")},
+        caption="Two or more vendors, same benchmark, size and round", numeric=("accelerators",))
 
 
 def power_table(E) -> str:
@@ -136,14 +145,19 @@ def power_table(E) -> str:
                            "MWh estimate, IT", "MWh estimate, x PUE", "MWh at chip TDP"], body, "lllrrlrrr")
 
 
-def planner_table(E) -> str:
+def planner_table(E):
+    """The planner's time to target against MLPerf's score, per pretraining result, sortable."""
     p = E.tables["planner"]
-    p = p[p["error_frac"].notna()].sort_values(["benchmark", "gpu_id", "accelerators"])
-    body = [[BENCHMARKS[r.benchmark], r.round, _name(r.gpu_id), f"{r.accelerators:,}", f"{r.tokens_to_target / 1e9:.2f}",
-             "" if r.batch_within_reference else "nearest", pct(r.mfu), f"{r.score_minutes:,.1f}",
-             f"{r.predicted_minutes:,.1f}", percent(r.error_frac, 0)] for r in p.itertuples()]
-    return markdown_table(["benchmark", "round", "accelerator", "GPUs", "tokens to target (B)", "reference batch",
-                           "planner MFU", "MLPerf minutes", "planner minutes", "error"], body, "lllrrlrrrr")
+    p = p[p["error_frac"].notna()].sort_values(["benchmark", "gpu_id", "accelerators"]).copy()
+    p["name"] = p["benchmark"].map(BENCHMARKS)
+    p["accelerator"] = p["gpu_id"].map(_name)
+    p["reference"] = ["interpolated" if inside else "nearest" for inside in p["batch_within_reference"]]
+    return interactive_table(p, {
+        "name": "benchmark", "round": "round", "accelerator": "accelerator", "accelerators": ("GPUs", count),
+        "tokens_to_target": ("tokens to target (B)", lambda v: f"{v / 1e9:.2f}"), "reference": "reference batch",
+        "mfu": ("planner MFU", pct), "score_minutes": ("MLPerf minutes", lambda v: f"{v:,.1f}"),
+        "predicted_minutes": ("planner minutes", lambda v: f"{v:,.1f}"), "error_frac": ("error", lambda v: percent(v, 0))},
+        caption="The planner against MLPerf, pretraining results", numeric=("accelerators",))
 
 
 def results_table(E):
