@@ -35,6 +35,7 @@ from analysis.costs import usd_per_million_tokens
 from analysis.data import DataError, load_table, table_path
 from analysis.energy import it_w_with_chip_swapped, joules_per_token, meter_w_per_gpu
 from analysis.flops import attention_flops_per_token, matmul_params, mfu_from_tokens_per_s
+from analysis.prices import LIST_TIERS
 
 CONVENTIONS = ("6n_12lhs", "6n_6lhs")  # the two counts a printed figure is tested against
 PEAK_LABEL = {"bf16": "BF16 dense", "fp8": "FP8 dense", "fp4": "FP4 dense"}  # the peak an MFU is against
@@ -149,9 +150,11 @@ def it_w_per_device(gpu_id: str, accelerators: pd.DataFrame, gpus: pd.DataFrame,
 
 
 def priced_rows(prices: pd.DataFrame, gpu_id: str) -> pd.DataFrame:
-    """The ``cloud_prices.csv`` rows that price ``gpu_id``: those of the latest year, and of these the
-    device's own prices where it has any; stand-ins (``what`` starting "proxy:") only where it has none."""
-    rows = prices[prices["gpu_id"] == gpu_id]
+    """The ``cloud_prices.csv`` rows that price ``gpu_id`` at a list tier (on-demand, neocloud list or
+    a market range: what a buyer pays without a commitment, :data:`analysis.prices.LIST_TIERS`):
+    those of the latest year, and of these the device's own prices where it has any; stand-ins
+    (``what`` starting "proxy:") only where it has none."""
+    rows = prices[(prices["gpu_id"] == gpu_id) & prices["tier"].isin(LIST_TIERS)]
     if rows.empty:
         return rows
     year = rows["period"].str[:4]
@@ -168,6 +171,12 @@ def price_range(prices: pd.DataFrame, gpu_id: str) -> tuple[float, float, float]
         return None
     mid = (rows["low_usd_per_gpu_hour"] + rows["high_usd_per_gpu_hour"]) / 2
     return float(rows["low_usd_per_gpu_hour"].min()), float(mid.median()), float(rows["high_usd_per_gpu_hour"].max())
+
+
+def price_tiers(prices: pd.DataFrame, gpu_id: str) -> str:
+    """The tiers of the rows behind :func:`price_range`, in ladder order, joined ("" if unpriced)."""
+    tiers = set(priced_rows(prices, gpu_id)["tier"])
+    return ", ".join(t for t in LIST_TIERS if t in tiers)
 
 
 def price_is_proxy(prices: pd.DataFrame, gpu_id: str) -> bool:

@@ -256,6 +256,20 @@ CHAPTERS: tuple[Section, ...] = (
                   "plan_backtest_estimated_median_abs_error_frac", "plan_backtest_within_band_frac"),
         figures=("fig-plan-backtest",),
     ),
+    Section(
+        name="mlperf",
+        title="MLPerf Training, priced",
+        question="What does each MLPerf Training LLM result cost in GPU-hours, dollars at each price tier and "
+                 "megawatt-hours, how efficiently does each doubling of the system scale, and how close is the planner?",
+        params=(d.H100_IT_W_PER_GPU, d.GB200_IT_W_PER_GPU, d.PUE),
+        tables=("mlperf_training", "mlperf_benchmarks", "mlperf_convergence", "cloud_prices", "accelerators", "gpus",
+                "models", "benchmarks", "distributions", "llama3_interruptions", "reliability_facts", "sources"),
+        needs=("tco",),  # the book's TCO per GPU-hour is the ladder's last tier
+        headline=("mlperf_results_count", "mlperf_405b_fastest_gpu_hours", "mlperf_405b_fastest_usd_on_demand",
+                  "mlperf_405b_fastest_usd_sa_owning", "mlperf_405b_fastest_mwh_all_in",
+                  "mlperf_planner_median_abs_error_frac", "mlperf_tpu7x_spread_ratio"),
+        figures=("fig-mlperf-scaling", "fig-mlperf-tiers"),
+    ),
 )
 
 SECTIONS: tuple[Section, ...] = CHAPTERS + (

@@ -132,12 +132,14 @@ display(Markdown(figures.registry_table(E)))
 # Ironwood's moved by peak and by that ratio: a secondary reading of a chart, marked so in
 # `data/accelerators.csv`, and an assumption that the rest of the pod scales with the chip. (The
 # first version of this chapter took Google's "2x over Trillium" at Ironwood's BF16 peak, which
-# doubled the v6e's watts; the chart puts Ironwood at FP8.) Dollars use the latest year of
-# `data/cloud_prices.csv`: the H100 at
+# doubled the v6e's watts; the chart puts Ironwood at FP8.) Dollars use the list tiers of the price
+# ladder in `data/cloud_prices.csv` (on-demand, neocloud list and market ranges: what a buyer pays
+# without a commitment; each cell names its tiers), latest year: the H100 at
 # {glue:text}`atlas_h100_usd_per_device_hour_central:.2f` US$ an hour (central, within the 2026
-# range of the table), the B200 at its 2026 range from secondary pages, the GB200 between a
-# secondary quote and CoreWeave's on-demand list price, the v6e and v5p at Google's on-demand list
-# prices across its regions (as SkyPilot's catalog reads them from Google's billing catalog). The
+# range, Oracle's on-demand list included), the B200 and GB200 between neocloud quotes and Oracle's
+# list, the v6e and v5p at Google's on-demand list prices across its regions (as SkyPilot's catalog
+# reads them from Google's billing catalog), and Ironwood at Google's on-demand price as a cost
+# research repository transcribed Google's TPU price page on 2026-07-15. The
 # GB300 and the MI355X are priced from the providers' own lists, read through public copies:
 # Oracle's price list gives both an on-demand price per GPU-hour, and Vultr's plan list an 8-GPU
 # MI355X server by the month, so the MI355X spans a neocloud and a hyperscaler. Oracle is the one
@@ -145,13 +147,16 @@ display(Markdown(figures.registry_table(E)))
 # {glue:text}`atlas_gb300_nvl72_stand_in_usd_per_device_hour_low:.2f` to
 # {glue:text}`atlas_gb300_nvl72_stand_in_usd_per_device_hour_high:.2f` US$ on neoclouds, a stand-in
 # the table keeps but no longer uses, since CoreWeave and Nebius ask GB300 buyers to contact sales.
-# No hourly price for Ironwood was found in a citable list; the revision of Google's TPU7x
-# documentation read here sends buyers to their account team, and SkyPilot's copy of Google's
-# billing catalog has no TPU7x rows. {glue:text}`atlas_measured_with_price_count:.0f`
+# {glue:text}`atlas_measured_with_price_count:.0f`
 # of the {glue:text}`atlas_measured_accelerators_count:.0f` measured accelerators have a price
-# ({glue:text}`atlas_measured_with_proxy_price_count:.0f` of them only a stand-in's); for every one the
-# last column gives the hourly price at which it would match the H100's cost per token on the same
-# model and precision, where the H100 has that row, so a reader with a quote can place it.
+# ({glue:text}`atlas_measured_with_proxy_price_count:.0f` of them only a stand-in's). The tiers
+# spread widely: Ironwood runs from {glue:text}`atlas_tpu7x_ironwood_dearest_usd_per_device_hour:.2f`
+# US$ an hour on demand to {glue:text}`atlas_tpu7x_ironwood_cheapest_usd_per_device_hour:.2f` US$ at
+# SemiAnalysis's modelled cost of owning, {glue:text}`atlas_tpu7x_ironwood_tier_spread_ratio:.1f` times;
+# the next-to-last column gives each accelerator's spread, and the
+# {ref}`MLPerf chapter <chapter-mlperf>` the whole ladder. As a second view, the last column gives
+# the hourly price at which each would match the H100's cost per token on the same model and
+# precision, where the H100 has that row, so a reader with a quote can place it.
 
 # %% tags=["remove-input"]
 display(Markdown(figures.summary_table(E)))
@@ -226,8 +231,8 @@ display(Markdown(figures.gains_table(E)))
 # AMD's MI300X and MI325X have MLPerf results only for Llama 2 70B LoRA fine-tuning, whose FLOPs per
 # token are not those of pre-training; AMD's own ROCm training tables could not be read for this
 # book; H200 and Trainium2 have no public pre-training throughput table here. They stay specs only.
-# No hourly price for Ironwood was found in a citable list, so the break-even column prices it
-# against the H100 instead. The v5p's and v6e's joules per PFLOP rest on a secondary reading of
+# Ironwood's price is Google's on-demand list as transcribed by a third party, not read on
+# Google's own page. The v5p's and v6e's joules per PFLOP rest on a secondary reading of
 # Google's chart, not on a published power figure. A test fails if a measured
 # accelerator loses its price or its joules per PFLOP without being added to this list.
 

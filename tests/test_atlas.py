@@ -115,13 +115,15 @@ def test_derived_tpu_power_is_marked_and_cites_its_reading():
 def test_price_range_uses_the_latest_year():
     prices = load_table("cloud_prices")
     low, central, high = atlas.price_range(prices, "h100_sxm")
-    # 2026 rows: 2.35, 2.95 and 1.99-5.00: lowest 1.99, median midpoint 2.95, highest 5.00.
-    assert (low, central, high) == (1.99, 2.95, 5.00)
+    # 2026 list-tier rows (on-demand, neocloud list, market range; no commitment or owning tier):
+    # 2.35, 2.95, 1.99-5.00 and Oracle's 10.00: lowest 1.99, median midpoint 3.2225, highest 10.00.
+    assert (low, central, high) == (1.99, 3.2225, 10.00)
+    assert atlas.price_tiers(prices, "h100_sxm") == "on-demand, market range"
     # MI355X: Vultr's $15,126 a month for 8 GPUs (/ 730 h / 8 = $2.59) and Oracle's $8.60:
     # lowest 2.59, median midpoint (2.59 + 8.60) / 2 = 5.595, highest 8.60.
     assert 15_126 / 730 / 8 == pytest.approx(2.59, abs=0.005)
     assert atlas.price_range(prices, "mi355x") == pytest.approx((2.59, 5.595, 8.60))
-    assert atlas.price_range(prices, "tpu7x_ironwood") is None
+    assert atlas.price_range(prices, "tpu7x_ironwood") == (12.0, 12.0, 12.0)  # on demand; 1-3 year and owning not used
 
 
 def test_breakeven_price():

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis import atlas
+from analysis import prices as ladder_prices
 from analysis.chapters import ChapterResults
 from analysis.data import load_table
 
@@ -17,7 +18,7 @@ SHORT = {"gb300_nvl72": "GB300", "gb200_nvl72": "GB200", "b200_hgx": "B200", "h2
 
 
 COVERAGE = ["model_id", "precision", "j_per_pflop", "usd_per_eflop_low", "usd_per_eflop_central", "usd_per_eflop_high",
-            "price_is_proxy", "breakeven_usd_per_device_hour"]
+            "price_is_proxy", "price_tiers", "breakeven_usd_per_device_hour"]
 
 
 def registry(summary: pd.DataFrame) -> pd.DataFrame:
@@ -79,11 +80,24 @@ def compute(P, upstream) -> ChapterResults:
     prices = {g: atlas.price_range(prices_table, g) for g in power}
     summary = atlas.energy_and_cost(atlas.summary_rows(rows), power, P.pue, prices)
     summary["price_is_proxy"] = [atlas.price_is_proxy(prices_table, g) for g in summary["gpu_id"]]
+    summary["price_tiers"] = [atlas.price_tiers(prices_table, g) for g in summary["gpu_id"]]
+    # the spread across every tier of the ladder (commitments and owning included), beside the list price
+    spread = ladder_prices.spread(ladder_prices.ladder(prices_table)).set_index("gpu_id")
+    summary = summary.join(spread[["cheapest_tier", "cheapest_usd", "dearest_tier", "dearest_usd", "spread_ratio"]],
+                           on="gpu_id")
+    res.add_table("spread", spread.reset_index())
+    ironwood = spread.loc["tpu7x_ironwood"]
+    res.add("atlas_tpu7x_ironwood_dearest_usd_per_device_hour", ironwood["dearest_usd"], "USD per GPU-hour",
+            f"Ironwood: dearest tier price ({ironwood['dearest_tier']})")
+    res.add("atlas_tpu7x_ironwood_cheapest_usd_per_device_hour", ironwood["cheapest_usd"], "USD per GPU-hour",
+            f"Ironwood: cheapest tier price ({ironwood['cheapest_tier']})")
+    res.add("atlas_tpu7x_ironwood_tier_spread_ratio", ironwood["spread_ratio"], "ratio",
+            "Ironwood: dearest over cheapest tier price")
     latest = res.add_table("latest", atlas.energy_and_cost(atlas.latest_rows(rows), power, P.pue, prices))
     h100 = latest[latest["gpu_id"] == "h100_sxm"].set_index(["model_id", "precision"])["tokens_per_s_per_device"]
     h100_price = prices["h100_sxm"][1]
     res.add("atlas_h100_usd_per_device_hour_central", h100_price, "USD per GPU-hour",
-            "H100 central cloud price, latest year of cloud_prices.csv")
+            "H100 central list price (on-demand, neocloud list, market range), latest year of cloud_prices.csv")
     breakeven = []
     for r in summary.itertuples():
         tag = r.gpu_id

@@ -191,8 +191,10 @@ def breakeven_frame(P, systems: dict, res: ChapterResults) -> pd.DataFrame:
 
 
 def rental_frame(res: ChapterResults) -> pd.DataFrame:
-    """Dated rental price snapshots with the margin each implies over this build's TCO."""
+    """Dated rental price snapshots with the margin each implies over this build's TCO (the owning
+    tiers of the price ladder are not rentals, so they are left out)."""
     prices = load_table("cloud_prices")
+    prices = prices[~prices["tier"].str.startswith("owning")].reset_index(drop=True)
     tco_by_gpu = {GPU_IDS[name]: res[f"{name}_tco_usd_per_gpu_hour"] for name in LABELS}
     prices["tco_usd_per_gpu_hour"] = prices["gpu_id"].map(tco_by_gpu)
     prices["margin_low"] = tco.rental_margin(prices["low_usd_per_gpu_hour"], prices["tco_usd_per_gpu_hour"])

@@ -96,7 +96,19 @@ def cost_text(r, breakeven: bool = False) -> str:
         cost = usd(r.usd_per_eflop_central)
     else:
         cost = f"{usd(r.usd_per_eflop_low)}–{usd(r.usd_per_eflop_high)}"
-    return f"{cost} (proxy price)" if r.price_is_proxy else cost
+    cost = f"{cost} ({r.price_tiers})"
+    cost = f"{cost} (proxy price)" if r.price_is_proxy else cost
+    if breakeven and not np.isnan(r.breakeven_usd_per_device_hour):  # the second view, beside the price
+        cost = f"{cost}; matches the H100 at {usd(r.breakeven_usd_per_device_hour)}/h"
+    return cost
+
+
+def spread_text(r) -> str:
+    """The spread of an accelerator's hourly price across every tier of the ladder."""
+    if np.isnan(r.spread_ratio):
+        return NO_PRICE
+    return (f"{usd(r.dearest_usd)}/h {r.dearest_tier} to {usd(r.cheapest_usd)}/h {r.cheapest_tier} "
+            f"({r.spread_ratio:.1f}x)")
 
 
 def energy_text(r) -> str:
@@ -115,7 +127,8 @@ def model_text(r) -> str:
 
 
 SUMMARY_HEADERS = ["accelerator", "model", "precision", "release", "model TFLOP/s per device", "MFU (book), of the peak",
-                   "J per PFLOP", "$ per EFLOP", "break-even $/h vs H100, same model"]
+                   "J per PFLOP", "$ per EFLOP (list tiers)", "hourly price across tiers",
+                   "break-even $/h vs H100, same model"]
 
 
 def summary_table(E) -> str:
@@ -125,9 +138,9 @@ def summary_table(E) -> str:
     body = []
     for r in s.itertuples():
         body.append([SHORT[r.gpu_id], MODELS[r.model_id], r.precision.upper(), r.release,
-                     f"{r.model_tflops_per_device:,.0f}", mfu_text(r), energy_text(r), cost_text(r),
+                     f"{r.model_tflops_per_device:,.0f}", mfu_text(r), energy_text(r), cost_text(r), spread_text(r),
                      "" if np.isnan(r.breakeven_usd_per_device_hour) else usd(r.breakeven_usd_per_device_hour)])
-    return markdown_table(SUMMARY_HEADERS, body, "lllllrrrr")
+    return markdown_table(SUMMARY_HEADERS, body, "lllllrrrlr")
 
 
 def rows_table(E) -> str:

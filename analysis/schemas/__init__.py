@@ -41,6 +41,11 @@ from analysis.schemas.ledger import (
     _report_facts_schema,
     _seed_numbers_schema,
 )
+from analysis.schemas.mlperf import (
+    _mlperf_benchmarks_schema,
+    _mlperf_convergence_schema,
+    _mlperf_training_schema,
+)
 from analysis.schemas.reference import (
     _accelerators_schema,
     _gpus_schema,
@@ -114,6 +119,9 @@ SCHEMAS = {
     "system_power": _system_power_schema,
     "owning_cost_anchors": _owning_cost_anchors_schema,
     "facts_not_checked": _facts_not_checked_schema,
+    "mlperf_benchmarks": _mlperf_benchmarks_schema,
+    "mlperf_training": _mlperf_training_schema,
+    "mlperf_convergence": _mlperf_convergence_schema,
 }
 # Where a table lives under data/, when not at <name>.csv; and tables that may be absent (an
 # absent optional table reads as empty, with its columns).
@@ -132,7 +140,9 @@ DEPENDS = {"gpus": ("sources",), "models": ("sources",), "training_runs": ("sour
            "accelerators": ("sources", "gpus"), "atlas_benchmarks": ("sources", "models", "gpus"),
            "network_components": ("sources",), "backtest_runs": ("sources", "gpus", "grid_carbon"), "cost_anchors": ("sources",),
            "grid_carbon": ("sources",), "system_power": ("sources", "gpus"),
-           "owning_cost_anchors": ("sources", "gpus"), "facts_not_checked": ("sources", "report_facts")}
+           "owning_cost_anchors": ("sources", "gpus"), "facts_not_checked": ("sources", "report_facts"),
+           "mlperf_benchmarks": ("sources", "models"), "mlperf_training": ("sources", "gpus", "mlperf_benchmarks"),
+           "mlperf_convergence": ("sources", "mlperf_benchmarks")}
 KEYS = {"sources": "source_id", "gpus": "gpu_id", "models": "model_id",
         "training_runs": "run_id", "report_facts": "fact_id", "claims": "claim_id",
         "cloud_prices": "snapshot_id", "seed_numbers": "number_id", "published_runs": "run_id",
@@ -140,4 +150,5 @@ KEYS = {"sources": "source_id", "gpus": "gpu_id", "models": "model_id",
         "distributions": "param", "accelerators": "gpu_id", "atlas_benchmarks": "row_id",
         "network_components": "component_id", "backtest_runs": "run_id", "cost_anchors": "anchor_id",
         "grid_carbon": "grid_id", "system_power": "gpu_id",
-        "owning_cost_anchors": "anchor_id", "facts_not_checked": "fact_id"}
+        "owning_cost_anchors": "anchor_id", "facts_not_checked": "fact_id",
+        "mlperf_benchmarks": "benchmark", "mlperf_training": "result_id", "mlperf_convergence": "rcp_id"}

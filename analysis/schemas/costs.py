@@ -5,6 +5,12 @@ from __future__ import annotations
 
 from analysis.schemas.columns import DATE, ID, _int, _num, _source, _text, pa
 
+# The price ladder: what kind of price a row is (cheapest commitments last), and what was read.
+# "owning (the book's TCO)" rows are never typed here: the TCO chapter computes them.
+PRICE_TIERS = ("on-demand", "neocloud list", "spot/flex", "1-year", "3-year", "market range",
+               "owning (SemiAnalysis model)", "owning (the book's TCO)")
+PRICE_EVIDENCE = {"primary page", "dated transcription", "model value", "aggregator"}
+
 
 def _cloud_prices_schema(ids) -> pa.DataFrameSchema:
     return pa.DataFrameSchema(
@@ -17,9 +23,14 @@ def _cloud_prices_schema(ids) -> pa.DataFrameSchema:
             "what": _text(),
             "source_id": _source(ids("sources")),
             "note": _text(nullable=True),
+            "tier": _text(isin=PRICE_TIERS),
+            "date": _text(regex=DATE),
+            "evidence": _text(isin=PRICE_EVIDENCE),
         },
         checks=[pa.Check(lambda d: d["low_usd_per_gpu_hour"] <= d["high_usd_per_gpu_hour"],
-                         error="low_usd_per_gpu_hour must not exceed high_usd_per_gpu_hour")],
+                         error="low_usd_per_gpu_hour must not exceed high_usd_per_gpu_hour"),
+                pa.Check(lambda d: ~d["tier"].str.startswith("owning") | (d["evidence"] == "model value"),
+                         error="an owning tier is a model value (evidence 'model value')")],
         strict=True,
     )
 

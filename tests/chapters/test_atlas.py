@@ -52,15 +52,22 @@ def eflop_per_hour(tokens_per_s: float, flops_per_token: float) -> float:
 
 
 def test_cost_per_eflop_by_hand(E):
-    # H100 at the central $2.95/h and 1,621 tokens/s of Llama 3.1 70B: about $1.05 per EFLOP of model work
-    assert E["atlas_h100_sxm_usd_per_eflop_central"] == pytest.approx(2.95 / eflop_per_hour(1621, F70))
+    # H100 at the central list price and 1,621 tokens/s of Llama 3.1 70B. 2026 list-tier midpoints:
+    # 2.35, 2.95, 3.495 (1.99-5.00) and Oracle's on-demand 10.00; median (2.95 + 3.495) / 2 = $3.2225/h
+    assert E["atlas_h100_usd_per_device_hour_central"] == pytest.approx(3.2225)
+    assert E["atlas_h100_sxm_usd_per_eflop_central"] == pytest.approx(3.2225 / eflop_per_hour(1621, F70))
     assert (E["atlas_h100_sxm_usd_per_eflop_low"] < E["atlas_h100_sxm_usd_per_eflop_central"]
             < E["atlas_h100_sxm_usd_per_eflop_high"])
     # MI355X, Llama 3.1 8B at 31,365 tokens/s: Vultr's $2.59 and Oracle's $8.60 an hour
     assert E["atlas_mi355x_usd_per_eflop_low"] == pytest.approx(2.59 / eflop_per_hour(31_365.12, F8))
     assert E["atlas_mi355x_usd_per_eflop_high"] == pytest.approx(8.60 / eflop_per_hour(31_365.12, F8))
-    # GB300 matches the H100's cost per token at 2.95 x 5,003 / 1,621 = $9.10 an hour
-    assert E["atlas_gb300_nvl72_breakeven_usd_per_device_hour"] == pytest.approx(2.95 * 5003 / 1621)
+    # GB300 matches the H100's cost per token at 3.2225 x 5,003 / 1,621 = $9.95 an hour
+    assert E["atlas_gb300_nvl72_breakeven_usd_per_device_hour"] == pytest.approx(3.2225 * 5003 / 1621)
+    # Ironwood is priced now: Google's $12.00 on-demand (a dated transcription), one figure
+    ironwood = E.tables["summary"].set_index("gpu_id").loc["tpu7x_ironwood"]
+    assert E["atlas_tpu7x_ironwood_usd_per_eflop_central"] == pytest.approx(
+        12.0 / eflop_per_hour(ironwood["tokens_per_s_per_device"], ironwood["flops_per_token"]), rel=1e-4)
+    assert E["atlas_tpu7x_ironwood_usd_per_eflop_low"] == E["atlas_tpu7x_ironwood_usd_per_eflop_high"]
 
 
 def test_pue_moves_joules_not_mfu():
@@ -89,9 +96,9 @@ def test_figures_and_tables_draw(E):
         assert table.count("\n") >= 5
 
 
-# Measured accelerators allowed to lack a figure, and which: no citable hourly price was found for
-# Ironwood. Anything else missing fails.
-KNOWN_GAPS = {"tpu7x_ironwood": {"price"}}
+# Measured accelerators allowed to lack a figure, and which (Ironwood's price gap closed with the
+# price ladder's dated transcription of Google's page). Anything missing fails.
+KNOWN_GAPS: dict[str, set] = {}
 
 
 def test_every_measured_accelerator_has_energy_and_price_or_a_known_gap(E):
@@ -103,7 +110,7 @@ def test_every_measured_accelerator_has_energy_and_price_or_a_known_gap(E):
         assert gaps == KNOWN_GAPS.get(r.gpu_id, set()), r.gpu_id
     assert set(KNOWN_GAPS) <= set(measured["gpu_id"])  # a gap closed or dropped: update the list
     assert E["atlas_measured_with_energy_count"] == len(measured)
-    assert E["atlas_measured_with_price_count"] == len(measured) - 1
+    assert E["atlas_measured_with_price_count"] == len(measured)
 
 
 def test_measured_vs_specs_table_shows_joules_and_dollars(E):
@@ -119,9 +126,11 @@ def test_measured_vs_specs_table_shows_joules_and_dollars(E):
             continue
         assert energy == figures.NO_POWER or float(energy.replace(",", "")) > 0, name
         assert cost.startswith(figures.NO_PRICE) or cost.startswith("\\$"), name
-    # Ironwood: no price, but the hourly price that matches the H100 per token: 2.95 x 4,127.56 / 1,621
+    # Ironwood: its on-demand price, tier named, and as a second view the hourly price that matches
+    # the H100 per token: 3.2225 x 4,127.56 / 1,621 = $8.21
     ironwood = lines["Google TPU7x Ironwood (per chip)"]
-    assert "matches the H100 at \\$7.51/h" in ironwood
+    assert "(on-demand)" in ironwood and "matches the H100 at \\$8.21/h" in ironwood
+    assert E["atlas_tpu7x_ironwood_tier_spread_ratio"] == pytest.approx(12.0 / 1.21)
 
 
 def test_gb300_is_priced_by_its_own_list_price_not_a_stand_in(E):
