@@ -110,4 +110,5 @@ def tornado_frame(P, output: str, *, tokens_per_s: float | None = None, rates: d
         return float(evaluate(P.replace(**changes), [output], mfu_scale=scale, tokens_per_s=tokens,
                               rates=rates)[output])
 
-    return uncertainty.tornado(at)
+    table = uncertainty.distributions()
+    return uncertainty.tornado(at, table[[name == MFU_SCALE or name in P for name in table.index]])

@@ -35,10 +35,13 @@ def input_labels() -> dict[str, str]:
 
 
 def inputs_frame(P) -> pd.DataFrame:
-    """The uncertain inputs (``data/distributions.csv``) with this build's value beside their
-    range (``mfu_scale``, a Monte Carlo input only, at 1), and a label."""
+    """The uncertain inputs (``data/distributions.csv``) that the bands' model reads, with this
+    build's value beside their range (``mfu_scale``, a Monte Carlo input only, at 1), and a label.
+    A distribution no band reads (the load factor's, which the claims ledger uses for its range) is
+    left out."""
     labels = input_labels()
     table = uncertainty.distributions().reset_index()
+    table = table[[name == MFU_SCALE or name in P for name in table["param"]]].reset_index(drop=True)
     table.insert(1, "label", [labels[name] for name in table["param"]])
     table.insert(4, "value", [1.0 if name == MFU_SCALE else float(getattr(P, name)) for name in table["param"]])
     return table
