@@ -33,6 +33,12 @@ class Section:
 
 
 # The modelling chapters, in book order. The ledger and the introduction, below, read their results.
+# Every table `analysis.planner.plan` reads (its model, MFU fit with the production runs' term,
+# failures, prices, power and grid):
+# a chapter that calls the planner declares all of them, so the build lets its kernel read them.
+PLANNER_TABLES = ("backtest_runs", "models", "gpus", "benchmarks", "distributions", "llama3_interruptions", "reliability_facts",
+                  "cloud_prices", "grid_carbon", "system_power", "accelerators", "report_facts", "job_failures")
+
 CHAPTERS: tuple[Section, ...] = (
     Section(
         name="network",
@@ -246,9 +252,7 @@ CHAPTERS: tuple[Section, ...] = (
         title="Plan a run",
         question="What would my run cost, how long would it take and how much power would it burn, and how "
                  "well does the planner predict runs that were published?",
-        tables=("backtest_runs", "models", "gpus", "benchmarks", "distributions", "llama3_interruptions",
-                "reliability_facts", "cloud_prices", "grid_carbon", "system_power", "accelerators", "report_facts",
-                "job_failures"),
+        tables=PLANNER_TABLES,
         needs=("energy", "tco"),
         headline=("plan_llama31_405b_days_with_failures", "plan_llama31_405b_gpu_hours", "plan_llama31_405b_cost_usd",
                   "plan_llama31_405b_energy_gpu_tdp_mwh", "plan_llama31_405b_energy_facility_mwh",
@@ -262,8 +266,7 @@ CHAPTERS: tuple[Section, ...] = (
         question="What does each MLPerf Training LLM result cost in GPU-hours, dollars at each price tier and "
                  "megawatt-hours, how efficiently does each doubling of the system scale, and how close is the planner?",
         params=(d.H100_IT_W_PER_GPU, d.GB200_IT_W_PER_GPU, d.PUE),
-        tables=("mlperf_training", "mlperf_benchmarks", "mlperf_convergence", "cloud_prices", "accelerators", "gpus",
-                "models", "benchmarks", "distributions", "llama3_interruptions", "reliability_facts", "sources"),
+        tables=PLANNER_TABLES + ("mlperf_training", "mlperf_benchmarks", "mlperf_convergence", "sources"),
         needs=("tco",),  # the book's TCO per GPU-hour is the ladder's last tier
         headline=("mlperf_results_count", "mlperf_405b_fastest_gpu_hours", "mlperf_405b_fastest_usd_on_demand",
                   "mlperf_405b_fastest_usd_sa_owning", "mlperf_405b_fastest_mwh_all_in",
