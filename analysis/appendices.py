@@ -11,10 +11,14 @@ import re
 import subprocess
 from pathlib import Path
 
-from analysis.data import load_table
-from analysis.formatting import format_quantity, humanize, param_value, plain, plural, unit_label
-from analysis.names import author, clean_note, fact_anchor, fact_label, gpu_name, source_link
-from analysis.sections import SECTIONS
+from analysis import cache
+from analysis.data import load_table, table_path
+from analysis.formatting import count, format_quantity, humanize, param_value, percent, plain, plural, unit_label
+from analysis.names import author, clean_note, fact_anchor, fact_label, gpu_name, source_label, source_link
+from analysis.schemas import DEPENDS, SCHEMAS
+from analysis.sections import SECTIONS, all_params
+from analysis.tables import interactive_table
+from analysis.whatif import PANELS, base_values, grid_script
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
           "October", "November", "December")
@@ -55,7 +59,6 @@ def _param_text(p, value) -> str:
 def assumptions_page(values_by_section: dict[str, dict], scenario: str | None = None) -> str:
     """Markdown for the Assumptions appendix: every parameter once, with this build's value, its
     unit, range, basis, source and the chapters that use it."""
-    from analysis.sections import all_params
 
     shown = (f"This build shows the scenario **{markdown_literal(scenario)}**." if scenario
              else "This build shows the defaults.")
@@ -167,8 +170,6 @@ def _check_text(check) -> str:
 
 def data_page() -> str:
     """Markdown for the Data appendix: every table in ``data/`` with its schema and a download."""
-    from analysis.data import load_table, table_path
-    from analysis.schemas import DEPENDS, SCHEMAS
 
     out = ["# Data", "", "Every table the book reads, with the schema it is validated against at load time "
            "(pandera; a bad row stops the build with its file, line and column). `data/README.md` in the "
@@ -202,9 +203,6 @@ def data_page() -> str:
 
 def _benchmarks_table() -> str:
     """The benchmark rows as a sortable, filterable table, in reader-facing names and formats."""
-    from analysis.formatting import count, percent
-    from analysis.names import gpu_name, source_label
-    from analysis.tables import interactive_table
 
     models = load_table("models").set_index("model_id")["name"] if "name" in load_table("models") else {}
     return str(interactive_table(load_table("benchmarks"), {
@@ -318,7 +316,6 @@ def stage_front_matter(src: Path, root: Path) -> None:
 def cached_text(cache_root: Path, name: str, inputs: dict, make) -> str:
     """``make()``, a generated page or script, cached as ``pages/<name>-<key>`` (:mod:`analysis.cache`)
     by ``inputs``, what it is made from."""
-    from analysis import cache
 
     files = cache.read(cache_root / "pages", name, inputs, f"page {name}")
     if files is None:
@@ -331,7 +328,6 @@ def whatif_scripts(values: dict[str, dict], inputs: dict, cache_root: Path) -> d
     """Each what-if panel's grid script (:func:`analysis.whatif.grid_script`) at this build's
     parameters ``values``, cached by the parameters it is computed from and ``inputs`` (the
     package and the data)."""
-    from analysis.whatif import PANELS, base_values, grid_script
 
     flat = {k: v for s in values.values() for k, v in s.items()}
     return {p.name: cached_text(cache_root, f"whatif-{p.name}", {**inputs, "panel": p.name, "values": base_values(p, flat)},

@@ -4,6 +4,8 @@ a pair is an input error (exit code 2) naming both, found before any chapter run
 
 from __future__ import annotations
 
+from analysis import benchmarks, network, reliability, scaling
+from analysis.data import load_table
 from analysis.params import ParameterError
 
 # (smaller, larger, why): within a section that has both, ``smaller`` must not exceed ``larger``.
@@ -23,8 +25,6 @@ STRONG_SCALING_RELEASE = "nv_dgxc_v25_02"  # the sweep the scaling chapter start
 def strong_reference_gpus(model: str, precision: str) -> int | None:
     """The smallest measured cluster of the scaling chapter's sweep for ``model`` and ``precision``:
     its strong-scaling curve starts there, so ``strong_max_gpus`` must exceed it."""
-    from analysis import benchmarks
-    from analysis.data import load_table
 
     rows = benchmarks.sweep(load_table("benchmarks"), model, precision, STRONG_SCALING_RELEASE)
     return int(rows["gpus"].min()) if len(rows) else None
@@ -36,8 +36,6 @@ def strong_reference_step(values: dict) -> dict | None:
     at ``grad_bytes_per_param`` and ``backend_gbps``. The chapter calibrates its compute as the
     step minus the exchange, so the exchange must be the shorter; and with no exchange and no
     pipeline bubble, more GPUs would cost nothing extra and its cost ratios are undefined."""
-    from analysis import benchmarks, scaling
-    from analysis.data import load_table
 
     rows = benchmarks.sweep(benchmarks.load_benchmarks(), values["strong_model"], values["strong_precision"],
                             STRONG_SCALING_RELEASE)
@@ -80,7 +78,6 @@ def _check_fabric(values: dict, origin: dict) -> None:
     """The network chapter's fabric must exist: a folded Clos of at most 16 tiers of
     ``switch_radix``-port switches for ``gpus`` GPUs (in islands of ``island_gpus``), built by the
     function the chapter builds it with."""
-    from analysis import network
 
     try:
         network.design_fabric(values["gpus"], values["switch_radix"], values["fabric_tiers"], values["island_gpus"],
@@ -102,7 +99,6 @@ MIN_GOODPUT = 1e-6  # below this a job's goodput is zero in all but floating-poi
 def _no_progress(values: dict, job_gpus: float) -> bool:
     """Whether the reliability model's job (``job_gpus`` at Llama 3's failure rates) would make
     essentially no progress on H100 or GB200: its break-even ratio is then 0/0."""
-    from analysis import reliability
 
     rates = reliability.llama3_rates()
     recovery = (values["checkpoint_write_seconds"] / 3_600, values["failure_detection_minutes"] / 60,

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis import provenance
+from analysis import cache, provenance
 from analysis.errors import InputError, clip
 from analysis.schemas import CLAIM_STATUSES, DEPENDS, FILES, KEYS, OPTIONAL, SCHEMAS, UNITS  # noqa: F401 (re-exported)
 
@@ -213,7 +213,6 @@ TABLE_FILE = "table.json"
 @functools.cache
 def _validating_code() -> dict:
     """The hashes of the code that validates a table, and the versions of the libraries it uses."""
-    from analysis import cache
 
     schemas = sorted(Path(__file__).with_name("schemas").glob("*.py"))  # the schemas package, by name
     code = [Path(__file__), Path(cache.__file__), Path(__file__).with_name("errors.py"), *schemas]
@@ -222,7 +221,6 @@ def _validating_code() -> dict:
 
 
 def _table_inputs(name: str, folder: str) -> dict:
-    from analysis import cache
 
     data = cache.file_hashes([Path(folder) / table_file(dep) for dep in table_closure([name])], Path(folder))
     return {"table": name, **_validating_code(), "data": data}
@@ -241,7 +239,6 @@ def table_from_json(data: bytes) -> pd.DataFrame:
 
 @functools.cache
 def _validated(name: str, folder: str) -> pd.DataFrame:
-    from analysis import cache
 
     if os.environ.get("ANALYSIS_TABLE_CACHE", "1") == "0":
         return _validate_file(name, folder)

@@ -18,6 +18,8 @@ from analysis import cache
 from analysis.chapters import ChapterResults, compute_section
 from analysis.data import table_closure
 from analysis.errors import ExecutionError
+from analysis.pipeline.execute import execute_section
+from analysis.pipeline.scheduler import package_hashes, section_inputs
 from analysis.results import Results
 from analysis.sections import get_section, run_order
 
@@ -26,7 +28,6 @@ def run_section(name: str, overrides: dict, values: dict[str, dict], root: Path,
                 notebook: bool = False) -> dict:
     """Compute section ``name`` with ``overrides`` (``values``: every section's parameters, as
     they resolve) into ``stage``; returns its results (``{key: {"value", "unit", "label"}}``)."""
-    from analysis.pipeline.scheduler import package_hashes, section_inputs
 
     package, done, raw = package_hashes(root), {}, {}
     for section in [s for level in run_order([name]) for s in level]:
@@ -50,7 +51,6 @@ def run_section(name: str, overrides: dict, values: dict[str, dict], root: Path,
 def _execute_notebook(name: str, params: dict, root: Path, stage: Path, raw: dict[str, bytes]) -> None:
     """Execute the chapter's notebook into ``stage`` with its needs' results beside it; its
     results must be the in-process ones."""
-    from analysis.pipeline.execute import execute_section
 
     work = stage / ".notebook"
     work.mkdir()

@@ -99,15 +99,11 @@ def module_name(path: Path) -> str:
 
 MODULES = {module_name(p): p for p in sorted(ANALYSIS.rglob("*.py"))}
 
-# Modules allowed to import analysis modules inside functions, and why:
-# - the command line loads each command's modules when the command runs, so `python -m analysis
-#   params` does not import the pipeline, matplotlib and every chapter;
-# - the build pipeline (analysis/pipeline/) is being replaced (issue 26, part 2);
-# - planner.py and constraints.py are being reworked in their own sessions (issue 26 part 4's
-#   planner, and the robustness work); their late imports close no circle (the test below).
-LATE_IMPORTS_ALLOWED = ("analysis.cli", "analysis.plan_cli", "analysis.pipeline", "analysis.planner", "analysis.constraints")
-# The one import circle left, inside the pipeline that part 2 of issue 26 deletes.
-CIRCLES_ALLOWED = ({"analysis.pipeline.kernel_manager", "analysis.pipeline.kernels"},)
+# Modules allowed to import analysis modules inside functions: the command line (analysis.cli and
+# its planner command, analysis.plan_cli) loads each command's modules when the command runs, so
+# `python -m analysis params` does not import the pipeline, matplotlib and every chapter.
+LATE_IMPORTS_ALLOWED = ("analysis.cli", "analysis.plan_cli")
+CIRCLES_ALLOWED = ()  # none left: a new circle fails the test below
 
 
 def analysis_imports(tree: ast.AST, late: bool | None = None) -> list[tuple[int, str]]:

@@ -48,7 +48,8 @@ def _root_name(node: ast.AST) -> str | None:
 
 def own_private_names(trees) -> set[str]:
     """Every underscored name the package defines itself (functions, classes, variables and
-    attributes it assigns, arguments): an ``obj._name`` outside this set is another library's."""
+    attributes it assigns or declares in ``__slots__``, arguments): an ``obj._name`` outside this
+    set is another library's."""
     names = set()
     for tree in trees:
         for node in ast.walk(tree):
@@ -60,6 +61,9 @@ def own_private_names(trees) -> set[str]:
                 names.add(node.attr)
             elif isinstance(node, ast.arg):
                 names.add(node.arg)
+            elif (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__slots__" for t in node.targets)
+                  and isinstance(node.value, (ast.Tuple, ast.List))):
+                names.update(e.value for e in node.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str))
     return {n for n in names if _private(n)}
 
 

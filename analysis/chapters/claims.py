@@ -13,7 +13,7 @@ from analysis import ledger
 from analysis.chapters import ChapterResults, compute_section
 from analysis.data import load_table
 from analysis.schemas import TOLERANCE_WITHOUT_REASON
-from analysis.sections import get_section
+from analysis.sections import all_params, get_section
 
 RANGE_COLUMNS = ["row_id", "param", "low", "high", "book_low", "book_high", "difference_low", "difference_high"]
 
@@ -22,7 +22,6 @@ def default_ranges() -> dict[str, tuple[float, float, str, str]]:
     """The range of every default with one in ``data/distributions.csv`` (low, high, basis,
     source_id), except defaults that are the report's own number (``Param.fact``): those are the
     report's stated inputs, and a row that reads one is a consistency check, not a chosen default."""
-    from analysis.sections import all_params
 
     params = all_params()
     table = load_table("distributions")
@@ -32,7 +31,6 @@ def default_ranges() -> dict[str, tuple[float, float, str, str]]:
 
 def _scenario_overrides(upstream: dict[str, ChapterResults]) -> dict:
     """The parameters the upstream chapters ran with that differ from their defaults."""
-    from analysis.sections import all_params
 
     params = all_params()
     return {name: value for chapter in upstream.values() for name, value in chapter.parameters.items()
@@ -42,7 +40,6 @@ def _scenario_overrides(upstream: dict[str, ChapterResults]) -> dict:
 def section_params(section: str) -> set[str]:
     """The parameters a chapter's results can depend on: its own and those of the chapters it
     needs, recursively."""
-    from analysis.sections import get_section
 
     s = get_section(section)
     return set(s.param_map).union(*(section_params(n) for n in s.needs))

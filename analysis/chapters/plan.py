@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from analysis import defaults as d
 from analysis import flops, planner
 from analysis.chapters import ChapterResults
+from analysis.chapters.plan_backtest import record_backtest
 from analysis.data import load_table
 from analysis.planner import backtest as bt
+from analysis.planner import budget
 
 WALKTHROUGH = "llama31_405b"
 WALKTHROUGH_LABELS = {  # the bases in a few words, as the answer box shows them
@@ -87,7 +90,6 @@ def _walkthrough(res: ChapterResults) -> planner.Plan:
 
 
 def _household_kwh() -> float:
-    from analysis import defaults as d
 
     return d.HOUSEHOLD_KWH_PER_YEAR.default
 
@@ -163,7 +165,6 @@ BUDGET = {"power_mw": 50.0, "gpu_id": "gb200_nvl72", "model_id": "llama31_405b",
 def _budget(res: ChapterResults) -> None:
     """The largest Llama 3.1 405B job that 50 MW of facility power holds on GB200 NVL72, its MFU
     estimated (no GB200 run is published, so its band is the leave-one-class-out one)."""
-    from analysis.planner import budget
 
     template = planner.PlanInputs(model=planner.model_from_registry(BUDGET["model_id"]), tokens=BUDGET["tokens"],
                                   gpu_id=BUDGET["gpu_id"], gpus=1, draws=1_000)
@@ -183,7 +184,6 @@ def _budget(res: ChapterResults) -> None:
 
 
 def _backtest(res: ChapterResults) -> None:
-    from analysis.chapters.plan_backtest import record_backtest
 
     record_backtest(res, TARGETS)
 

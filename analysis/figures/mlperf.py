@@ -8,6 +8,7 @@ import numpy as np
 from analysis.chapters.atlas import SHORT
 from analysis.chapters.mlperf import _tier_column
 from analysis.formatting import count, money, percent
+from analysis.notebook import glue
 from analysis.plots import PALETTE, add_source, new_figure
 from analysis.prices import TIERS
 from analysis.tables import interactive_table, markdown_table, pct, usd
@@ -21,7 +22,6 @@ TIER_MARKER = {"on-demand": "o", "neocloud list": "s", "market range": "D", "spo
 
 def glue_prose(E) -> None:
     """Glue fractions and ratios as percentages (``_pct``)."""
-    from analysis.notebook import glue
 
     for key, q in E.quantities.items():
         if q.unit in ("fraction", "ratio"):

@@ -22,9 +22,11 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
+from analysis.data import load_table, row
 from analysis.planner.core import plan
 from analysis.planner.inputs import PlanError, PlanInputs, model_from_run
 from analysis.planner.mfu import MIN_CLASS_RUNS, gpu_class, production_runs
+from analysis.planner.power import power_for
 
 OUTCOMES = (  # backtest column -> (planner key, label)
     ("published_days", None, "days"),
@@ -73,7 +75,6 @@ def basis_words(r, key: str) -> str:
     """How a published energy or CO2 was counted, in a few words ('GPU TDP, PUE 1.1, US average')."""
     if key not in ("energy_mwh", "co2_t"):
         return ""
-    from analysis.data import row
 
     pue = r["energy_pue"] if key == "energy_mwh" else r["co2_pue"]
     words = BASIS_WORDS[r["energy_basis"]] + (f", PUE {float(pue):g}" if pd.notna(pue) else ", no PUE")
@@ -85,7 +86,6 @@ def basis_words(r, key: str) -> str:
 
 def as_published(runs: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per (run, published outcome): published, predicted (with P10 and P90), error."""
-    from analysis.data import load_table
 
     runs = load_table("backtest_runs") if runs is None else runs
     out = []
@@ -127,8 +127,6 @@ def _same(a, b) -> bool:
 def not_compared(runs: pd.DataFrame | None = None) -> pd.DataFrame:
     """Published energies and CO2 the backtest cannot set beside the planner's on their source's
     basis, and why (the planner has no sourced power build-up for the accelerator)."""
-    from analysis.data import load_table
-    from analysis.planner.power import power_for
 
     runs = load_table("backtest_runs") if runs is None else runs
     out = []
@@ -143,7 +141,6 @@ def not_compared(runs: pd.DataFrame | None = None) -> pd.DataFrame:
 def estimated(runs: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per run with a published time, its throughput withheld: the time the MFU estimate
     (fitted without the run) predicts against the published one, with the band."""
-    from analysis.data import load_table
 
     runs = (load_table("backtest_runs") if runs is None else runs).set_index("run_id", drop=False)
     out = []

@@ -11,8 +11,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from analysis import defaults as d
+from analysis.data import load_table
+from analysis.hardware import gpu
 from analysis.planner import power as powers
-from analysis.planner.core import cloud_prices, plan
+from analysis.planner.core import TCO_SYSTEMS, cloud_prices, plan
 from analysis.planner.inputs import PEAK_COLUMN, Plan, PlanError, PlanInputs
 
 POWER_BASES = ("facility", "it")
@@ -61,7 +63,6 @@ def largest_job(template: PlanInputs, power_mw: float, power_basis: str = "facil
 def _price(template: PlanInputs) -> tuple[float | None, str]:
     """The price a budget row uses: the given one, else the plan's own (the book's TCO where it
     models the GPU), else the median of the sourced rental quotes (mid of each low-high)."""
-    from analysis.planner.core import TCO_SYSTEMS
 
     if template.usd_per_gpu_hour is not None:
         return template.usd_per_gpu_hour, "the given price"
@@ -76,8 +77,6 @@ def _price(template: PlanInputs) -> tuple[float | None, str]:
 
 def priced_accelerators() -> list[str]:
     """Accelerators with a price: the book's TCO or a sourced rental quote, in ``gpus.csv`` order."""
-    from analysis.data import load_table
-    from analysis.planner.core import TCO_SYSTEMS
 
     rented = set(load_table("cloud_prices")["gpu_id"])
     return [g for g in load_table("gpus")["gpu_id"] if g in TCO_SYSTEMS or g in rented]
@@ -86,7 +85,6 @@ def priced_accelerators() -> list[str]:
 def budget_table(template: PlanInputs, power_mw: float, power_basis: str = "facility") -> list[dict]:
     """One row per priced accelerator: the largest job within ``power_mw`` and its plan, or why
     there is none (no power build-up, no path at the precision, a node above the budget)."""
-    from analysis.hardware import gpu
 
     rows = []
     for gpu_id in priced_accelerators():

@@ -4,6 +4,8 @@ and the size and modification time of each table it reads, not on the folder alo
 
 from __future__ import annotations
 
+from analysis.data import data_dir, table_path
+
 # Every table a plan reads (with the tables their validation reads).
 TABLES = ("backtest_runs", "benchmarks", "models", "gpus", "sources", "grid_carbon", "system_power", "accelerators",
           "report_facts", "reliability_facts", "llama3_interruptions", "job_failures", "distributions", "cloud_prices")
@@ -11,7 +13,6 @@ TABLES = ("backtest_runs", "benchmarks", "models", "gpus", "sources", "grid_carb
 
 def data_key() -> tuple:
     """(data folder, (size, mtime) of each table the planner reads): equal keys, equal data."""
-    from analysis.data import data_dir, table_path
 
     stamps = []
     for name in TABLES:

@@ -7,26 +7,31 @@ from functools import cache
 
 import numpy as np
 
-from analysis import costs, energy, flops
+from analysis import costs, energy, flops, reliability
 from analysis import defaults as d
+from analysis.chapters import gpu_cost
+from analysis.data import load_table
+from analysis.hardware import peak_tflops as peak
+from analysis.names import gpu_name
+from analysis.params import Parameters
 from analysis.planner import mfu as mfu_estimate
 from analysis.planner import power as powers
+from analysis.planner.cache import data_key
 from analysis.planner.failures import Recovery, job_mtbf_hours
 from analysis.planner.inputs import KEYS, PEAK_COLUMN, PRECISIONS, Plan, PlanError, PlanInputs
+from analysis.sections import get_section, resolve_section
 from analysis.units import HOURS_PER_DAY
 
 TCO_SYSTEMS = {"h100_sxm": "h100", "gb200_nvl72": "gb200"}  # GPUs whose TCO the book models
 
 
 def peak_tflops(gpu_id: str, precision: str) -> float:
-    from analysis.planner.cache import data_key
 
     return _peak(gpu_id, PEAK_COLUMN[precision], data_key())
 
 
 @cache
 def _peak(gpu_id: str, column: str, key: tuple) -> float:
-    from analysis.hardware import peak_tflops as peak
 
     return peak(gpu_id, column)
 
@@ -62,9 +67,6 @@ def tco_usd_per_gpu_hour(gpu_id: str, pue: float | None, tariff: float | None) -
     chapter's own cost chain (:func:`analysis.chapters.gpu_cost.tco_usd_per_gpu_hour`) on the TCO
     chapter's parameters as the parameter registry resolves them; None for a GPU whose TCO the book
     does not model."""
-    from analysis.chapters import gpu_cost
-    from analysis.params import Parameters
-    from analysis.sections import get_section, resolve_section
 
     if gpu_id not in TCO_SYSTEMS:
         return None
@@ -74,21 +76,18 @@ def tco_usd_per_gpu_hour(gpu_id: str, pue: float | None, tariff: float | None) -
 
 
 def _distributions():
-    from analysis.planner.cache import data_key
 
     return _distributions_in(data_key())
 
 
 @cache
 def _distributions_in(key: tuple):
-    from analysis.data import load_table
 
     return load_table("distributions").set_index("param")
 
 
 def cloud_prices(gpu_id: str):
     """Rows of ``data/cloud_prices.csv`` for this GPU (renting), latest first."""
-    from analysis.data import load_table
 
     table = load_table("cloud_prices")
     return table[table["gpu_id"] == gpu_id].sort_values(["period", "snapshot_id"], ascending=[False, True])
@@ -112,7 +111,6 @@ def outcomes(tokens_total, gpus, rate, mtbf, planned, rec: Recovery, w_tdp, w_fa
     """Every output for (possibly array) inputs: the plan's arithmetic in one place. ``w_tdp`` and
     ``w_facility`` are watts per GPU-hour paid on each basis (None where there is none); ``lead``
     names the basis energy, household-years and CO2 lead with."""
-    from analysis import reliability
 
     days = costs.run_gpu_hours(tokens_total, rate) / gpus / HOURS_PER_DAY
     interval = reliability.daly_interval(rec.write_h, mtbf)
@@ -174,7 +172,6 @@ def plan(inputs: PlanInputs) -> Plan:
         price, price_how = tco, (f"the book's TCO for owning this GPU at {d.UTILIZATION.default:.0%} utilization, every hour "
                                  "of its life paid for (the TCO chapter's cost model at its parameters)")
     else:
-        from analysis.names import gpu_name
 
         price, price_how = None, f"none: the book does not model the TCO of the {gpu_name(inputs.gpu_id)}; give --usd-per-gpu-hour"
     steps["usd_per_gpu_hour"] = math.nan if price is None else price

@@ -12,6 +12,7 @@ from functools import cache
 
 from analysis import defaults as d
 from analysis import reliability
+from analysis.planner.cache import data_key
 from analysis.planner.inputs import PlanError
 from analysis.units import SECONDS_PER_HOUR
 
@@ -25,7 +26,6 @@ def _rates(key: tuple) -> dict:
 
 def job_mtbf_hours(gpus, failure_model: str = "per-gpu", key: tuple | None = None) -> tuple[float, float, str]:
     """(job MTBF in hours, planned interruptions per hour, description) for ``failure_model``."""
-    from analysis.planner.cache import data_key
 
     rates = _rates(key or data_key())  # the Llama 3 snapshot's rates, read once per state of the data
     if failure_model == "per-gpu":

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from analysis.data import row
+
 
 class PlanError(ValueError):
     """Inputs a plan cannot use; the message names the flag and the valid values."""
@@ -97,7 +99,6 @@ class Plan:
 
 def model_from_registry(model_id: str) -> dict:
     """A row of ``data/models.csv`` as a plain mapping."""
-    from analysis.data import row
 
     return dict(row("models", model_id))
 

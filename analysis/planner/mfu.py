@@ -32,7 +32,11 @@ from functools import cache
 import numpy as np
 import pandas as pd
 
-from analysis import flops
+from analysis import flops, provenance
+from analysis.benchmarks import load_benchmarks
+from analysis.data import load_table
+from analysis.names import gpu_name
+from analysis.planner.cache import data_key
 from analysis.planner.failures import goodput
 from analysis.planner.inputs import PEAK_COLUMN, model_from_run
 from analysis.units import SECONDS_PER_DAY, SECONDS_PER_HOUR, TERA
@@ -87,8 +91,6 @@ def _design(params, gpus) -> np.ndarray:
 def benchmark_fit(gpu_id: str, precision: str, key: tuple | None = None) -> BenchmarkFit:
     """The benchmark MFU fit for ``gpu_id`` at ``precision`` (FP16 reads the BF16 rows: the same
     16-bit tensor peak); computed once per state of the data (:func:`analysis.planner.cache.data_key`)."""
-    from analysis import provenance
-    from analysis.planner.cache import data_key
 
     key = key or data_key()
     bench, _ = _benchmark_rows(key)
@@ -101,8 +103,6 @@ def benchmark_fit(gpu_id: str, precision: str, key: tuple | None = None) -> Benc
 def _benchmark_rows(key: tuple) -> tuple:
     """The benchmark rows (:func:`analysis.benchmarks.load_benchmarks`) with each row's active
     parameters, read once per state of the data."""
-    from analysis.benchmarks import load_benchmarks
-    from analysis.data import load_table
 
     bench = load_benchmarks()
     active = load_table("models").set_index("model_id").loc[bench["model_id"], "active_params"].to_numpy(float)
@@ -111,7 +111,6 @@ def _benchmark_rows(key: tuple) -> tuple:
 
 @cache
 def _benchmark_fit(gpu_id: str, precision: str, key: tuple) -> BenchmarkFit:
-    from analysis.names import gpu_name
 
     column = PEAK_COLUMN[precision]
     bench, active = _benchmark_rows(key)
@@ -170,14 +169,12 @@ def production_runs() -> pd.DataFrame:
     time it reproduces), ``published``, ``implied_mfu``, ``benchmark_mfu`` and ``log_ratio`` (the
     production-versus-benchmark term, log of implied over benchmark MFU). In file order; computed
     once per state of the data."""
-    from analysis.planner.cache import data_key
 
     return _production_runs(data_key()).copy()
 
 
 @cache
 def _production_runs(key: tuple) -> pd.DataFrame:
-    from analysis.data import load_table
 
     runs = load_table("backtest_runs")
     timed = runs["published_gpu_hours"].notna() | runs["published_days"].notna()
@@ -365,7 +362,6 @@ def estimate_mfu(gpu_id: str, precision: str, active_params: float, gpus: int,
                  exclude_run: str | None = None) -> MfuEstimate:
     """The MFU of a run of ``active_params`` on ``gpus`` ``gpu_id``s at ``precision``, from the
     benchmark fit and the production runs other than ``exclude_run`` (see the module docstring)."""
-    from analysis.planner.cache import data_key
 
     cls = gpu_class(gpu_id)
     fit, runs, class_runs, residuals, scope = _evidence(data_key(), exclude_run, cls)

@@ -23,6 +23,9 @@ from functools import cache
 import pandas as pd
 
 from analysis import defaults as d
+from analysis.data import fact, load_table
+from analysis.hardware import gpu
+from analysis.planner.cache import data_key
 from analysis.planner.inputs import PlanError
 
 ENERGY_BASES = ("gpu-tdp", "facility")
@@ -49,13 +52,11 @@ class Power:
 def network_storage_frac() -> float:
     """Storage, switches, CPU nodes and optics on top of a server's IT power (SemiAnalysis B14:
     ~10 %), the share the book's GB200 build-up also adds."""
-    from analysis.data import fact
 
     return fact("B14_network_storage_frac")
 
 
 def _system_row(gpu_id: str):
-    from analysis.data import load_table
 
     table = load_table("system_power")
     match = table[table["gpu_id"] == gpu_id]
@@ -64,7 +65,6 @@ def _system_row(gpu_id: str):
 
 def facility_it_w(gpu_id: str) -> tuple[float | None, str, int | None, str]:
     """(all-in IT watts per device or None, where it comes from, devices per node, system kind)."""
-    from analysis.data import load_table
 
     system = _system_row(gpu_id)
     per_node = None if system is None else int(system["devices_per_system"])
@@ -89,14 +89,12 @@ def facility_it_w(gpu_id: str) -> tuple[float | None, str, int | None, str]:
 
 def power_for(gpu_id: str) -> Power:
     """:class:`Power` of ``gpu_id`` on both bases (read once per state of the data)."""
-    from analysis.planner.cache import data_key
 
     return _power_for(gpu_id, data_key())
 
 
 @cache
 def _power_for(gpu_id: str, key: tuple) -> Power:
-    from analysis.hardware import gpu
 
     tdp = float(gpu(gpu_id)["tdp_w"])
     tdp_w = None if math.isnan(tdp) else tdp
@@ -126,7 +124,6 @@ def choose_basis(requested: str | None, power: Power) -> str | None:
 # --- grids ----------------------------------------------------------------------------------------------
 
 def grid_ids() -> list[str]:
-    from analysis.data import load_table
 
     return load_table("grid_carbon")["grid_id"].tolist()
 
@@ -135,7 +132,6 @@ def grid(grid_id: str | None, custom_g_per_kwh: float | None = None) -> dict:
     """The grid a plan's carbon uses: ``{"id", "name", "g_co2_per_kwh", "year", "source_id"}`` for
     a row of ``data/grid_carbon.csv``, or a custom intensity, or the book's default (the
     ``grid_g_co2_per_kwh`` parameter, the US average)."""
-    from analysis.data import load_table
 
     if grid_id is not None and custom_g_per_kwh is not None:
         raise PlanError("give at most one of --grid and --grid-kg-co2-per-kwh")

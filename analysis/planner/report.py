@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 from analysis.formatting import count, money, percent
+from analysis.names import gpu_name
 from analysis.planner.inputs import KEYS, Plan
 
 # The rows of the readable table (the JSON carries every key).
@@ -119,6 +120,5 @@ def rental_cost_range_usd(result: Plan) -> tuple[float, float] | None:
 
 def title(model_name: str, tokens: float, gpus: int, gpu_id: str, precision: str) -> str:
     """'Plan: Llama 3.1 70B, 15 trillion tokens on 4,096 H100 SXM 80GB (BF16)'."""
-    from analysis.names import gpu_name
 
     return f"Plan: {model_name}, {count(tokens)} tokens on {count(gpus)} {gpu_name(gpu_id)} ({precision.upper()})"

@@ -4,6 +4,7 @@ of every priced accelerator, each row saying what its cost is priced at."""
 from __future__ import annotations
 
 from analysis.formatting import count
+from analysis.names import gpu_name
 from analysis.planner.budget import POWER_BASIS_WORDS, BudgetAnswer
 from analysis.planner.report import format_table, format_value, significant_digits
 
@@ -23,7 +24,6 @@ def answer_json(answer: BudgetAnswer, power_mw: float, basis: str) -> dict:
 
 
 def format_answer(answer: BudgetAnswer, power_mw: float, basis: str, model: str, tokens: float) -> str:
-    from analysis.names import gpu_name
 
     head = [_budget_line(power_mw, basis) + ".",
             f"Largest job: {count(answer.gpus)} {gpu_name(answer.gpu_id)} ({count(answer.nodes)} nodes of "
@@ -46,7 +46,6 @@ def table_json(rows: list[dict], power_mw: float, basis: str) -> dict:
 def format_budget_table(rows: list[dict], power_mw: float, basis: str, model: str, tokens: float, precision: str) -> str:
     """One line per priced accelerator: GPUs that fit, days, cost (with its price basis), energy on
     the plan's leading basis, interruptions; then the accelerators with no answer and why."""
-    from analysis.names import gpu_name
 
     header = ["Accelerator", "GPUs", *[label for _, label in COLUMNS], "Cost priced at"]
     body, missing = [], []
