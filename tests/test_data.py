@@ -123,11 +123,18 @@ def test_importing_the_data_layer_does_not_import_pandera():
 
 
 def test_the_table_cache_key_hashes_every_module_of_the_schemas_package(monkeypatch):
-    monkeypatch.setenv("ANALYSIS_TABLE_CACHE", "1")
+    from analysis import cache
+
     modules = sorted((data.REPO_ROOT / "analysis" / "schemas").glob("*.py"))
     assert {m.name for m in modules} >= {"__init__.py", "columns.py", "ledger.py"}
-    before = data._cache_path("gpus", str(data.DATA_DIR))
+    inputs = data._table_inputs("gpus", str(data.DATA_DIR))
+    assert {f"analysis/schemas/{m.name}" for m in modules} <= set(inputs["code"])
     edited = modules[-1]  # a schema module gpus' schema does not live in: the key changes all the same
     original = Path.read_bytes
     monkeypatch.setattr(Path, "read_bytes", lambda self: original(self) + (b"#" if self == edited else b""))
-    assert data._cache_path("gpus", str(data.DATA_DIR)) != before
+    data._validating_code.cache_clear()
+    try:
+        assert cache.key_of(data._table_inputs("gpus", str(data.DATA_DIR))) != cache.key_of(inputs)
+    finally:
+        monkeypatch.undo()
+        data._validating_code.cache_clear()
