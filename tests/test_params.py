@@ -31,13 +31,14 @@ def test_every_parameter_is_documented_and_its_default_valid():
         assert p.parse(p.default) == p.default, p.name
 
 
-@pytest.mark.parametrize("raw,expected", [("50000", 50_000), ("5e4", 50_000), ("50_000", 50_000), (50000, 50_000)])
+@pytest.mark.parametrize("raw,expected", [("50000", 50_000), ("5e4", 50_000), ("5.0e4", 50_000), (50000, 50_000)])
 def test_integer_parameter_accepts_spellings(raw, expected):
     assert defaults.GPUS.parse(raw) == expected
 
 
 @pytest.mark.parametrize("raw,why", [
     ("abc", "not a number"), ("nan", "not finite"), ("inf", "not finite"), ("1.5", "not a whole number"),
+    ("50_000", "without '_' separators"), ("٥٠٠٠٠", "with the digits 0-9"),  # one grammar with scenario files
     ("0", "out of range"), ("3000000", "out of range"), (True, "expected"), (INJECTION, "not a number"),
 ])
 def test_bad_values_are_rejected_with_name_range_and_unit(raw, why):
