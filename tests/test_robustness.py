@@ -267,7 +267,7 @@ def test_plan_out_is_written_whole_under_a_path_with_spaces_and_accents(tmp_path
     target = folder / "plan été.json"
     target.write_text("old")
     code, _ = _run_in_process([*PLAN, "--out", str(target)], capsys)
-    assert code == 0 and json.loads(target.read_text())["days"]["unit"] == "days"
+    assert code == 0 and json.loads(target.read_text())["results"]["days"]["unit"] == "days"
     assert sorted(p.name for p in folder.iterdir()) == ["plan été.json"]  # no temporary file left
 
 
@@ -332,7 +332,7 @@ def test_plan_json_is_strict_json(capsys):
     for extra in ([], ["--mfu", "0.0001"], ["--tokens-per-s-per-gpu", "0.001", "--failure-model", "measured-fit"]):
         assert main([*PLAN, *extra, "--json"]) == 0
         doc = json.loads(capsys.readouterr().out, parse_constant=refuse)
-        assert doc["days"]["value"] > 0
+        assert doc["results"]["days"]["value"] > 0
 
 
 def test_negative_plan_values_get_the_range(capsys):
