@@ -308,22 +308,24 @@ def _row_positions(name: str, folder: str) -> dict[str, int]:
     return positions
 
 
-_DERIVED: list[dict] = []  # the memo of each @derived function
+_DERIVED: list = []  # the memo of each @derived function (its cache_clear)
 
 
 def derived(fn):
     """Memoize ``fn``, a pure function of the data tables (and of hashable arguments): computed
-    once per data folder and allowed-table set, until :func:`clear_cache`. A DataFrame comes back
+    once per data folder and allowed-table set, until :func:`clear_cache`. A memo hit notes the
+    reads of the first call again (:func:`analysis.provenance.memoized`). A DataFrame comes back
     as a copy, so a caller that edits it changes no one else's."""
-    memo: dict = {}
-    _DERIVED.append(memo)
+
+    @provenance.memoized
+    def computed(args, folder, allowed):
+        return fn(*args)
+
+    _DERIVED.append(computed.cache_clear)
 
     @functools.wraps(fn)
     def wrapper(*args):
-        key = (args, str(data_dir()), os.environ.get("ANALYSIS_ALLOWED_TABLES"))
-        if key not in memo:
-            memo[key] = fn(*args)
-        value = memo[key]
+        value = computed(args, str(data_dir()), os.environ.get("ANALYSIS_ALLOWED_TABLES"))
         return value.copy() if isinstance(value, pd.DataFrame) else value
     return wrapper
 
@@ -332,8 +334,8 @@ def clear_cache() -> None:
     """Forget validated tables and what was derived from them (tests that edit data files call this)."""
     _validated.cache_clear()
     _row_positions.cache_clear()
-    for memo in _DERIVED:
-        memo.clear()
+    for forget in _DERIVED:
+        forget()
 
 
 def fact(fact_id: str) -> float:

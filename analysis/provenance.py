@@ -25,6 +25,7 @@ moves recorded a report read.
 
 from __future__ import annotations
 
+import functools
 from contextlib import contextmanager
 
 # The sources whose numbers the ledger checks: SemiAnalysis's two reports and its 2024 energy
@@ -114,6 +115,33 @@ def aside():
     finally:
         for recorder in recorders:
             recorder.asides.pop()
+
+
+def memoized(fn):
+    """Memoize ``fn`` (hashable arguments) with what it reads: the first call records its reads,
+    and every later call notes them again, so a result computed after a memo hit (a second chapter
+    in one process, ``python -m analysis run`` computing a need first) carries the same reads as
+    one computed in a fresh kernel. A call that raises is not memoized. ``fn.cache_clear()``
+    forgets."""
+    memo: dict = {}
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        key = (args, tuple(sorted(kwargs.items())))
+        if key not in memo:
+            recorder = Recorder()
+            _STACK.append(recorder)
+            try:
+                value = fn(*args, **kwargs)
+            finally:
+                _STACK.remove(recorder)
+            memo[key] = (value, recorder.snapshot())
+        value, reads = memo[key]
+        note(*sorted(reads))
+        return value
+
+    wrapper.cache_clear = memo.clear
+    return wrapper
 
 
 def report_reads(reads) -> list[str]:

@@ -37,7 +37,8 @@ class Section:
 # failures, prices, power and grid):
 # a chapter that calls the planner declares all of them, so the build lets its kernel read them.
 PLANNER_TABLES = ("backtest_runs", "models", "gpus", "benchmarks", "distributions", "llama3_interruptions", "reliability_facts",
-                  "cloud_prices", "grid_carbon", "system_power", "accelerators", "report_facts", "job_failures")
+                  "cloud_prices", "grid_carbon", "system_power", "accelerators", "report_facts", "job_failures",
+                  "sources")
 
 CHAPTERS: tuple[Section, ...] = (
     Section(
@@ -266,7 +267,7 @@ CHAPTERS: tuple[Section, ...] = (
         question="What does each MLPerf Training LLM result cost in GPU-hours, dollars at each price tier and "
                  "megawatt-hours, how efficiently does each doubling of the system scale, and how close is the planner?",
         params=(d.H100_IT_W_PER_GPU, d.GB200_IT_W_PER_GPU, d.PUE),
-        tables=PLANNER_TABLES + ("mlperf_training", "mlperf_benchmarks", "mlperf_convergence", "sources"),
+        tables=PLANNER_TABLES + ("mlperf_training", "mlperf_benchmarks", "mlperf_convergence"),
         needs=("tco",),  # the book's TCO per GPU-hour is the ladder's last tier
         headline=("mlperf_results_count", "mlperf_405b_fastest_gpu_hours", "mlperf_405b_fastest_usd_on_demand",
                   "mlperf_405b_fastest_usd_sa_owning", "mlperf_405b_fastest_mwh_all_in",

@@ -139,3 +139,25 @@ def test_every_result_that_moves_with_a_report_number_recorded_one(data_copy):
             if not report_reads(q.reads):
                 silent.append(f"{name}.{key}")
     assert not silent, f"{len(silent)} results move with the report's numbers but record no report read: {silent[:20]}"
+
+
+def test_a_memo_hit_notes_the_first_calls_reads_again():
+    """A memoized step read in a second chapter of one process must carry the same reads as in a
+    fresh kernel (python -m analysis run computes a need, then the chapter, in one process)."""
+    calls = []
+
+    @provenance.memoized
+    def step(x):
+        calls.append(x)
+        provenance.note("fact:B01_example")
+        return x * 2
+
+    with provenance.recording() as first:
+        assert step(3) == 6
+    with provenance.recording() as second:
+        assert step(3) == 6
+    assert calls == [3]  # computed once
+    assert first.snapshot() == second.snapshot() == {"fact:B01_example"}
+    with provenance.recording() as third:
+        step(4)
+    assert calls == [3, 4] and third.snapshot() == {"fact:B01_example"}

@@ -6,12 +6,10 @@ by side, and the planner (:func:`analysis.planner.plan`) checked against the pre
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import pandas as pd
 
-from analysis import atlas, mlperf, planner, prices
+from analysis import atlas, mlperf, planner, prices, provenance
 from analysis.chapters import ChapterResults
 from analysis.data import load_table
 
@@ -66,7 +64,7 @@ def planner_check(results: pd.DataFrame, benchmarks: pd.DataFrame, convergence: 
     return pd.DataFrame(rows)
 
 
-@functools.lru_cache(maxsize=512)
+@provenance.memoized
 def _planned(model_id: str, tokens: float, gpu_id: str, gpus: int) -> tuple[float, float, str]:
     """The planner's time without failures (minutes) and MFU for one run, or why it cannot plan it.
     No parameter of this chapter reaches it, so one process asks the planner once per run."""

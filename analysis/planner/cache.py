@@ -5,10 +5,10 @@ and the size and modification time of each table it reads, not on the folder alo
 from __future__ import annotations
 
 from analysis.data import data_dir, table_path
+from analysis.sections import PLANNER_TABLES
 
-# Every table a plan reads (with the tables their validation reads).
-TABLES = ("backtest_runs", "benchmarks", "models", "gpus", "sources", "grid_carbon", "system_power", "accelerators",
-          "report_facts", "reliability_facts", "llama3_interruptions", "job_failures", "distributions", "cloud_prices")
+# Every table a plan reads (with the tables their validation reads): one list, the sections' own.
+TABLES = PLANNER_TABLES
 
 
 def data_key() -> tuple:

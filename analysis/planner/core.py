@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from functools import cache
 
 import numpy as np
 
@@ -19,6 +18,7 @@ from analysis.planner import power as powers
 from analysis.planner.cache import data_key
 from analysis.planner.failures import Recovery, job_mtbf_hours
 from analysis.planner.inputs import KEYS, PEAK_COLUMN, PRECISIONS, Plan, PlanError, PlanInputs
+from analysis.provenance import memoized
 from analysis.sections import get_section, resolve_section
 from analysis.units import HOURS_PER_DAY
 
@@ -30,7 +30,7 @@ def peak_tflops(gpu_id: str, precision: str) -> float:
     return _peak(gpu_id, PEAK_COLUMN[precision], data_key())
 
 
-@cache
+@memoized  # a memo hit notes the first call's reads again (the ledger's provenance)
 def _peak(gpu_id: str, column: str, key: tuple) -> float:
 
     return peak(gpu_id, column)
@@ -80,7 +80,7 @@ def _distributions():
     return _distributions_in(data_key())
 
 
-@cache
+@memoized
 def _distributions_in(key: tuple):
 
     return load_table("distributions").set_index("param")

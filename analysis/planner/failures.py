@@ -8,18 +8,18 @@ goodput, so a run's implied throughput and the plan's wall-clock time agree by c
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 from analysis import defaults as d
 from analysis import reliability
 from analysis.planner.cache import data_key
 from analysis.planner.inputs import PlanError
+from analysis.provenance import memoized
 from analysis.units import SECONDS_PER_HOUR
 
 FAILURE_MODELS = ("per-gpu", "measured-fit")
 
 
-@cache
+@memoized  # a memo hit notes the first call's reads again (the ledger's provenance)
 def _rates(key: tuple) -> dict:
     return reliability.llama3_rates()
 

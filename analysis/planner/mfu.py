@@ -27,7 +27,6 @@ out), which are wider: that is how far the pooled term carries to a new class.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 import pandas as pd
@@ -39,6 +38,7 @@ from analysis.names import gpu_name
 from analysis.planner.cache import data_key
 from analysis.planner.failures import goodput
 from analysis.planner.inputs import PEAK_COLUMN, model_from_run
+from analysis.provenance import memoized
 from analysis.units import SECONDS_PER_DAY, SECONDS_PER_HOUR, TERA
 
 MIN_FIT_ROWS = 6  # benchmark rows of one GPU type needed to fit the benchmark MFU on that type alone
@@ -99,7 +99,7 @@ def benchmark_fit(gpu_id: str, precision: str, key: tuple | None = None) -> Benc
     return _benchmark_fit(gpu_id, precision, key)
 
 
-@cache
+@memoized  # a memo hit notes the first call's reads again (the ledger's provenance)
 def _benchmark_rows(key: tuple) -> tuple:
     """The benchmark rows (:func:`analysis.benchmarks.load_benchmarks`) with each row's active
     parameters, read once per state of the data."""
@@ -109,7 +109,7 @@ def _benchmark_rows(key: tuple) -> tuple:
     return bench, active
 
 
-@cache
+@memoized
 def _benchmark_fit(gpu_id: str, precision: str, key: tuple) -> BenchmarkFit:
 
     column = PEAK_COLUMN[precision]
@@ -173,7 +173,7 @@ def production_runs() -> pd.DataFrame:
     return _production_runs(data_key()).copy()
 
 
-@cache
+@memoized
 def _production_runs(key: tuple) -> pd.DataFrame:
 
     runs = load_table("backtest_runs")
@@ -373,7 +373,7 @@ def estimate_mfu(gpu_id: str, precision: str, active_params: float, gpus: int,
                        benchmark_fit(gpu_id, precision).describe())
 
 
-@cache
+@memoized
 def _evidence(key: tuple, exclude_run: str | None, cls: str):
     """(fit, runs, runs of ``cls``, actual / predicted MFU ratios of the band, their scope)."""
     table = _production_runs(key)
@@ -394,7 +394,7 @@ def _evidence(key: tuple, exclude_run: str | None, cls: str):
     return fit, len(table), n_class, np.exp(residuals.to_numpy(float)), scope
 
 
-@cache
+@memoized
 def _loo(key: tuple, exclude_run: str | None) -> pd.Series:
     table = _production_runs(key)
     if exclude_run is not None:

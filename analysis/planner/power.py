@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
 
 import pandas as pd
 
@@ -27,6 +26,7 @@ from analysis.data import fact, load_table
 from analysis.hardware import gpu
 from analysis.planner.cache import data_key
 from analysis.planner.inputs import PlanError
+from analysis.provenance import memoized
 
 ENERGY_BASES = ("gpu-tdp", "facility")
 BASIS_WORDS = {"gpu-tdp": "GPU TDP x GPU-hours", "facility": "all-in IT power x PUE, at the meter"}
@@ -93,7 +93,7 @@ def power_for(gpu_id: str) -> Power:
     return _power_for(gpu_id, data_key())
 
 
-@cache
+@memoized  # a memo hit notes the first call's reads again (the ledger's provenance)
 def _power_for(gpu_id: str, key: tuple) -> Power:
 
     tdp = float(gpu(gpu_id)["tdp_w"])
