@@ -8,6 +8,8 @@ import re
 import pytest
 from conftest import run_cli
 
+from analysis import defaults as d
+from analysis import provenance
 from analysis.data import load_table
 from analysis.formatting import is_count_unit
 from analysis.sections import SECTIONS
@@ -63,7 +65,10 @@ def test_results_follow_the_contract(book, section):
     assert set(doc) == {"section", "parameters", "results"} and doc["section"] == section.name
     assert set(doc["parameters"]) == {p.name for p in section.params}
     for key, r in doc["results"].items():
-        assert set(r) == {"value", "unit", "label"}, key
+        assert set(r) - {"reads"} == {"value", "unit", "label"}, key
+        # what the result's computation read (analysis.provenance), sorted tags
+        assert r.get("reads", []) == sorted(r.get("reads", [])) and all(
+            t.split(":", 1)[0] in provenance.KINDS for t in r.get("reads", [])), key
         # a number: a float, or an int for a whole count (22 claims, not 22.0)
         assert isinstance(r["value"], float) or (type(r["value"]) is int and is_count_unit(r["unit"])), key
     assert set(section.headline) <= set(doc["results"])
@@ -229,4 +234,4 @@ def test_a_pue_change_reaches_joules_per_token_and_household_years(book, tmp_pat
     changed = json.loads((out / "energy.json").read_text())["results"]
     for key in ("llama31_405b_bf16_j_per_token", "llama31_405b_bf16_household_years_15t_tokens",
                 "gpt3_175b_fp8_j_per_token", "cluster_annual_energy_twh"):
-        assert changed[key]["value"] == pytest.approx(default[key]["value"] * 1.15 / 1.3, rel=1e-9), key
+        assert changed[key]["value"] == pytest.approx(default[key]["value"] * 1.15 / d.PUE.default, rel=1e-9), key

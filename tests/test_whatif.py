@@ -198,7 +198,11 @@ def test_start_computes_needed_chapters_outside_the_pipeline(monkeypatch, tmp_pa
     from analysis.notebook import start
 
     monkeypatch.delenv("ANALYSIS_RESULTS_DIR", raising=False)
+    import analysis.notebook
+
+    # no results files anywhere, whatever the developer's own _build/ holds
     monkeypatch.setattr(analysis.results, "results_dir", lambda: tmp_path)
+    monkeypatch.setattr(analysis.notebook, "results_dir", lambda: tmp_path)
     P, R = start("downtime", {"tariff_usd_per_kwh": 0.12}, show_parameters=False)
     assert P.job_gpus == whatif.base_values(whatif.PANELS["downtime"])["job_gpus"]
     assert set(R.upstream) == {"tco", "benchmarks", "uncertainty"}
