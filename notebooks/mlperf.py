@@ -157,15 +157,20 @@ display(Markdown(figures.power_table(E)))
 # system would take to train the reference's token count to the target: the mean samples to converge
 # of mlcommons' reference convergence points at the submission's batch size (interpolated between
 # the reference batch sizes, as MLPerf does), times the sequence length. It is given the model, the
-# GPU and the count, and estimates the MFU itself in BF16, since the logs do not state the
-# precision. Over {glue:text}`mlperf_planner_checked_count:.0f` results its median absolute error
-# is {glue:text}`mlperf_planner_median_abs_error_frac_pct:.0f` %, and it is slower than MLPerf:
+# GPU and the count, and estimates the MFU as it would for a user's run: the fit to NVIDIA's
+# benchmark rows times the production-vs-benchmark term measured on published training runs, in
+# BF16, since the logs do not state the precision. Over
+# {glue:text}`mlperf_planner_checked_count:.0f` results its median absolute error is
+# {glue:text}`mlperf_planner_median_abs_error_frac_pct:.0f` %, and it is slower than MLPerf:
 # {glue:text}`mlperf_planner_gpt3_median_error_frac_pct:.0f` % on GPT-3,
 # {glue:text}`mlperf_planner_llama31_405b_median_error_frac_pct:.0f` % on Llama 3.1 405B and
 # {glue:text}`mlperf_planner_llama31_8b_median_error_frac_pct:.0f` % on Llama 3.1 8B (median
-# signed errors). MLPerf submissions run tuned FP8 recipes that the planner's BF16 estimate does not
-# see. {glue:text}`mlperf_planner_not_planned_count:.0f` TPU results are not planned: the planner
-# needs a chip TDP for its energy step, and Google publishes none.
+# signed errors). **Read this as the distance between a tuned benchmark and a production run, not as
+# the planner's error on your run**: MLPerf submissions are short, hand-tuned runs, often in FP8,
+# while the planner predicts the speed that published production runs reached (its error on those
+# is measured in {ref}`Plan a run <chapter-plan>`). Results the planner cannot plan (an accelerator
+# without a sourced TDP) carry the reason in the table:
+# {glue:text}`mlperf_planner_not_planned_count:.0f` of them.
 
 # %% tags=["remove-input"]
 display(figures.planner_table(E))
