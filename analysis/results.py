@@ -71,10 +71,11 @@ class Results:
     def __getitem__(self, key: str) -> float:
         return self.results[key]["value"]
 
-    def record(self, chapter) -> None:
-        """Add (and glue) every quantity of a :class:`analysis.chapters.ChapterResults`."""
+    def record(self, chapter, glue: bool = True) -> None:
+        """Add (and, with ``glue``, glue) every quantity of a :class:`analysis.chapters.ChapterResults`,
+        with what each read."""
         for key, q in chapter.quantities.items():
-            self.add(key, q.value, q.unit, q.label, reads=q.reads)
+            self.add(key, q.value, q.unit, q.label, glue=glue, reads=q.reads)
 
     def add_table(self, name: str, table, title: str) -> None:
         """Write ``table`` (a DataFrame) as ``<results dir>/<section>__<name>.csv`` and show a

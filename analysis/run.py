@@ -39,9 +39,7 @@ def run_section(name: str, overrides: dict, values: dict[str, dict], root: Path,
             done[section.name] = ChapterResults.from_json(json.loads(raw[section.name]))
         else:  # its needs are all in ``done``: computes this one only; recorded as a notebook's R.record
             R = Results(section.name, values[section.name])
-            chapter = compute_section(section.name, overrides, _done=done)
-            for key, q in chapter.quantities.items():  # what the notebook's R.record(E) writes, reads included
-                R.add(key, q.value, q.unit, q.label, glue=False, reads=q.reads)
+            R.record(compute_section(section.name, overrides, _done=done), glue=False)  # as the notebook's R.record(E)
             raw[section.name] = R.to_json().encode()
     R.save(stage)
     if notebook:
