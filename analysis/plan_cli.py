@@ -120,7 +120,7 @@ def cmd_plan(args) -> int:
         tariff_usd_per_kwh=args.tariff_usd_per_kwh, grid_id=args.grid,
         grid_g_co2_per_kwh=None if args.grid_kg_co2_per_kwh is None else args.grid_kg_co2_per_kwh * 1_000.0,
         energy_basis=args.energy_basis, checkpoint_write_seconds=args.checkpoint_write_seconds,
-        restart_minutes=args.restart_minutes, failure_model=args.failure_model)
+        restart_minutes=args.restart_minutes, failure_model=args.failure_model, full_recompute=args.full_recompute)
     name = model.get("name", args.model)
     try:
         if args.power_mw is not None:
@@ -180,6 +180,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     speed.add_argument("--achieved-tflops", type=_number("--achieved-tflops", float, 0, 1e5), help="achieved TFLOP/s per GPU")
     speed.add_argument("--flops-counted", choices=("model", "hardware-selective", "hardware-full"),
                        help="which FLOPs --achieved-tflops counts")
+    speed.add_argument("--full-recompute", action="store_true",
+                       help="the run recomputes every layer's forward pass (full activation checkpointing): an "
+                            "estimated MFU counts that extra work out")
     money = p.add_argument_group("prices and power")
     money.add_argument("--usd-per-gpu-hour", type=_number("--usd-per-gpu-hour", float, 0, 1e4), help="GPU-hour price")
     money.add_argument("--pue", type=_number("--pue", float, 1, 3, low_open=False), help="power usage effectiveness")

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
 
 from analysis.chapters import ChapterResults
 from analysis.data import load_table
 from analysis.planner import backtest as bt
-from analysis.planner.mfu import MIN_CLASS_RUNS, MODEL, Variant, loo_residuals, production_runs
+from analysis.planner.variants import model_variants
 
 TIME_KEYS = ("gpu_hours", "days", "days_with_failures")
 # Named outcomes the targets hold (run id, planner key) -> result key stem.
@@ -86,42 +85,11 @@ def _time(res: ChapterResults, pub, est) -> None:
                 "fraction", f"Backtest: {row.label}, median absolute error, runs with no published throughput")
         res.add(f"plan_backtest_variant_{row.key}_all_median_abs_error_frac", row.all_median_abs_error_frac,
                 "fraction", f"Backtest: {row.label}, median absolute error, every run")
-    priors = variants[variants["key"].str.startswith("class_slopes")]
+    priors = variants[variants["key"].str.startswith("recompute_class_slopes_prior") | (variants["key"] == "recompute_class_slopes")]
     res.add("plan_backtest_prior_sensitivity_low_frac", float(priors["estimated_median_abs_error_frac"].min()), "fraction",
             "Backtest: lowest median error over the pooling weights tried")
     res.add("plan_backtest_prior_sensitivity_high_frac", float(priors["estimated_median_abs_error_frac"].max()), "fraction",
             "Backtest: highest median error over the pooling weights tried")
-
-
-VARIANTS = (  # (key, label, variant or None for the benchmark fit alone)
-    ("benchmark_only", "benchmark fit alone", None),
-    ("class_factors", "a factor per GPU class", Variant("none")),
-    ("shared_slope", "a factor per class and one size slope", Variant("shared")),
-    ("class_slopes", f"a factor and a size slope per class, pooled with the weight of {MODEL.prior_runs:g} runs (the planner's)", MODEL),
-    *((f"class_slopes_prior_{w:g}", f"the same, pooled with the weight of {w:g} run{'s' if w != 1 else ''}", Variant("class", w))
-      for w in (MODEL.prior_runs / 2, MODEL.prior_runs * 2)),
-)
-
-
-def model_variants():
-    """The production term's forms, each measured leave-one-run-out the same way: the median
-    |error| on time over runs with no published throughput and over every run, and the signed
-    median per GPU class with enough runs."""
-    import pandas as pd
-
-    table = production_runs()
-    rows = []
-    for key, label, variant in VARIANTS:
-        log_ratio = table["log_ratio"].to_numpy(float) if variant is None else loo_residuals(table, variant).to_numpy(float)
-        errors = np.exp(log_ratio) - 1  # predicted / published time - 1 = implied / predicted MFU - 1
-        row = {"key": key, "label": label,
-               "estimated_median_abs_error_frac": bt.median_abs(errors[~table["throughput_given"].to_numpy()]),
-               "all_median_abs_error_frac": bt.median_abs(errors)}
-        for cls, n in table["gpu_class"].value_counts().items():
-            if n >= MIN_CLASS_RUNS:
-                row[f"{cls} signed median"] = float(np.median(errors[(table["gpu_class"] == cls).to_numpy()]))
-        rows.append(row)
-    return pd.DataFrame(rows)
 
 
 def _classes(res: ChapterResults, classes) -> None:

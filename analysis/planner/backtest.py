@@ -64,6 +64,7 @@ def inputs_for(r, *, throughput: bool = True, pue_column: str = "energy_pue") ->
         pue=float(pue) if pd.notna(pue) else None,
         energy_basis=PLANNER_BASIS[r["energy_basis"]] if pd.notna(r["energy_basis"]) else None,
         grid_id=r["grid_id"] if pd.notna(r["grid_id"]) else None,
+        full_recompute=bool(r["flops_counted"] == "hardware-full"),  # how the run was set up, kept when its throughput is withheld
         exclude_run=r["run_id"], draws=DRAWS)
 
 

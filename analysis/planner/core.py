@@ -52,8 +52,9 @@ def throughput(inputs: PlanInputs, flops_per_token: float, peak: float):
             raise PlanError("--achieved-tflops needs --flops-counted model|hardware-selective|hardware-full")
         rate = flops.tokens_per_s_from_achieved(inputs.achieved_tflops, inputs.flops_counted, inputs.model)
         return rate, f"{inputs.achieved_tflops:g} TFLOP/s per GPU counting {inputs.flops_counted} FLOPs (given)", None
+    recompute = mfu_estimate.recompute_factor(inputs.model) if inputs.full_recompute else 1.0
     est = mfu_estimate.estimate_mfu(inputs.gpu_id, inputs.precision, float(inputs.model["active_params"]),
-                                    inputs.gpus, inputs.exclude_run)
+                                    inputs.gpus, inputs.exclude_run, recompute)
     rate = flops.tokens_per_s_from_mfu(est.mfu, flops_per_token, peak)
     how = (f"MFU {est.mfu:.1%} estimated: {est.method}; measured error on GPU-hours, {est.error_scope}: "
            f"median {est.median_abs_error:.0%} (signed median {est.signed_median_error:+.0%})")

@@ -68,6 +68,7 @@ class PlanInputs:
     checkpoint_write_seconds: float | None = None
     restart_minutes: float | None = None
     failure_model: str = "per-gpu"
+    full_recompute: bool = False  # every layer's forward pass recomputed: an estimated MFU counts that work out
     exclude_run: str | None = None
     draws: int = 4_000
     seed: int = 0

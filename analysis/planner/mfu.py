@@ -10,7 +10,12 @@ its error measured on the published runs it was not fitted to.
    published time (GPU-hours, else days) implies the MFU at which the planner reproduces that time
    exactly (its goodput included, :mod:`analysis.planner.failures`); a run that published only its
    throughput gives that throughput's MFU. The log of that MFU over the benchmark fit's is the
-   run's production-versus-benchmark term.
+   run's production-versus-benchmark term. A run known to recompute every layer's forward pass
+   (full activation recomputation; its published throughput counts ``hardware-full`` FLOPs) spent
+   part of its GPUs' time on work the model does not need: its term is taken on the basis of a run
+   without it, by the model / hardware FLOP ratio of its own shape (about 3/4,
+   :func:`analysis.flops.hardware_flops_per_token`; Narayanan et al. 2021, eq. 3), which is known,
+   not fitted. A plan with ``full_recompute`` gets the same ratio back.
 3. **The estimate**: benchmark MFU x exp(the production term), fitted to the runs by
    :func:`fit_factor`, a hierarchical regression on log10(active parameters): an intercept and a
    slope per GPU class, each pooled toward all classes' with a weight of :data:`PRIOR_RUNS` runs
@@ -163,12 +168,19 @@ def implied_mfu(r, key: tuple | None = None) -> tuple[float, str, float]:
     return total_flop / (compute_gpu_s * peak), outcome, value
 
 
+def recompute_factor(model) -> float:
+    """Model FLOPs over the FLOPs the GPUs execute with full activation recomputation, for
+    ``model``'s shape (about 3/4): the share of a fully recomputing run's GPU time that is model work."""
+    return flops.model_flops_per_token(model) / flops.hardware_flops_per_token(model, recompute="full")
+
+
 def production_runs() -> pd.DataFrame:
     """One row per backtest run with a published time: ``run_id``, ``gpu_id``, ``gpu_class``,
-    ``precision``, ``params``, ``gpus``, ``throughput_given``, ``outcome`` (the planner key of the
-    time it reproduces), ``published``, ``implied_mfu``, ``benchmark_mfu`` and ``log_ratio`` (the
-    production-versus-benchmark term, log of implied over benchmark MFU). In file order; computed
-    once per state of the data."""
+    ``precision``, ``params``, ``gpus``, ``hidden_size``, ``ridge_flop_per_byte`` (the GPU's dense
+    peak over its memory bandwidth), ``throughput_given``, ``outcome`` (the planner key of the time
+    it reproduces), ``published``, ``implied_mfu``, ``benchmark_mfu``, ``log_ratio`` (log of implied
+    over benchmark MFU), ``full_recompute`` and ``recompute_log`` (log :func:`recompute_factor` for
+    a fully recomputing run, else 0). In file order; computed once per state of the data."""
 
     return _production_runs(data_key()).copy()
 
@@ -187,12 +199,16 @@ def _production_runs(key: tuple) -> pd.DataFrame:
     for _, r in runs.iterrows():
         mfu, outcome, value = implied_mfu(r, key)
         bench = benchmark_mfu(r["gpu_id"], r["precision"], float(r["params"]), int(r["gpus"]), key)
+        full = r["flops_counted"] == "hardware-full"  # the published throughput counts the recompute pass
         rows.append({"run_id": r["run_id"], "gpu_id": r["gpu_id"], "gpu_class": gpu_class(r["gpu_id"]),
                      "precision": r["precision"], "params": float(r["params"]), "gpus": int(r["gpus"]),
+                     "hidden_size": int(r["hidden_size"]),
+                     "ridge_flop_per_byte": float(r["peak_tflops"]) / float(gpus.loc[r["gpu_id"], "memory_bandwidth_tbs"]),
                      "throughput_given": bool(pd.notna(r["achieved_tflops_per_gpu"]) or pd.notna(r["tokens_per_s_per_gpu"])),
                      "timed": bool(pd.notna(r["published_gpu_hours"]) or pd.notna(r["published_days"])), "outcome": outcome,
                      "published": value, "implied_mfu": mfu, "benchmark_mfu": bench,
-                     "log_ratio": float(np.log(mfu / bench))})
+                     "log_ratio": float(np.log(mfu / bench)), "full_recompute": bool(full),
+                     "recompute_log": float(np.log(recompute_factor(model_from_run(r)))) if full else 0.0})
     return pd.DataFrame(rows)
 
 
@@ -205,17 +221,35 @@ def _production_runs(key: tuple) -> pd.DataFrame:
 # no run predicts a_0 + b (log10 N - 10). Production runs of small models fall further below the
 # benchmarks than large ones, and by more on some GPUs than on others (Meta's H100 runs).
 
+HUBER_K, HUBER_ITERATIONS = 1.345, 10  # IRLS settles to 1e-4 within ten steps on these runs
 SIZE_CENTRE = 10.0  # log10(active params) the slopes are centred on (10B), so a_c reads as a 10B run's term
 
 
 @dataclass(frozen=True)
 class Variant:
     """A form of the production term: ``slopes`` ``"none"`` (class intercepts alone), ``"shared"``
-    (one size slope for all classes) or ``"class"`` (a slope per class, pooled toward the shared
-    one); ``prior_runs`` is the pooling weight. :data:`MODEL` is the planner's."""
+    (one slope for all classes) or ``"class"`` (a slope per class, pooled toward the shared one);
+    ``prior_runs`` is the pooling weight; ``term`` what the slope is on (:data:`TERMS`);
+    ``recompute`` whether a fully recomputing run's term is taken on the basis of a run without it
+    (:func:`recompute_factor`); ``robust`` fits with Huber weights. :data:`MODEL` is the planner's;
+    the others are compared in the plan chapter's backtest only."""
 
     slopes: str = "class"
     prior_runs: float = PRIOR_RUNS
+    term: str = "params"
+    recompute: bool = True
+    robust: bool = False  # Huber weights (k = 1.345 robust SDs) instead of least squares
+
+
+# What a variant's slope is on, in decades and centred: log10(active params) - 10 (the planner's);
+# log10 of the GPU's ridge point (dense peak / memory bandwidth, FLOP per byte) over the hidden size,
+# + 1.5, which sets the share of time in memory-bound, non-GEMM work (norms, activations, optimizer)
+# against the GEMMs, whose FLOPs per layer grow as the hidden size squared; log10(active params per GPU) - 7, a small model spread over many
+# GPUs; log10(GPUs) - 3, the job's scale.
+TERMS = {"params": lambda t: np.log10(t["params"].to_numpy(float)) - SIZE_CENTRE,
+         "params_per_gpu": lambda t: np.log10(t["params"].to_numpy(float) / t["gpus"].to_numpy(float)) - 7.0,
+         "ridge_over_hidden": lambda t: np.log10(t["ridge_flop_per_byte"].to_numpy(float) / t["hidden_size"].to_numpy(float)) + 1.5,
+         "gpus": lambda t: np.log10(t["gpus"].to_numpy(float)) - 3.0}
 
 
 MODEL = Variant()
@@ -242,6 +276,11 @@ class FactorFit:
 def _solve(codes: np.ndarray, z: np.ndarray, y: np.ndarray, k: int, variant: Variant) -> np.ndarray:
     """Least-squares coefficients [a0, a_1..a_k, (b, (b_1..b_k))] for runs of class ``codes``
     (0..k-1), centred log sizes ``z`` and log ratios ``y``, with the pooling pseudo-rows."""
+    return _fit(codes, z, y, k, variant)[0]
+
+
+def _fit(codes: np.ndarray, z: np.ndarray, y: np.ndarray, k: int, variant: Variant):
+    """(coefficients, design, normal matrix) of :func:`_solve`."""
     n = len(y)
     shared, per_class = variant.slopes in ("shared", "class"), variant.slopes == "class"
     cols = 1 + k + shared + (k if per_class else 0)
@@ -257,15 +296,31 @@ def _solve(codes: np.ndarray, z: np.ndarray, y: np.ndarray, k: int, variant: Var
     x[n + np.arange(k), 1 + np.arange(k)] = w
     if per_class:
         x[n + k + np.arange(k), 2 + k + np.arange(k)] = w
-    coef, *_ = np.linalg.lstsq(x, np.concatenate([y, np.zeros(len(x) - n)]), rcond=None)
-    return coef
+    target = np.concatenate([y, np.zeros(len(x) - n)])
+    weights = np.ones(len(x))
+    for _ in range(1 + (HUBER_ITERATIONS if variant.robust else 0)):
+        xw = x * weights[:, None]  # the normal equations: the pseudo-rows keep them full rank
+        normal = xw.T @ x
+        coef = np.linalg.solve(normal, xw.T @ target)
+        if not variant.robust:
+            break
+        # Huber M-estimate by reweighted least squares: a residual beyond k robust SDs (1.4826 MAD;
+        # Huber's k = 1.345, 95 % efficient for normal errors) weighs k SDs / |residual| of a run
+        r = np.abs(target[:n] - x[:n] @ coef)
+        scale = 1.4826 * float(np.median(np.abs(r - np.median(r)))) or 1.0
+        new = np.minimum(1.0, HUBER_K * scale / np.maximum(r, 1e-12))
+        if np.allclose(new, weights[:n], atol=1e-4):
+            break
+        weights[:n] = new
+    return coef, x, normal
 
 
-def _arrays(table: pd.DataFrame):
+def _arrays(table: pd.DataFrame, variant: Variant = MODEL):
+    """(classes, class codes, the slope's variable, the production terms the fit is on)."""
     classes = sorted(table["gpu_class"].unique())
     codes = table["gpu_class"].map({c: i for i, c in enumerate(classes)}).to_numpy(int)
-    z = np.log10(table["params"].to_numpy(float)) - SIZE_CENTRE
-    return classes, codes, z, table["log_ratio"].to_numpy(float)
+    y = table["log_ratio"].to_numpy(float) - (table["recompute_log"].to_numpy(float) if variant.recompute else 0.0)
+    return classes, codes, TERMS[variant.term](table), y
 
 
 def _predict(coef: np.ndarray, k: int, code: int | None, z: float, variant: Variant) -> float:
@@ -278,9 +333,11 @@ def _predict(coef: np.ndarray, k: int, code: int | None, z: float, variant: Vari
 
 def fit_factor(table: pd.DataFrame, variant: Variant = MODEL) -> FactorFit:
     """:class:`FactorFit` over the rows of ``table`` (a :func:`production_runs` frame)."""
+    if variant.term != "params":
+        raise ValueError(f"fit_factor predicts on active parameters; a {variant.term!r} term is for the backtest's comparison")
     if table.empty:
         return FactorFit(0.0, 0.0, {}, 0)
-    classes, codes, z, y = _arrays(table)
+    classes, codes, z, y = _arrays(table, variant)
     k = len(classes)
     coef = _solve(codes, z, y, k, variant)
     counts = np.bincount(codes, minlength=k)
@@ -293,10 +350,28 @@ def fit_factor(table: pd.DataFrame, variant: Variant = MODEL) -> FactorFit:
 def loo_residuals(table: pd.DataFrame, variant: Variant = MODEL) -> pd.Series:
     """Each run's log(implied / predicted MFU), the prediction fitted to every other run of
     ``table`` (leave-one-run-out), by ``run_id``. exp(residual) - 1 is the error on its time."""
-    classes, codes, z, y = _arrays(table)
-    k, out = len(classes), np.empty(len(y))
-    keep = np.ones(len(y), bool)
-    for i in range(len(y)):
+    classes, codes, z, y = _arrays(table, variant)
+    return pd.Series(loo_arrays(codes, z, y, len(classes), variant), index=table["run_id"].to_numpy(), dtype=float)
+
+
+def loo_arrays(codes: np.ndarray, z: np.ndarray, y: np.ndarray, k: int, variant: Variant,
+               among: np.ndarray | None = None) -> np.ndarray:
+    """:func:`loo_residuals` on arrays (:func:`_arrays`), among the runs of the mask ``among``
+    (default all; the others are neither fitted nor predicted, NaN in the result)."""
+    among = np.ones(len(y), bool) if among is None else among
+    out = np.full(len(y), np.nan)
+    if not variant.robust:
+        # Least squares: the refit without run i leaves it the residual r_i / (1 - h_ii), h the hat
+        # matrix of the fit to all (pseudo-rows included). Exact, also where run i is its class's
+        # only one: the class's pseudo-rows then pin it to all classes' intercept and slope, the
+        # prediction of a class with no run. tests/test_planner.py checks it against the refits.
+        coef, x, normal = _fit(codes[among], z[among], y[among], k, variant)
+        n = int(among.sum())
+        hat = np.einsum("ij,ji->i", x[:n], np.linalg.solve(normal, x[:n].T))
+        out[among] = (y[among] - x[:n] @ coef) / (1.0 - hat)
+        return out
+    for i in np.flatnonzero(among):
+        keep = among.copy()
         keep[i] = False
         rest = codes[keep]
         present = np.unique(rest)  # a class whose only run is left out is a class with no run
@@ -305,14 +380,13 @@ def loo_residuals(table: pd.DataFrame, variant: Variant = MODEL) -> pd.Series:
         coef = _solve(remap[rest], z[keep], y[keep], len(present), variant)
         code = None if remap[codes[i]] < 0 else int(remap[codes[i]])
         out[i] = y[i] - _predict(coef, len(present), code, z[i], variant)
-        keep[i] = True
-    return pd.Series(out, index=table["run_id"].to_numpy(), dtype=float)
+    return out
 
 
 def loco_residuals(table: pd.DataFrame, variant: Variant = MODEL) -> pd.Series:
     """Each run's log(implied / predicted MFU) with its whole GPU class left out of the fit (the
     error on a GPU class with no published run), by ``run_id``."""
-    classes, codes, z, y = _arrays(table)
+    classes, codes, z, y = _arrays(table, variant)
     out = np.empty(len(y))
     for c in range(len(classes)):
         rest = codes != c
@@ -344,33 +418,40 @@ class MfuEstimate:
     median_abs_error: float
     signed_median_error: float
     benchmark: str
+    recompute_factor: float = 1.0
 
     @property
     def method(self) -> str:
         runs = f"{self.class_runs} published {self.gpu_class} run{'s' if self.class_runs != 1 else ''}"
+        recompute = (f" x {self.recompute_factor:.2f} for full activation recomputation (model / hardware FLOPs)"
+                     if self.recompute_factor != 1.0 else "")
         return (f"benchmark MFU {self.benchmark_mfu:.1%} ({self.benchmark}) x a production factor "
-                f"{self.factor:.2f} ({runs}, pooled with all {self.runs})")
+                f"{self.factor:.2f} ({runs}, pooled with all {self.runs}){recompute}")
 
     def to_json(self) -> dict:
         return {"mfu": self.mfu, "benchmark_mfu": self.benchmark_mfu, "production_factor": self.factor,
                 "gpu_class": self.gpu_class, "class_runs": self.class_runs, "runs": self.runs,
+                "recompute_factor": self.recompute_factor,
                 "error_scope": self.error_scope, "loo_median_abs_error_gpu_hours": self.median_abs_error,
                 "loo_signed_median_error_gpu_hours": self.signed_median_error}
 
 
 def estimate_mfu(gpu_id: str, precision: str, active_params: float, gpus: int,
-                 exclude_run: str | None = None) -> MfuEstimate:
+                 exclude_run: str | None = None, recompute: float = 1.0) -> MfuEstimate:
     """The MFU of a run of ``active_params`` on ``gpus`` ``gpu_id``s at ``precision``, from the
-    benchmark fit and the production runs other than ``exclude_run`` (see the module docstring)."""
+    benchmark fit and the production runs other than ``exclude_run`` (see the module docstring);
+    ``recompute`` is :func:`recompute_factor` for a run that fully recomputes its activations, else 1."""
 
+    if not 0.0 < recompute <= 1.0:
+        raise ValueError(f"recompute must be a fraction in (0, 1], not {recompute!r}")
     cls = gpu_class(gpu_id)
     fit, runs, class_runs, residuals, scope = _evidence(data_key(), exclude_run, cls)
     bench = benchmark_mfu(gpu_id, precision, active_params, gpus)
     factor = float(np.exp(fit.log_factor(cls, active_params)))
     errors = residuals - 1.0  # on the time: predicted / published - 1
-    return MfuEstimate(float(np.clip(bench * factor, *MFU_LIMITS)), bench, factor, cls, class_runs, runs, residuals,
-                       scope, float(np.median(np.abs(errors))), float(np.median(errors)),
-                       benchmark_fit(gpu_id, precision).describe())
+    return MfuEstimate(float(np.clip(bench * factor * recompute, *MFU_LIMITS)), bench, factor, cls, class_runs, runs,
+                       residuals, scope, float(np.median(np.abs(errors))), float(np.median(errors)),
+                       benchmark_fit(gpu_id, precision).describe(), float(recompute))
 
 
 @memoized

@@ -1,0 +1,97 @@
+"""Forms of the MFU estimate's production term (:mod:`analysis.planner.mfu`), each measured
+leave-one-run-out the same way, and the error of picking among them by that measure.
+
+Every form in :data:`VARIANTS` is fitted to all runs but one and predicts that one. Choosing the
+form with the lowest of these errors and printing its error would let the choice see every run, so
+:func:`selected_loo_residuals` also measures the choice itself: for each run, the form is chosen on
+the other runs alone (by their own leave-one-out error), then fitted to them and asked for the run.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from analysis.planner.mfu import (MIN_CLASS_RUNS, MODEL, PRIOR_RUNS, Variant, _arrays, loo_arrays, loo_residuals,
+                                  production_runs)
+
+_W = PRIOR_RUNS
+VARIANTS = (  # (key, label, variant or None for the benchmark fit alone)
+    ("benchmark_only", "benchmark fit alone", None),
+    ("class_factors", "a factor per GPU class", Variant("none", recompute=False)),
+    ("shared_slope", "a factor per class and one size slope", Variant("shared", recompute=False)),
+    ("class_slopes", f"a factor and a size slope per class, pooled with the weight of {_W:g} runs (the planner's "
+                     "before recomputation was counted)", Variant("class", recompute=False)),
+    *((f"class_slopes_prior_{w:g}", f"the same, pooled with the weight of {w:g} run{'s' if w != 1 else ''}",
+       Variant("class", w, recompute=False)) for w in (_W / 2, _W * 2)),
+    ("recompute_class_factors", "full recomputation counted: a factor per GPU class", Variant("none")),
+    ("recompute_shared_slope", "full recomputation counted: a factor per class and one size slope", Variant("shared")),
+    ("recompute_class_slopes", f"full recomputation counted: a factor and a size slope per class, pooled with the "
+                               f"weight of {_W:g} runs (the planner's)", MODEL),
+    *((f"recompute_class_slopes_prior_{w:g}", f"full recomputation counted, pooled with the weight of {w:g} "
+       f"run{'s' if w != 1 else ''}", Variant("class", w)) for w in (_W / 2, _W * 2)),
+    ("recompute_class_slopes_huber", "full recomputation counted, a slope per class, fitted with Huber weights",
+     Variant("class", robust=True)),
+    ("recompute_ridge_shared", "full recomputation counted: a factor per class and one slope on the GPU's ridge "
+                               "point over the hidden size", Variant("shared", term="ridge_over_hidden")),
+    ("recompute_ridge_class", "full recomputation counted, a slope per class on the ridge point over the hidden size",
+     Variant("class", term="ridge_over_hidden")),
+    ("recompute_params_per_gpu_class", "full recomputation counted, a slope per class on the parameters per GPU",
+     Variant("class", term="params_per_gpu")),
+    ("recompute_gpus_class", "full recomputation counted, a slope per class on the GPU count", Variant("class", term="gpus")),
+)
+PLANNER_KEY = "recompute_class_slopes"
+
+
+def _median_abs(errors) -> float:
+    errors = np.abs(np.asarray(errors, dtype=float))
+    return float(np.median(errors)) if len(errors) else float("nan")
+
+
+def _errors(table: pd.DataFrame, variant: Variant | None) -> np.ndarray:
+    """Predicted / published time - 1 (= implied / predicted MFU - 1) of each run, leave-one-run-out."""
+    if variant is None:
+        return np.exp(table["log_ratio"].to_numpy(float)) - 1.0
+    return np.exp(loo_residuals(table, variant).to_numpy(float)) - 1.0
+
+
+def selected_loo_residuals(table: pd.DataFrame, variants=VARIANTS) -> pd.DataFrame:
+    """The choice among ``variants`` measured leave-one-run-out: for each run, the variant with the
+    lowest leave-one-out median |error| over the other runs with no published throughput (ties to
+    the earlier in the list) is fitted to those runs and predicts the run. Columns ``run_id``,
+    ``chosen`` (its key) and ``error_frac`` (predicted / published time - 1)."""
+    fitted = [(key, v, _arrays(table, v)) for key, _, v in variants if v is not None]
+    outer = [np.exp(loo_arrays(codes, z, y, len(c), v)) - 1.0 for _, v, (c, codes, z, y) in fitted]
+    blind = ~table["throughput_given"].to_numpy()
+    rows = []
+    for i in range(len(table)):
+        rest = np.ones(len(table), bool)
+        rest[i] = False
+        scores = [_median_abs(np.exp(loo_arrays(codes, z, y, len(c), v, rest)[rest & blind]) - 1.0)
+                  for _, v, (c, codes, z, y) in fitted]  # run i is seen by none of them
+        best = int(np.argmin(scores))
+        rows.append({"run_id": table["run_id"].iloc[i], "chosen": fitted[best][0], "error_frac": float(outer[best][i])})
+    return pd.DataFrame(rows)
+
+
+def model_variants(table: pd.DataFrame | None = None) -> pd.DataFrame:
+    """One row per form of :data:`VARIANTS`: ``key``, ``label``, the leave-one-run-out median
+    |error| on time over runs with no published throughput and over every run, and the signed
+    median per GPU class with at least :data:`MIN_CLASS_RUNS` runs; the last row is the choice
+    among them made inside the leave-one-out (:func:`selected_loo_residuals`)."""
+    table = production_runs() if table is None else table
+    blind = ~table["throughput_given"].to_numpy()
+    classes = [c for c, n in table["gpu_class"].value_counts().items() if n >= MIN_CLASS_RUNS]
+
+    def row(key, label, errors):
+        out = {"key": key, "label": label, "estimated_median_abs_error_frac": _median_abs(errors[blind]),
+               "all_median_abs_error_frac": _median_abs(errors)}
+        for cls in classes:
+            out[f"{cls} signed median"] = float(np.median(errors[(table["gpu_class"] == cls).to_numpy()]))
+        return out
+
+    rows = [row(key, label, _errors(table, v)) for key, label, v in VARIANTS]
+    chosen = selected_loo_residuals(table)
+    rows.append(row("selected", "the form with the lowest error on the other runs, chosen again for each run "
+                                "(the choice inside the leave-one-out)", chosen["error_frac"].to_numpy(float)))
+    return pd.DataFrame(rows)
