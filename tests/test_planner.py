@@ -147,14 +147,86 @@ def test_leave_one_run_out_never_sees_the_run(data_copy):
     assert after["llama3_70b"] < before["llama3_70b"]
 
 
-def test_loo_residuals_refit_without_each_run():
+@pytest.mark.parametrize("variant", [mfu.MODEL, mfu.Variant("none"), mfu.Variant("shared"),
+                                     mfu.Variant("class", 1.0, recompute=False)])
+def test_loo_residuals_are_the_refits_without_each_run(variant):
+    """The hat-matrix shortcut equals refitting without each run, one-run classes (TPU v3 and v4,
+    V100) included, whose refit has no run of that class."""
     t = mfu.production_runs()
-    res = mfu.loo_residuals(t)
-    for i in (0, len(t) // 2, len(t) - 1):
+    res = mfu.loo_residuals(t, variant)
+    for i in range(len(t)):
         rest = t.drop(index=t.index[i])
         r = t.iloc[i]
-        expected = r["log_ratio"] - mfu.fit_factor(rest).log_factor(r["gpu_class"], r["params"])
+        term = r["log_ratio"] - (r["recompute_log"] if variant.recompute else 0.0)
+        expected = term - mfu.fit_factor(rest, variant).log_factor(r["gpu_class"], r["params"])
         assert res[r["run_id"]] == pytest.approx(expected, abs=1e-9)
+
+
+def test_robust_loo_refits_without_each_run():
+    t = mfu.production_runs()
+    v = mfu.Variant("class", robust=True)
+    res = mfu.loo_residuals(t, v)
+    classes, codes, z, y = mfu._arrays(t, v)
+    k = len(classes)
+    for i in (0, 8, len(t) - 1):  # runs of classes with many runs: the refit keeps every class
+        keep = np.arange(len(t)) != i
+        coef = mfu._solve(codes[keep], z[keep], y[keep], k, v)
+        assert res.iloc[i] == pytest.approx(y[i] - mfu._predict(coef, k, int(codes[i]), z[i], v), abs=1e-12)
+    # a robust fit gives a far-out run less pull than least squares does
+    y_out = y.copy()
+    y_out[8] += 3.0
+    ls, hub = mfu.Variant("class"), v
+    move_ls = mfu._solve(codes, z, y_out, len(classes), ls) - mfu._solve(codes, z, y, len(classes), ls)
+    move_hub = mfu._solve(codes, z, y_out, len(classes), hub) - mfu._solve(codes, z, y, len(classes), hub)
+    assert np.abs(move_hub).max() < 0.5 * np.abs(move_ls).max()
+
+
+def test_full_recompute_runs_are_taken_on_the_basis_of_a_run_without_it():
+    """A run whose published throughput counts the recompute pass (hardware-full) did 8 N-odd FLOPs
+    per token for the model's 6 N: its term is raised by the hardware / model FLOP ratio of its own
+    shape (not a fitted constant), and a plan with --full-recompute gets the same ratio back."""
+    t = mfu.production_runs().set_index("run_id")
+    runs = load_table("backtest_runs").set_index("run_id")
+    full = runs.index[runs["flops_counted"] == "hardware-full"]
+    assert set(full) == set(t.index[t["full_recompute"]]) and len(full) >= 4
+    for rid in full:
+        ratio = mfu.recompute_factor(planner.model_from_run(runs.loc[rid]))
+        assert 0.72 < ratio < 0.78  # about 6/8: the recompute pass is one more forward of the layers
+        assert t.loc[rid, "recompute_log"] == pytest.approx(np.log(ratio))
+    assert (t.loc[~t["full_recompute"], "recompute_log"] == 0).all()
+    plain = _llama70b(mfu=None)
+    full_run = _llama70b(mfu=None, full_recompute=True)
+    ratio = mfu.recompute_factor(planner.model_from_registry("llama31_70b"))
+    assert full_run.steps["mfu"] == pytest.approx(plain.steps["mfu"] * ratio)
+    assert full_run.throughput["estimate"]["recompute_factor"] == pytest.approx(ratio)
+    assert full_run.results["gpu_hours"]["value"] == pytest.approx(plain.results["gpu_hours"]["value"] / ratio, rel=1e-6)
+
+
+def test_full_recompute_flag(capsys):
+    assert main([*BASE, "--json"]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert main([*BASE, "--json", "--full-recompute"]) == 0
+    full = json.loads(capsys.readouterr().out)
+    ratio = full["throughput"]["estimate"]["recompute_factor"]
+    assert 0.72 < ratio < 0.78 and plain["throughput"]["estimate"]["recompute_factor"] == 1.0
+    assert full["results"]["days"]["value"] == pytest.approx(plain["results"]["days"]["value"] / ratio, rel=1e-6)
+
+
+def test_the_choice_among_variants_never_sees_the_run():
+    """Moving one run's published time changes neither which form is chosen for it nor anything its
+    prediction rests on: its error moves by exactly the factor its time moved."""
+    from analysis.planner import variants
+
+    t = mfu.production_runs()
+    i = int(np.flatnonzero(t["run_id"] == "llama1_13b")[0])
+    moved = t.copy()
+    moved.loc[moved.index[i], "log_ratio"] += 0.5
+    before, after = variants.selected_loo_residuals(t), variants.selected_loo_residuals(moved)
+    assert after["chosen"].iloc[i] == before["chosen"].iloc[i]
+    assert 1 + after["error_frac"].iloc[i] == pytest.approx((1 + before["error_frac"].iloc[i]) * np.exp(0.5))
+    for key, _, v in variants.VARIANTS[1:]:  # each row is its form's own leave-one-out error
+        if key == before["chosen"].iloc[i]:
+            assert before["error_frac"].iloc[i] == pytest.approx(np.exp(mfu.loo_residuals(t, v).iloc[i]) - 1)
 
 
 def test_band_draws_the_measured_errors_of_the_class_or_of_all_runs():

@@ -68,10 +68,8 @@ def test_published_throughput_reproduces_published_time(E):
     assert E["plan_backtest_published_throughput_median_abs_error_frac"] <= T["published_throughput_median_abs_error_frac"]
 
 
-@pytest.mark.xfail(strict=True, reason="measured ~23 %, above the 20 % target: production runs of one GPU class "
-                                        "differ by more than size explains (A100: LLaMA's ~50 % MFU against "
-                                        "BLOOM's and BloombergGPT's 25-33 %); reported, not tuned")
 def test_estimated_error_on_runs_without_a_throughput_is_at_most_20_percent(E):
+    """Measured 19.4 % over 22 runs (23.4 % before full recomputation was counted): met, narrowly."""
     assert E["plan_backtest_estimated_median_abs_error_frac"] <= T["estimated_median_abs_error_frac"]
 
 
@@ -81,8 +79,32 @@ def test_estimated_error_is_what_the_page_reports_and_beats_the_benchmark_fit(E)
     assert len(none) >= 15
     assert E["plan_backtest_estimated_median_abs_error_frac"] == pytest.approx(none["error_frac"].abs().median())
     assert E["plan_backtest_estimated_median_abs_error_frac"] < 0.30
-    assert (E["plan_backtest_variant_class_slopes_estimated_median_abs_error_frac"]
+    # the planner's own pass through plan() and its row of the variants table are one measurement
+    assert E["plan_backtest_variant_recompute_class_slopes_estimated_median_abs_error_frac"] == pytest.approx(
+        E["plan_backtest_estimated_median_abs_error_frac"], abs=1e-9)
+    assert (E["plan_backtest_variant_recompute_class_slopes_estimated_median_abs_error_frac"]
             < E["plan_backtest_variant_benchmark_only_estimated_median_abs_error_frac"] - 0.10)
+
+
+@pytest.mark.parametrize("form", ["class_factors", "shared_slope", "class_slopes", "class_slopes_prior_1",
+                                  "class_slopes_prior_4"])
+def test_counting_full_recomputation_lowers_the_error_of_every_form(E, form):
+    """The recompute ratio is known, not fitted; on the sourced runs it helps every form of the term
+    on both measures, not just the planner's."""
+    for scope in ("estimated", "all"):
+        new = E[f"plan_backtest_variant_recompute_{form}_{scope}_median_abs_error_frac"]
+        assert new < E[f"plan_backtest_variant_{form}_{scope}_median_abs_error_frac"]
+
+
+def test_the_choice_among_forms_is_measured_inside_the_leave_one_out(E):
+    """Picking the form with the lowest error would let the pick see every run; the page prints the
+    pick made again without each run, and the planner keeps its form fixed instead."""
+    table = E.tables["backtest_variants"]
+    assert table["key"].iloc[-1] == "selected" and len(table) >= 15
+    assert {"recompute_ridge_class", "recompute_params_per_gpu_class", "recompute_gpus_class",
+            "recompute_class_slopes_huber"} <= set(table["key"])
+    selected = E["plan_backtest_variant_selected_estimated_median_abs_error_frac"]
+    assert selected > E["plan_backtest_variant_recompute_gpus_class_estimated_median_abs_error_frac"]
 
 
 def test_no_gpu_class_with_enough_runs_is_biased_beyond_25_percent(E):
@@ -115,12 +137,17 @@ def test_published_values_are_the_issues(E):
 
 
 def test_each_estimate_is_made_without_its_run(E):
-    """The estimated pass equals the MFU estimate with the run excluded, run by run."""
+    """The estimated pass equals the MFU estimate with the run excluded, run by run (a run that
+    recomputed fully is planned as one: its throughput is withheld, not its setup)."""
+    from analysis.planner import model_from_run
+
     runs = load_table("backtest_runs").set_index("run_id")
     table = E.tables["backtest_estimated"]
-    for r in table.sample(5, random_state=0).itertuples():
+    for r in table.itertuples():
         x = runs.loc[r.run_id]
-        est = mfu.estimate_mfu(x["gpu_id"], x["precision"], float(x["params"]), int(x["gpus"]), exclude_run=r.run_id)
+        recompute = mfu.recompute_factor(model_from_run(x)) if x["flops_counted"] == "hardware-full" else 1.0
+        est = mfu.estimate_mfu(x["gpu_id"], x["precision"], float(x["params"]), int(x["gpus"]), exclude_run=r.run_id,
+                               recompute=recompute)
         assert r.mfu_estimated == pytest.approx(est.mfu)
 
 
