@@ -11,7 +11,8 @@ import re
 from analysis.chapters import ChapterResults
 from analysis.data import load_table
 from analysis.planner import backtest as bt
-from analysis.planner.variants import model_variants
+from analysis.planner.mfu import Variant, production_runs
+from analysis.planner.variants import fitted_slopes, model_variants
 
 TIME_KEYS = ("gpu_hours", "days", "days_with_failures")
 # Named outcomes the targets hold (run id, planner key) -> result key stem.
@@ -85,6 +86,12 @@ def _time(res: ChapterResults, pub, est) -> None:
                 "fraction", f"Backtest: {row.label}, median absolute error, runs with no published throughput")
         res.add(f"plan_backtest_variant_{row.key}_all_median_abs_error_frac", row.all_median_abs_error_frac,
                 "fraction", f"Backtest: {row.label}, median absolute error, every run")
+    res.add("plan_backtest_full_recompute_runs_count", int(production_runs()["full_recompute"].sum()), "count",
+            "Backtest: runs whose published throughput counts full activation recomputation")
+    for cls, slope in fitted_slopes(Variant("class", term="gpus")).items():
+        if cls in ("A100", "H100"):
+            res.add(f"plan_backtest_gpus_term_{class_slug(cls)}_slope_per_decade", slope, "per decade",
+                    f"Backtest: the GPU-count form's fitted slope for {cls}, log MFU per decade of GPUs")
     priors = variants[variants["key"].str.startswith("recompute_class_slopes_prior") | (variants["key"] == "recompute_class_slopes")]
     res.add("plan_backtest_prior_sensitivity_low_frac", float(priors["estimated_median_abs_error_frac"].min()), "fraction",
             "Backtest: lowest median error over the pooling weights tried")

@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis.planner.mfu import (MIN_CLASS_RUNS, MODEL, PRIOR_RUNS, Variant, _arrays, loo_arrays, loo_residuals,
-                                  production_runs)
+from analysis.planner.mfu import (MIN_CLASS_RUNS, MODEL, PRIOR_RUNS, Variant, _arrays, _predict, _solve, loo_arrays,
+                                  loo_residuals, production_runs)
 
 _W = PRIOR_RUNS
 VARIANTS = (  # (key, label, variant or None for the benchmark fit alone)
@@ -95,3 +95,13 @@ def model_variants(table: pd.DataFrame | None = None) -> pd.DataFrame:
     rows.append(row("selected", "the form with the lowest error on the other runs, chosen again for each run "
                                 "(the choice inside the leave-one-out)", chosen["error_frac"].to_numpy(float)))
     return pd.DataFrame(rows)
+
+
+def fitted_slopes(variant: Variant, table: pd.DataFrame | None = None) -> dict:
+    """GPU class -> the slope of ``variant``'s term for that class, fitted to every run (per decade of
+    its variable: a positive slope on the GPU count says a bigger job runs at a higher MFU)."""
+    table = production_runs() if table is None else table
+    classes, codes, z, y = _arrays(table, variant)
+    coef = _solve(codes, z, y, len(classes), variant)
+    return {c: _predict(coef, len(classes), i, 1.0, variant) - _predict(coef, len(classes), i, 0.0, variant)
+            for i, c in enumerate(classes)}
