@@ -14,7 +14,7 @@ from analysis import defaults as d
 from analysis import flops, planner, reliability
 from analysis.cli import main
 from analysis.data import fact, load_table, row
-from analysis.planner import budget, mfu, power, report
+from analysis.planner import budget, mfu, power, production_term, report
 
 KEYS = list(planner.KEYS)
 
@@ -166,18 +166,18 @@ def test_robust_loo_refits_without_each_run():
     t = mfu.production_runs()
     v = mfu.Variant("class", robust=True)
     res = mfu.loo_residuals(t, v)
-    classes, codes, z, y = mfu._arrays(t, v)
+    classes, codes, z, y = production_term.term_arrays(t, v)
     k = len(classes)
     for i in (0, 8, len(t) - 1):  # runs of classes with many runs: the refit keeps every class
         keep = np.arange(len(t)) != i
-        coef = mfu._solve(codes[keep], z[keep], y[keep], k, v)
-        assert res.iloc[i] == pytest.approx(y[i] - mfu._predict(coef, k, int(codes[i]), z[i], v), abs=1e-12)
+        coef = production_term.solve_term(codes[keep], z[keep], y[keep], k, v)
+        assert res.iloc[i] == pytest.approx(y[i] - production_term.predict_term(coef, k, int(codes[i]), z[i], v), abs=1e-12)
     # a robust fit gives a far-out run less pull than least squares does
     y_out = y.copy()
     y_out[8] += 3.0
     ls, hub = mfu.Variant("class"), v
-    move_ls = mfu._solve(codes, z, y_out, len(classes), ls) - mfu._solve(codes, z, y, len(classes), ls)
-    move_hub = mfu._solve(codes, z, y_out, len(classes), hub) - mfu._solve(codes, z, y, len(classes), hub)
+    move_ls = production_term.solve_term(codes, z, y_out, len(classes), ls) - production_term.solve_term(codes, z, y, len(classes), ls)
+    move_hub = production_term.solve_term(codes, z, y_out, len(classes), hub) - production_term.solve_term(codes, z, y, len(classes), hub)
     assert np.abs(move_hub).max() < 0.5 * np.abs(move_ls).max()
 
 

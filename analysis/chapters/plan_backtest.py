@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 
-
 from analysis.chapters import ChapterResults
 from analysis.data import load_table
 from analysis.planner import backtest as bt

@@ -12,8 +12,17 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis.planner.mfu import (MIN_CLASS_RUNS, MODEL, PRIOR_RUNS, Variant, _arrays, _predict, _solve, loo_arrays,
-                                  loo_residuals, production_runs)
+from analysis.planner.mfu import MIN_CLASS_RUNS, production_runs
+from analysis.planner.production_term import (
+    MODEL,
+    PRIOR_RUNS,
+    Variant,
+    loo_arrays,
+    loo_residuals,
+    predict_term,
+    solve_term,
+    term_arrays,
+)
 
 _W = PRIOR_RUNS
 VARIANTS = (  # (key, label, variant or None for the benchmark fit alone)
@@ -60,7 +69,7 @@ def selected_loo_residuals(table: pd.DataFrame, variants=VARIANTS) -> pd.DataFra
     lowest leave-one-out median |error| over the other runs with no published throughput (ties to
     the earlier in the list) is fitted to those runs and predicts the run. Columns ``run_id``,
     ``chosen`` (its key) and ``error_frac`` (predicted / published time - 1)."""
-    fitted = [(key, v, _arrays(table, v)) for key, _, v in variants if v is not None]
+    fitted = [(key, v, term_arrays(table, v)) for key, _, v in variants if v is not None]
     outer = [np.exp(loo_arrays(codes, z, y, len(c), v)) - 1.0 for _, v, (c, codes, z, y) in fitted]
     blind = ~table["throughput_given"].to_numpy()
     rows = []
@@ -101,7 +110,7 @@ def fitted_slopes(variant: Variant, table: pd.DataFrame | None = None) -> dict:
     """GPU class -> the slope of ``variant``'s term for that class, fitted to every run (per decade of
     its variable: a positive slope on the GPU count says a bigger job runs at a higher MFU)."""
     table = production_runs() if table is None else table
-    classes, codes, z, y = _arrays(table, variant)
-    coef = _solve(codes, z, y, len(classes), variant)
-    return {c: _predict(coef, len(classes), i, 1.0, variant) - _predict(coef, len(classes), i, 0.0, variant)
+    classes, codes, z, y = term_arrays(table, variant)
+    coef = solve_term(codes, z, y, len(classes), variant)
+    return {c: predict_term(coef, len(classes), i, 1.0, variant) - predict_term(coef, len(classes), i, 0.0, variant)
             for i, c in enumerate(classes)}
