@@ -88,6 +88,17 @@ def pytest_terminal_summary(terminalreporter):
                                    red=True, bold=True)
 
 
+@pytest.fixture(autouse=True)
+def no_recording_left_over():
+    """A test that opens a chapter as a notebook does (``analysis.notebook.start``) leaves its
+    recorder running, as a kernel would; end it, so that no later test in this process (whatever
+    the order the tests run in) sees a computation under way."""
+    yield
+    from analysis import provenance
+
+    provenance.end()
+
+
 @pytest.fixture
 def data_copy(tmp_path, monkeypatch):
     """A writable copy of data/ that the loader reads instead of the real one."""
