@@ -29,9 +29,12 @@ book: venv
 	$(PY) -m analysis build --jobs $(JOBS)
 	@echo "Open _build/html/index.html"
 
+# The tests run on $(TEST_JOBS) pytest-xdist workers, a test file per worker at a time (a file's
+# module fixtures, such as the browser pass over every page, are then made once).
+TEST_JOBS ?= 2
 test: venv
 	$(PY) -m ruff check .
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_JOBS) --dist loadfile
 
 bench: venv
 	$(PY) -m bench.build_times

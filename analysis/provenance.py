@@ -102,6 +102,12 @@ def begin() -> Recorder:
     return _STACK[0]
 
 
+def end() -> None:
+    """Stop every recording under way: the kernel's (or a test's) chapter is done, and what runs
+    next in this process records nothing unless it starts its own computation."""
+    _STACK.clear()
+
+
 @contextmanager
 def aside():
     """A block that only sets results beside the report's figures: what it reads is attached to

@@ -1,8 +1,11 @@
-"""Shared fixtures. The expensive one, ``book``, builds the whole book once per test session in a
-throwaway copy of the repository, so tests never touch the developer's own ``_build/``."""
+"""Shared fixtures. The expensive one, ``book``, builds the whole book once per test run in a
+throwaway copy of the repository (each pytest-xdist worker gets its own copy of that build), so
+tests never touch the developer's own ``_build/``."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,8 +21,6 @@ PROJECT_FILES = ("analysis", "notebooks", "book", "data", "_config.yml", "_toc.y
 def copy_repo(dest: Path, root: Path = REPO) -> Path:
     """A copy of the project's sources, data and book pages at ``dest`` (no build outputs, no
     .venv): tests build there, never in the developer's ``_build/``."""
-    import shutil
-
     Path(dest).mkdir(parents=True, exist_ok=True)
     for name in PROJECT_FILES:
         if (root / name).is_dir():
@@ -31,7 +32,6 @@ def copy_repo(dest: Path, root: Path = REPO) -> Path:
 
 def run_cli(*args: str, cwd: Path = REPO, env=None) -> subprocess.CompletedProcess:
     """``python -m analysis ARGS`` in ``cwd`` (whose ``analysis`` package is imported)."""
-    import os
     full_env = {**os.environ, "PYTHONPATH": str(cwd), **(env or {})}
     return subprocess.run([sys.executable, "-m", "analysis", *args], cwd=cwd, capture_output=True,
                           text=True, env=full_env, timeout=600)
@@ -39,11 +39,32 @@ def run_cli(*args: str, cwd: Path = REPO, env=None) -> subprocess.CompletedProce
 
 @pytest.fixture(scope="session")
 def book(tmp_path_factory) -> Path:
-    """Root of a repository copy whose book has been built once with default parameters."""
-    root = copy_repo(tmp_path_factory.mktemp("book") / "repo")
-    proc = run_cli("build", cwd=root)
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    """Root of a repository copy whose book has been built once with default parameters: this
+    worker's own copy (tests rebuild it under scenarios, then back), of one build per test run."""
+    built = _book_built_once(tmp_path_factory)
+    root = tmp_path_factory.mktemp("book") / "repo"
+    shutil.copytree(built, root, symlinks=True)  # _build's links are relative: the copy is whole
     return root
+
+
+def _book_built_once(tmp_path_factory) -> Path:
+    """The default book, built once per test run. Under pytest-xdist (``make test`` runs two
+    workers) the first worker that needs it builds it in the run's shared temporary folder, holding
+    a lock, and the other waits for it instead of building a second copy on the same two cores."""
+    import fcntl
+
+    here = tmp_path_factory.getbasetemp()
+    shared = here.parent if os.environ.get("PYTEST_XDIST_WORKER") else here
+    built = shared / "book-built" / "repo"
+    with open(shared / "book-built.lock", "a+") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (built.parent / "complete").exists():
+            shutil.rmtree(built.parent, ignore_errors=True)
+            copy_repo(built)
+            proc = run_cli("build", cwd=built)
+            assert proc.returncode == 0, proc.stderr[-3000:]
+            (built.parent / "complete").write_text("built\n")
+    return built
 
 
 # The browser tests (test_browser.py, test_browser_whatif.py): Playwright driving Debian's Chromium.
@@ -86,6 +107,17 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_sep("!", f"{len(skipped)} BROWSER TESTS SKIPPED: Chromium is missing, the HTML "
                                    "was not checked in a browser (run .ci/run, or apt-get install chromium)",
                                    red=True, bold=True)
+
+
+@pytest.fixture(autouse=True)
+def no_recording_left_over():
+    """A test that opens a chapter as a notebook does (``analysis.notebook.start``) leaves its
+    recorder running, as a kernel would; end it, so that no later test in this process (whatever
+    the order the tests run in) sees a computation under way."""
+    yield
+    from analysis import provenance
+
+    provenance.end()
 
 
 @pytest.fixture

@@ -1,11 +1,13 @@
 """The built book in a real browser: Playwright driving Debian's Chromium against a local server.
 
 Skipped, with the reason, only when /usr/bin/chromium is missing; `.ci/run` installs it, so CI
-always runs these. Screenshots of every page are saved under `_build/test-artifacts/screenshots/`.
+always runs these. A screenshot of every page's first screen is saved under
+`_build/test-artifacts/screenshots/` (BOOK_FULL_SCREENSHOTS=1: whole pages).
 """
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlparse
@@ -43,22 +45,17 @@ def _collect_errors(page) -> list[str]:
     return errors
 
 
-def test_every_page_loads_cleanly(site, browser):
-    base, html = site
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+def test_every_page_loads_cleanly(site, audits):
+    """Every page at both widths: no console error, uncaught exception or failed request, every image
+    loaded, no unrendered glue (one visit per page and width: the ``audits`` pass)."""
+    _, html = site
     pages = _pages(html)
     assert {f"book/generated/{s.name}.html" for s in SECTIONS} <= set(pages)
-    for rel in pages:
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        errors = _collect_errors(page)
-        page.goto(base + rel, wait_until="networkidle")
-        broken = page.evaluate("Array.from(document.images).filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src)")
-        text = page.inner_text("body")
-        page.screenshot(path=str(ARTIFACTS / (rel.replace("/", "_") + ".png")), full_page=True)
-        page.close()
-        assert not errors, f"{rel}: console errors {errors}"
-        assert not broken, f"{rel}: images not loaded {broken}"
-        assert "{glue" not in text and "glue:text" not in text, f"{rel}: unrendered glue placeholder"
+    assert {rel for rel, _ in audits} == set(pages)
+    for (rel, view), a in sorted(audits.items()):
+        assert not a["errors"], f"{rel} @{view}: console errors {a['errors']}"
+        assert not a["broken"], f"{rel} @{view}: images not loaded {a['broken']}"
+        assert "{glue" not in a["body"] and "glue:text" not in a["body"], f"{rel} @{view}: unrendered glue placeholder"
 
 
 def test_internal_links_and_anchors_resolve(site):
@@ -80,18 +77,13 @@ def test_internal_links_and_anchors_resolve(site):
 
 
 @pytest.mark.parametrize("section", SECTIONS, ids=lambda s: s.name)
-def test_chapter_shows_glued_numbers_and_parameters_not_raw_cells(site, browser, section):
-    base, _ = site
-    page = browser.new_page()
-    page.goto(f"{base}book/generated/{section.name}.html", wait_until="networkidle")
-    pasted = page.eval_on_selector_all("span.pasted-text", "els => els.map(e => e.textContent.trim())")
-    text = page.inner_text("body")
+def test_chapter_shows_glued_numbers_and_parameters_not_raw_cells(audits, section):
+    a = audits[f"book/generated/{section.name}.html", "desktop"]
     if section.params:
-        assert page.get_by_text("Parameters this chapter ran with").first.is_visible()
-    page.close()
-    assert pasted and all(pasted), f"{section.name}: glued numbers missing or empty"
-    assert "# Parameters" not in text and "injected-parameters" not in text
-    assert not re.search(r"^\s*gpus = ", text, re.M), "a parameters cell is visible"
+        assert a["params_shown"], f"{section.name}: 'Parameters this chapter ran with' is not visible"
+    assert a["pasted"] and all(a["pasted"]), f"{section.name}: glued numbers missing or empty"
+    assert "# Parameters" not in a["body"] and "injected-parameters" not in a["body"]
+    assert not re.search(r"^\s*gpus = ", a["body"], re.M), "a parameters cell is visible"
 
 
 def test_search_finds_a_chapter_by_a_word_in_it(site, browser):
@@ -136,7 +128,12 @@ AUDIT_JS = r"""async () => {
   const maths = Array.from(document.querySelectorAll('mjx-container'));
   const math = {count: maths.length, errors: document.querySelectorAll('mjx-merror').length,
                 empty: maths.filter(m => m.getBoundingClientRect().width === 0 && m.checkVisibility()).length};
-  return {text: chunks.join(' ').replace(/\s+/g, ' '), math,
+  const shown = Array.from(document.querySelectorAll('p, strong, summary, h2, h3, span'))
+    .filter(e => e.textContent.includes('Parameters this chapter ran with') && e.checkVisibility());
+  return {text: chunks.join(' ').replace(/\s+/g, ' '), math, body: document.body.innerText,
+          broken: Array.from(document.images).filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src),
+          pasted: Array.from(document.querySelectorAll('span.pasted-text')).map(e => e.textContent.trim()),
+          params_shown: shown.length > 0,
           caption_px: caption ? parseFloat(getComputedStyle(caption).fontSize) : null,
           images, tables, page_width: document.documentElement.scrollWidth, view: window.innerWidth,
           footer: (document.querySelector('.book-stamp') || {}).innerText || ''};
@@ -145,18 +142,25 @@ AUDIT_JS = r"""async () => {
 
 @pytest.fixture(scope="module")
 def audits(site, browser):
-    """{(page, width name): audit} for every page of the book at both widths (and print at 1280)."""
+    """{(page, width name): audit} for every page of the book at both widths (and print at 1280),
+    with the page's console errors and failed requests. One visit per page and width; each
+    desktop visit saves a screenshot of the first screen (BOOK_FULL_SCREENSHOTS=1: the whole page,
+    which takes minutes) under `_build/test-artifacts/screenshots/`."""
     base, html = site
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    full = os.environ.get("BOOK_FULL_SCREENSHOTS") == "1"
     out = {}
     for name, width in WIDTHS.items():
         context = browser.new_context(viewport={"width": width, "height": 900})
         for rel in _pages(html):
             page = context.new_page()
+            errors = _collect_errors(page)
             page.goto(base + rel, wait_until="networkidle")
-            out[rel, name] = page.evaluate(AUDIT_JS)
+            out[rel, name] = {**page.evaluate(AUDIT_JS), "errors": errors}
             if name == "desktop":
+                page.screenshot(path=str(ARTIFACTS / (rel.replace("/", "_") + ".png")), full_page=full)
                 page.emulate_media(media="print")
-                out[rel, "print"] = page.evaluate(AUDIT_JS)
+                out[rel, "print"] = {**page.evaluate(AUDIT_JS), "errors": []}
             page.close()
         context.close()
     return out

@@ -48,6 +48,14 @@ def test_outside_a_computation_nothing_is_recorded():
     assert provenance.snapshot() is None
 
 
+def test_a_kernels_recording_runs_until_it_is_ended():
+    provenance.begin()  # as analysis.notebook.start does in a chapter's kernel
+    fact("B04_annual_twh")
+    assert report_reads(provenance.snapshot()) == ["B04_annual_twh"]
+    provenance.end()
+    assert provenance.snapshot() is None
+
+
 def test_framing_rows_and_parameters_are_noted():
     with recording() as r:
         framing("A35_train_tokens")

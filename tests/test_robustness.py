@@ -2,6 +2,7 @@
 nothing), concurrent builds, and Ctrl-C during a build."""
 
 import errno
+import fcntl
 import hashlib
 import json
 import os
@@ -9,7 +10,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pandas as pd
@@ -165,19 +165,28 @@ def _start_build(root: Path, *args: str) -> subprocess.Popen:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def test_concurrent_builds_wait_for_each_other(book, tmp_path):
-    scenario = tmp_path / "s.yaml"
-    scenario.write_text("parameters:\n  tariff_usd_per_kwh: 0.09\n")
-    first = _start_build(book, "--scenario", str(scenario))
-    time.sleep(0.5)
-    second = _start_build(book, "--scenario", str(scenario))
-    out1, err1 = first.communicate(timeout=300)
-    out2, err2 = second.communicate(timeout=300)
-    assert first.returncode == 0 and second.returncode == 0, err1 + err2
-    assert "waiting for it to finish" in err1 + err2
+def test_concurrent_builds_wait_for_each_other(book):
+    """A build that finds another holding ``_build/.build.lock`` says so, writes nothing while it
+    waits, and finishes once the lock is free. The test holds the lock itself (as a running build
+    does, with flock), so the wait is certain rather than a race between two builds' timings."""
+    before = _digest(book / "_build" / "html"), _digest(book / "_build" / "results")
+    with open(book / "_build" / ".build.lock", "a+") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        lock.seek(0)
+        lock.truncate()
+        lock.write("4242")
+        lock.flush()
+        second = _start_build(book)
+        seen = _wait_for_line(second, "Another build")
+        assert "pid 4242" in seen[-1] and "waiting for it to finish" in seen[-1], seen
+        assert second.poll() is None, "the build did not wait for the lock"
+        assert not list((book / "_build").glob(".stage-*")), "the waiting build wrote a staging folder"
+        assert (_digest(book / "_build" / "html"), _digest(book / "_build" / "results")) == before
+    out, err = second.communicate(timeout=300)  # the lock is free: an unchanged build, done at once
+    assert second.returncode == 0, "".join(seen) + err
     assert (book / "_build" / "html" / "index.html").is_file()
     assert not list((book / "_build").glob(".stage-*"))
-    assert run_cli("build", cwd=book).returncode == 0  # back to the defaults for the other tests
+    assert (_digest(book / "_build" / "html"), _digest(book / "_build" / "results")) == before
 
 
 def _wait_for_line(proc: subprocess.Popen, prefix: str) -> list[str]:
