@@ -7,8 +7,9 @@ Legibility. At a 1280 px window the book's article column shows a figure CONTENT
 caption CAPTION_PX high; a wider image is scaled down to fit. :func:`finalize` (called by
 ``analysis.notebook.glue_figure`` on every figure) caps a figure's width at MAX_WIDTH_IN and raises
 every text in it to at least :func:`min_font_pt`, so that no text in a figure is smaller than the
-caption at 1280 px. On a phone the book's CSS shows figures at least 600 px wide and lets them
-scroll sideways rather than shrink.
+caption at 1280 px and, on a 390 px phone, where the book's CSS shows every figure at the article's
+width (PHONE_CONTENT_PX; no sideways scrolling; a tap opens it full size), no smaller than
+PHONE_TEXT_PX.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from matplotlib.text import Text
 CONTENT_PX = 672   # CSS px of a figure at a 1280 px window (sphinx-book-theme's article column)
 CAPTION_PX = 14    # CSS px of the caption text there (0.875rem, book/static/book.css)
 FIGURE_DPI = 110   # CSS px per inch of a figure at its natural size (the retina PNG has twice as many)
+PHONE_CONTENT_PX = 358  # CSS px of a figure at a 390 px window (the article's width there)
+PHONE_TEXT_PX = 9.0    # the smallest text a phone reader is asked to read in a figure
 MAX_WIDTH_IN = 7.0
 TIGHT_ALLOWANCE = 1.1  # a saved (bbox "tight") figure is up to ~10 % wider than the figure itself
 
@@ -38,8 +41,8 @@ STYLE = {
     "axes.spines.top": False, "axes.spines.right": False,
     "axes.grid": True, "grid.alpha": 0.3, "axes.titleweight": "bold",
     "figure.figsize": (MAX_WIDTH_IN, 4.4), "figure.dpi": FIGURE_DPI, "savefig.dpi": 2 * FIGURE_DPI,
-    "font.size": 12, "axes.titlesize": 13, "axes.labelsize": 12, "xtick.labelsize": 12,
-    "ytick.labelsize": 12, "legend.fontsize": 12, "legend.frameon": False,
+    "font.size": 14, "axes.titlesize": 15, "axes.labelsize": 14, "xtick.labelsize": 14,
+    "ytick.labelsize": 14, "legend.fontsize": 14, "legend.frameon": False,
     "svg.hashsalt": "gpu-economics-book", "figure.max_open_warning": 0,
 }
 
@@ -56,9 +59,11 @@ def apply_style() -> None:
 
 def min_font_pt(width_in: float) -> float:
     """The smallest font size (points) that a figure ``width_in`` inches wide (its saved, tight
-    width) may use: CAPTION_PX at the scale it is shown at a 1280 px window."""
-    shown_px_per_in = min(FIGURE_DPI, CONTENT_PX / width_in)
-    return CAPTION_PX * 72 / shown_px_per_in
+    width) may use: CAPTION_PX at the scale it is shown at a 1280 px window, and PHONE_TEXT_PX at
+    the scale it is shown at a 390 px phone, whichever is larger."""
+    desktop = CAPTION_PX * 72 / min(FIGURE_DPI, CONTENT_PX / width_in)
+    phone = PHONE_TEXT_PX * 72 / min(FIGURE_DPI, PHONE_CONTENT_PX / width_in)
+    return max(desktop, phone)
 
 
 def finalize(fig):
@@ -91,7 +96,21 @@ def finalize(fig):
                 if columns > 1:  # as drawn: the legend's entries start at this many positions
                     legend.set_ncols(max(1, columns // 2))
             _relayout(fig)
+    _freeze(fig)
     return fig
+
+
+def _freeze(fig) -> None:
+    """Draw once and keep that layout: a figure saved with ``bbox_inches="tight"`` (as Jupyter
+    saves it) is then the same layout shifted, not laid out again at another size, so what
+    :func:`overlapping_text` measures is what the page shows."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        engine = fig.get_layout_engine()
+        if engine is not None and type(engine).__name__ == "TightLayoutEngine":
+            fig.set_layout_engine("tight")
+        fig.canvas.draw()
+        fig.set_layout_engine("none")
 
 
 def _relayout(fig) -> None:
@@ -141,10 +160,36 @@ def new_figure(title: str, xlabel: str, ylabel: str, figsize=None):
     return fig, ax
 
 
-def add_source(fig, text: str, y: float = -0.02) -> None:
-    """Write a 'Source: ...' line under the figure (``y`` in figure fractions, below 0)."""
-    fig.text(0.01, y, f"Source: {text}", ha="left", va="top", color="#444444",
-             wrap=True)
+def add_source(fig, text: str, y: float = -0.02, below=None) -> None:
+    """Write a 'Source: ...' line under the figure (``y`` in figure fractions, below 0), or just
+    under the artist ``below`` (a legend under the chart, which a tight save moves), broken
+    into lines that fit the figure's width at the book's text size (broken here, once, rather than
+    by matplotlib at each draw, so the saved figure is the one the overlap test measures)."""
+    import textwrap
+
+    size = max(plt.rcParams["font.size"], min_font_pt(fig.get_size_inches()[0] * TIGHT_ALLOWANCE))
+    chars = max(20, int(fig.get_size_inches()[0] * 72 / (0.56 * size)))
+    text = textwrap.fill(f"Source: {text}", chars)
+    if below is None:
+        fig.text(0.01, y, text, ha="left", va="top", color="#444444")
+    else:
+        from matplotlib.text import Annotation
+
+        fig.add_artist(Annotation(text, (0, 0), xycoords=below, xytext=(0, -8), textcoords="offset points",
+                                  ha="left", va="top", color="#444444"))
+
+
+def legend_above(ax, ncols: int = 1, **kwargs):
+    """The axis's legend between its title and the chart, full width (a phone has no room beside
+    the chart): the title moves up to the figure's title, the layout becomes matplotlib's
+    constrained layout, which makes room for both. Returns the legend."""
+    fig = ax.get_figure()
+    title = ax.get_title(loc="left")
+    if title:
+        ax.set_title("", loc="left")
+        fig.suptitle(title, x=0.01, ha="left", fontweight="bold", fontsize=plt.rcParams["axes.titlesize"])
+    fig.set_layout_engine("constrained")
+    return ax.legend(loc="lower left", bbox_to_anchor=(0, 1.02), ncols=ncols, borderaxespad=0, **kwargs)
 
 
 def compare_figure(table, names):
@@ -174,3 +219,80 @@ def compare_figure(table, names):
     fig.suptitle("Source: book's point model (analysis.chapters.bands.evaluate) for each scenario file.",
                  x=0.01, ha="left", fontsize=plt.rcParams["font.size"], color="#444444", fontweight="normal")
     return fig
+
+
+def _text_in_view(t, fig) -> bool:
+    """A tick label is drawn only where its tick lies inside the axis's view; the rest (kept by
+    matplotlib for later) are not on the page."""
+    axes = t.axes
+    if axes is None:
+        return True
+    for axis, name in ((axes.xaxis, "x"), (axes.yaxis, "y")):
+        if t in axis.get_ticklabels(which="both") or t in [tick.label2 for tick in axis.get_major_ticks()]:
+            low, high = sorted(axis.get_view_interval())
+            x, y = t.get_position()
+            at = x if name == "x" else y
+            span = (high - low) or 1.0
+            return low - 1e-9 * span <= at <= high + 1e-9 * span
+    return True
+
+
+def text_boxes(fig, renderer=None) -> list[tuple[str, object, object]]:
+    """Every text drawn in ``fig`` as (its text, its window extent, its group): tick labels, axis
+    labels, titles, suptitles, annotations, legend texts, and each legend's own box. A legend's
+    texts share that legend as their group (they lie inside its box by design)."""
+    from matplotlib.legend import Legend
+
+    if renderer is None:
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+    legends = [lg for lg in fig.findobj(Legend) if lg.get_visible()]
+    group = {}
+    for lg in legends:
+        for t in [*lg.get_texts(), lg.get_title()]:
+            group[id(t)] = lg
+    boxes = []
+    for t in fig.findobj(Text):
+        if not (t.get_visible() and t.get_text().strip() and _text_in_view(t, fig)):
+            continue
+        box = t.get_window_extent(renderer)
+        if box.width > 0 and box.height > 0:
+            boxes.append((t.get_text(), box, group.get(id(t), t)))
+    for lg in legends:
+        boxes.append(("<legend box>", lg.get_window_extent(renderer), lg))
+    return boxes
+
+
+def saved_text_boxes(fig) -> list[tuple[str, object, object]]:
+    """:func:`text_boxes` as the figure is saved for the page: Jupyter saves with
+    ``bbox_inches="tight"``, which redraws the figure on its tight box (a figure legend, anchored to
+    the figure's box, moves with it). Measured in that draw (matplotlib's ``draw_event``)."""
+    import io
+
+    found = []
+
+    def measure(event):
+        found[:] = text_boxes(fig, event.renderer)
+
+    cid = fig.canvas.mpl_connect("draw_event", measure)
+    try:
+        fig.savefig(io.BytesIO(), format="png", bbox_inches="tight")
+    finally:
+        fig.canvas.mpl_disconnect(cid)
+    return found
+
+
+def overlapping_text(fig, tolerance_px: float = 1.0) -> list[str]:
+    """The pairs of texts (see :func:`saved_text_boxes`) whose boxes overlap by more than
+    ``tolerance_px`` (figure pixels) both across and down, as readable lines; [] when none do."""
+    boxes = saved_text_boxes(fig)
+    found = []
+    for i, (text_a, a, group_a) in enumerate(boxes):
+        for text_b, b, group_b in boxes[i + 1:]:
+            if group_a is group_b:
+                continue
+            across = min(a.x1, b.x1) - max(a.x0, b.x0)
+            down = min(a.y1, b.y1) - max(a.y0, b.y0)
+            if across > tolerance_px and down > tolerance_px:
+                found.append(f"{text_a!r} overlaps {text_b!r} ({across:.0f} x {down:.0f} px)")
+    return found
