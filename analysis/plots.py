@@ -73,7 +73,18 @@ def finalize(fig):
     width, height = fig.get_size_inches()
     if width > MAX_WIDTH_IN:
         fig.set_size_inches(MAX_WIDTH_IN, height * MAX_WIDTH_IN / width)
-    floor = min_font_pt(fig.get_size_inches()[0] * TIGHT_ALLOWANCE)
+    _raise_text(fig, min_font_pt(fig.get_size_inches()[0] * TIGHT_ALLOWANCE))
+    tight_in = _overflow(fig) * fig.get_size_inches()[0]
+    if min_font_pt(tight_in) > min_font_pt(fig.get_size_inches()[0] * TIGHT_ALLOWANCE) + 0.05:
+        _raise_text(fig, min_font_pt(tight_in * 1.02), reflow=False)  # wider than allowed for: once more
+    _freeze(fig)
+    return fig
+
+
+def _raise_text(fig, floor: float, reflow: bool = True) -> None:
+    """Every text of ``fig`` (tick labels included) raised to ``floor`` points, and the layout
+    redone; with ``reflow``, long tick labels wrapped and legends given fewer columns when the
+    larger text spills far out of the figure."""
     small = [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()
              and t.get_fontsize() < floor - 0.05]
     for t in small:
@@ -86,9 +97,9 @@ def finalize(fig):
                 if size < floor - 0.05:
                     ax.tick_params(axis=name, which=which, labelsize=floor)
                     small.append(ax)
+    _relayout(fig)  # always: a figure may have been made without a layout
     if small:
-        _relayout(fig)
-        if _overflow(fig) > 1.0 + (TIGHT_ALLOWANCE - 1) * 2:  # text now spills far out: reflow it
+        if reflow and _overflow(fig) > 1.0 + (TIGHT_ALLOWANCE - 1) * 2:  # text now spills far out: reflow it
             for ax in fig.axes:
                 _wrap_ticklabels(ax)
             for legend in [*fig.legends, *(ax.get_legend() for ax in fig.axes)]:
@@ -96,8 +107,6 @@ def finalize(fig):
                 if columns > 1:  # as drawn: the legend's entries start at this many positions
                     legend.set_ncols(max(1, columns // 2))
             _relayout(fig)
-    _freeze(fig)
-    return fig
 
 
 def _freeze(fig) -> None:
@@ -189,7 +198,12 @@ def legend_above(ax, ncols: int = 1, **kwargs):
         ax.set_title("", loc="left")
         fig.suptitle(title, x=0.01, ha="left", fontweight="bold", fontsize=plt.rcParams["axes.titlesize"])
     fig.set_layout_engine("constrained")
-    return ax.legend(loc="lower left", bbox_to_anchor=(0, 1.02), ncols=ncols, borderaxespad=0, **kwargs)
+    from matplotlib.transforms import blended_transform_factory
+
+    # left edge at the figure's (the tick labels' side), bottom just above the axes
+    where = blended_transform_factory(fig.transFigure, ax.transAxes)
+    return ax.legend(loc="lower left", bbox_to_anchor=(0.01, 1.02), bbox_transform=where, ncols=ncols,
+                     borderaxespad=0, **kwargs)
 
 
 def compare_figure(table, names):
@@ -221,20 +235,31 @@ def compare_figure(table, names):
     return fig
 
 
-def _text_in_view(t, fig) -> bool:
-    """A tick label is drawn only where its tick lies inside the axis's view; the rest (kept by
-    matplotlib for later) are not on the page."""
-    axes = t.axes
-    if axes is None:
-        return True
-    for axis, name in ((axes.xaxis, "x"), (axes.yaxis, "y")):
-        if t in axis.get_ticklabels(which="both") or t in [tick.label2 for tick in axis.get_major_ticks()]:
+def _hidden_tick_labels(fig, renderer) -> set[int]:
+    """ids of the tick labels matplotlib does not draw: those of ticks outside their axis's view
+    (kept for later pans), in every axes of ``fig``, secondary axes included; a label whose centre
+    lies beyond its axes' span along the axis is one of them."""
+    from matplotlib.axes import Axes
+
+    hidden = set()
+    for axes in fig.findobj(Axes):
+        span = axes.get_window_extent(renderer)
+        for axis, along in ((axes.xaxis, 0), (axes.yaxis, 1)):
             low, high = sorted(axis.get_view_interval())
-            x, y = t.get_position()
-            at = x if name == "x" else y
-            span = (high - low) or 1.0
-            return low - 1e-9 * span <= at <= high + 1e-9 * span
-    return True
+            slack = 1e-9 * max(abs(low), abs(high), 1e-300)
+            lo_px, hi_px = (span.x0, span.x1) if along == 0 else (span.y0, span.y1)
+            for tick in [*axis.get_major_ticks(), *axis.get_minor_ticks()]:
+                outside = not low - slack <= tick.get_loc() <= high + slack
+                for label in (tick.label1, tick.label2):
+                    if outside or (label.get_visible() and label.get_text()
+                                   and not lo_px - 1 <= _centre(label, renderer, along) <= hi_px + 1):
+                        hidden.add(id(label))
+    return hidden
+
+
+def _centre(text, renderer, along: int) -> float:
+    box = text.get_window_extent(renderer)
+    return (box.x0 + box.x1) / 2 if along == 0 else (box.y0 + box.y1) / 2
 
 
 def text_boxes(fig, renderer=None) -> list[tuple[str, object, object]]:
@@ -251,9 +276,9 @@ def text_boxes(fig, renderer=None) -> list[tuple[str, object, object]]:
     for lg in legends:
         for t in [*lg.get_texts(), lg.get_title()]:
             group[id(t)] = lg
-    boxes = []
+    boxes, hidden = [], _hidden_tick_labels(fig, renderer)
     for t in fig.findobj(Text):
-        if not (t.get_visible() and t.get_text().strip() and _text_in_view(t, fig)):
+        if not (t.get_visible() and t.get_text().strip()) or id(t) in hidden:
             continue
         box = t.get_window_extent(renderer)
         if box.width > 0 and box.height > 0:
@@ -263,7 +288,7 @@ def text_boxes(fig, renderer=None) -> list[tuple[str, object, object]]:
     return boxes
 
 
-def saved_text_boxes(fig) -> list[tuple[str, object, object]]:
+def saved_text_boxes(fig, canvas: list | None = None) -> list[tuple[str, object, object]]:
     """:func:`text_boxes` as the figure is saved for the page: Jupyter saves with
     ``bbox_inches="tight"``, which redraws the figure on its tight box (a figure legend, anchored to
     the figure's box, moves with it). Measured in that draw (matplotlib's ``draw_event``)."""
@@ -273,6 +298,8 @@ def saved_text_boxes(fig) -> list[tuple[str, object, object]]:
 
     def measure(event):
         found[:] = text_boxes(fig, event.renderer)
+        if canvas is not None:
+            canvas[:] = [fig.bbox.frozen()]
 
     cid = fig.canvas.mpl_connect("draw_event", measure)
     try:
@@ -283,10 +310,14 @@ def saved_text_boxes(fig) -> list[tuple[str, object, object]]:
 
 
 def overlapping_text(fig, tolerance_px: float = 1.0) -> list[str]:
-    """The pairs of texts (see :func:`saved_text_boxes`) whose boxes overlap by more than
-    ``tolerance_px`` (figure pixels) both across and down, as readable lines; [] when none do."""
-    boxes = saved_text_boxes(fig)
-    found = []
+    """The texts (see :func:`saved_text_boxes`) that the saved figure cuts off at its edge, and the
+    pairs whose boxes overlap by more than ``tolerance_px`` (figure pixels) both across and down,
+    as readable lines; [] when none are."""
+    canvas: list = []
+    boxes = saved_text_boxes(fig, canvas)
+    found = [f"{text!r} is cut off at the figure's edge" for text, box, _ in boxes
+             if canvas and not (box.x0 >= canvas[0].x0 - tolerance_px and box.x1 <= canvas[0].x1 + tolerance_px
+                                and box.y0 >= canvas[0].y0 - tolerance_px and box.y1 <= canvas[0].y1 + tolerance_px)]
     for i, (text_a, a, group_a) in enumerate(boxes):
         for text_b, b, group_b in boxes[i + 1:]:
             if group_a is group_b:

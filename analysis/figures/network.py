@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from analysis.data import load_table
 from analysis.notebook import format_quantity
 from analysis.plots import PALETTE, add_source, legend_above, new_figure
@@ -14,7 +16,8 @@ def _design_labels(ax, table, y_offset: float) -> None:
     for a column of two-line tick labels beside the bars)."""
     ax.set_yticks([])
     for i, label in enumerate(table["label"]):
-        ax.text(0, i + y_offset, " ".join(str(label).split()), va="bottom", ha="left")
+        ax.text(0, i + y_offset, textwrap.fill(" ".join(str(label).split()), 48), va="bottom", ha="left",
+                in_layout=False)
 
 
 def options_capex(C, P):
@@ -26,14 +29,14 @@ def options_capex(C, P):
              ("NICs, copper, front end and storage", table["capex_usd"] - table["switches_usd"] - table["optics_usd"],
               PALETTE["sky"]))
     fig, ax = new_figure("Network capex and power of each design", "Network capex, million USD", "",
-                         figsize=(7.0, 2.0 + 0.62 * len(table)))
+                         figsize=(7.0, 2.0 + 0.85 * len(table)))
     left = 0 * table["capex_usd"]
     for name, values, colour in parts:
         ax.barh(table.index, values / 1e6, 0.4, left=left / 1e6, color=colour, label=name)
         left = left + values
     for i, r in table.iterrows():
         ax.text(r["capex_usd"] / 1e6, i, f" ${r['capex_usd'] / 1e6:,.0f}M, {r['it_mw']:.1f} MW, {r['tiers']:.0f} tiers",
-                va="center")
+                va="center", in_layout=False)
     _design_labels(ax, table, -0.27)
     ax.set_ylim(len(table) - 0.6, -0.9)
     ax.grid(axis="y", visible=False)
@@ -50,7 +53,7 @@ def options_failures(C, P):
     link; each design's name above its bars, the legend under the chart."""
     table = C.tables["options"].reset_index(drop=True)
     fig, ax = new_figure("Mean time to the first link failure", "Minutes", "",
-                         figsize=(7.0, 2.0 + 0.7 * len(table)))
+                         figsize=(7.0, 2.0 + 0.85 * len(table)))
     y = range(len(table))
     ax.barh([i - 0.1 for i in y], table["first_failure_minutes"], 0.2, color=PALETTE["blue"],
             label="NIC-to-leaf links (SemiAnalysis's count)")
