@@ -331,9 +331,9 @@ every chapter with your own prices, power and utilisation.</p>
 def stage_front_matter(src: Path, root: Path) -> None:
     """In a staged book source ``src``: the build stamp in ``_config.yml``'s footer, and the
     landing page as ``book/extra/index.html`` (copied to the site's root by Sphinx)."""
-    import yaml
-
     import shutil
+
+    import yaml
 
     stamp = build_stamp(root)
     stamp_config(src / "_config.yml", stamp)

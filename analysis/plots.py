@@ -208,30 +208,33 @@ def legend_above(ax, ncols: int = 1, **kwargs):
 
 def compare_figure(table, names):
     """Grouped bars: each headline output (rows of ``table``) as a ratio to the first scenario.
-    Labels wrap and the legend sits under the chart, so the figure fits the column at a legible
-    size (see :func:`finalize`)."""
+    Each output's name is written above its group of bars and the legend sits above the chart, so
+    the figure keeps its width on a phone at a legible size (see :func:`finalize`)."""
     import textwrap
 
     import numpy as np
 
-    fig = plt.figure(figsize=(MAX_WIDTH_IN, 1.6 + 0.75 * len(table) + 0.3 * len(names)), layout="constrained")
+    group = 0.17 * len(names) + 0.5  # inches a group takes: its bars and its name above them
+    fig = plt.figure(figsize=(MAX_WIDTH_IN, 2.4 + 0.35 * len(names) + group * len(table)))
     ax = fig.add_subplot()
     ax.set_title("Scenarios against the first one", loc="left", fontweight="bold")
     y = np.arange(len(table))
-    height = 0.8 / len(names)
+    height = 0.55 / len(names)
     bars = [ax.barh(y + i * height, table[name] / table[names[0]], height, color=CYCLE[i % len(CYCLE)])
             for i, name in enumerate(names)]
     ax.axvline(1.0, color=PALETTE["black"], lw=0.8)
-    ax.set_yticks(y + height * (len(names) - 1) / 2, [textwrap.fill(str(t), 26) for t in table["label"]])
+    ax.set_yticks([])
+    for i, label in enumerate(table["label"]):
+        ax.text(0, i - height / 2 - 0.06, textwrap.fill(str(label), 52), va="bottom", ha="left", in_layout=False)
+    ax.set_ylim(len(table) - 1 + height * len(names), -0.62)
+    ax.grid(axis="y", visible=False)
     # Scenario names are the user's text: shown as typed (no mathtext from a '$'), wrapped to the
     # column, and given to the legend explicitly (it would drop a name that starts with '_').
     ax.set_xlabel(f"Ratio to '{textwrap.shorten(names[0], 40, placeholder='...')}'", parse_math=False)
-    ax.invert_yaxis()
-    legend = fig.legend(bars, [textwrap.fill(name, 48) for name in names], loc="outside lower center", ncols=1)
+    legend = legend_above(ax, handles=bars, labels=[textwrap.fill(name, 48) for name in names])
     for text in legend.get_texts():
         text.set_parse_math(False)
-    fig.suptitle("Source: book's point model (analysis.chapters.bands.evaluate) for each scenario file.",
-                 x=0.01, ha="left", fontsize=plt.rcParams["font.size"], color="#444444", fontweight="normal")
+    add_source(fig, "the book's point model (the one behind the uncertainty bands) for each scenario file.")
     return fig
 
 

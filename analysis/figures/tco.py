@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.ticker import MaxNLocator
 
 from analysis.data import fact
 from analysis.measure.report import fmt, measured_section_markdown
-from matplotlib.ticker import MaxNLocator
-
 from analysis.plots import PALETTE, add_source, legend_above, new_figure
 from analysis.tables import markdown_table
 
