@@ -74,11 +74,32 @@ def finalize(fig):
     if width > MAX_WIDTH_IN:
         fig.set_size_inches(MAX_WIDTH_IN, height * MAX_WIDTH_IN / width)
     _raise_text(fig, min_font_pt(fig.get_size_inches()[0] * TIGHT_ALLOWANCE))
+    if _title_to_figure(fig):
+        _relayout(fig)
     tight_in = _overflow(fig) * fig.get_size_inches()[0]
     if min_font_pt(tight_in) > min_font_pt(fig.get_size_inches()[0] * TIGHT_ALLOWANCE) + 0.05:
         _raise_text(fig, min_font_pt(tight_in * 1.02), reflow=False)  # wider than allowed for: once more
     _freeze(fig)
     return fig
+
+
+def _title_to_figure(fig) -> bool:
+    """A one-chart figure whose left-aligned title, starting over the chart, runs past the
+    figure's right edge (long tick labels push the chart right) gets it as the figure's title,
+    starting at the figure's left edge. True when it moved."""
+    if len(fig.axes) != 1 or fig.get_suptitle():
+        return False
+    ax = fig.axes[0]
+    title = ax.get_title(loc="left")
+    if not title:
+        return False
+    fig.canvas.draw()
+    shown = [t for t in ax.findobj(Text) if t.get_text() == title and t.get_visible()]
+    if not shown or max(t.get_window_extent().x1 for t in shown) <= 0.99 * fig.bbox.width:
+        return False
+    ax.set_title("", loc="left")
+    fig.suptitle(title, x=0.01, ha="left", fontweight="bold", fontsize=max(t.get_fontsize() for t in shown))
+    return True
 
 
 def _raise_text(fig, floor: float, reflow: bool = True) -> None:
