@@ -162,7 +162,10 @@ def _check_text(check) -> str:
         values = list(stats["allowed_values"])
         return "one of " + ", ".join(f"`{v}`" for v in values[:8]) + (" …" if len(values) > 8 else "")
     if "min_value" in stats and "max_value" in stats:
-        return f"{plain(stats['min_value'])} to {plain(stats['max_value'])}"
+        low, high = stats["min_value"], stats["max_value"]
+        if 0 < low <= 1e-6:  # a guard against zero, not a bound anyone reads as a number
+            return f"above 0, at most {plain(high)}"
+        return f"{plain(low)} to {plain(high)}"
     if "pattern" in stats:
         return f"matches `{stats['pattern']}`"
     return check.error or check.name

@@ -127,6 +127,7 @@ _ID_IN_PARENS = re.compile(r"\s*\((?:`)?[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:`)?\)")
 def reader_label(label: str) -> str:
     """A result's label for readers: an internal id in parentheses dropped ('Network capex /
     the cluster's all-in capex (capex_usd_per_gpu)'), a model or GPU id replaced by its name."""
+    from analysis.errors import InputError
     from analysis.names import gpu_name, model_name
 
     label = _ID_IN_PARENS.sub("", label)
@@ -136,7 +137,7 @@ def reader_label(label: str) -> str:
         for lookup in (model_name, gpu_name):
             try:
                 named = lookup(word)
-            except (KeyError, ValueError):
+            except (KeyError, ValueError, InputError):  # a table this chapter does not declare
                 continue
             if named and named != word:
                 return named

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 from functools import cache
 from pathlib import Path
+from types import SimpleNamespace
 
 import matplotlib
 
@@ -56,6 +57,7 @@ def _namespace(section: str) -> dict:
     results = compute_section(section, {}, _done)
     namespace[results_name] = results
     namespace["P"] = tracked_parameters(get_section(section), results.parameters)
+    namespace["R"] = SimpleNamespace(upstream={need: _done[need] for need in get_section(section).needs})
     return namespace
 
 
