@@ -23,7 +23,15 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import capex as chapter
 from analysis.figures import capex as figures
-from analysis.notebook import claims_table, comparison_table, glue_facts, glue_figure, glue_money, glue_seed_numbers, start
+from analysis.notebook import (
+    claims_table,
+    comparison_table,
+    glue_facts,
+    glue_figure,
+    glue_money,
+    glue_seed_numbers,
+    start,
+)
 from analysis.tables import answer_from_results
 
 # %% tags=["remove-input"]
