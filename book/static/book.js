@@ -81,8 +81,23 @@
     }
     note.hidden = box.scrollWidth <= box.clientWidth + 1;
   }
+  /* A table wider than its box (words are never broken inside, so a many-column table can be)
+     scrolls in that box, and a line above it says so. */
+  function tableCue(box) {
+    var note = box.previousElementSibling;
+    if (!note || !note.classList.contains("book-scroll-cue")) {
+      note = document.createElement("p");
+      note.className = "book-scroll-cue";
+      note.textContent = "Scroll the table sideways for more columns \u2192";
+      box.parentNode.insertBefore(note, box);
+    }
+    note.hidden = box.scrollWidth <= box.clientWidth + 1;
+  }
   function init() {
     document.querySelectorAll(".bd-article table").forEach(label);
+    var boxes = document.querySelectorAll(".bd-article .pst-scrollable-table-container");
+    boxes.forEach(tableCue);
+    window.addEventListener("resize", function () { boxes.forEach(tableCue); });
     var wraps = document.querySelectorAll(".book-datatable-wrap");
     wraps.forEach(cue);
     window.addEventListener("resize", function () { wraps.forEach(cue); });
