@@ -23,22 +23,13 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import capex as chapter
 from analysis.figures import capex as figures
-from analysis.notebook import (
-    claims_table,
-    comparison_table,
-    glue_facts,
-    glue_figure,
-    glue_money,
-    glue_seed_numbers,
-    start,
-)
+from analysis.notebook import claims_table, comparison_table, glue_facts, glue_figure, glue_seed_numbers, start
 from analysis.tables import answer_from_results
 
 # %% tags=["remove-input"]
 P, R = start("capex", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
 R.record(E)
-glue_money(R, "gb200_capex_usd_per_gpu", "h100_capex_usd_per_gpu")
 display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 glue_facts("A09_allin_capex_ratio", "A13_h100_usd_per_gpu_hour")
 glue_seed_numbers("S03_h100_server_usd", "S05_gb200_rack_usd", "S06_gb200_allin_usd", "S07_capex_ratio")
@@ -81,6 +72,11 @@ display(Markdown(comparison_table(R, [
     ("gb200_server_usd_per_gpu", "A08_gb200_capex_per_gpu_server"),
     ("gb200_capex_usd_per_gpu", "A08_gb200_capex_per_gpu_allin"),
     ("gb200_to_h100_capex_ratio", "A09_allin_capex_ratio")])))
+
+# %% tags=["remove-input"]
+from analysis.notebook import glue_money
+
+glue_money(R, "gb200_capex_usd_per_gpu", "h100_capex_usd_per_gpu")
 
 # %% [markdown]
 # All-in, a GB200 GPU costs {glue:text}`gb200_capex_usd_per_gpu_money` against
