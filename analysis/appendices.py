@@ -162,7 +162,10 @@ def _check_text(check) -> str:
         values = list(stats["allowed_values"])
         return "one of " + ", ".join(f"`{v}`" for v in values[:8]) + (" …" if len(values) > 8 else "")
     if "min_value" in stats and "max_value" in stats:
-        return f"{plain(stats['min_value'])} to {plain(stats['max_value'])}"
+        low, high = stats["min_value"], stats["max_value"]
+        if 0 < low <= 1e-6:  # a guard against zero, not a bound anyone reads as a number
+            return f"above 0, at most {plain(high)}"
+        return f"{plain(low)} to {plain(high)}"
     if "pattern" in stats:
         return f"matches `{stats['pattern']}`"
     return check.error or check.name
@@ -233,11 +236,38 @@ def build_stamp(root: Path) -> dict[str, str]:
             "dirty": ", with local changes" if dirty else ""}
 
 
-def footer_html(stamp: dict[str, str]) -> str:
-    """The footer line of every page: licence, commit, date and a link to 'Cite this book'."""
+# Files of the repository the site serves at its root (copied by stage_front_matter), so every
+# page can link to them: (file in the repository, name on the site, link text).
+SITE_FILES = (("LICENSE", "LICENSE.txt", "LICENSE"), ("data/LICENSE", "data-LICENSE.txt", "data/LICENSE"),
+              ("CITATION.cff", "CITATION.cff", "CITATION.cff"))
+
+
+def _root_link(site_name: str, text: str, root: str | None) -> str:
+    """A link to a file at the site's root. The footer is one HTML string on pages at every depth,
+    so without ``root`` (the path from the page to the site's root) the link carries
+    ``data-root-path`` and book.js completes it from the page's ``data-content_root``."""
+    if root is None:
+        return f'<a class="book-root-link" href="{site_name}" data-root-path="{site_name}">{html.escape(text)}</a>'
+    return f'<a href="{root}{site_name}">{html.escape(text)}</a>'
+
+
+def footer_html(stamp: dict[str, str], repository: str = "", root: str | None = None) -> str:
+    """The footer line of every page: the build's one date (its commit's), licence, links to
+    LICENSE, CITATION.cff, the code repository (when ``_config.yml`` names one) and 'Cite this
+    book'. ``root`` as in :func:`_root_link`."""
+    links = ", ".join(_root_link(site, text, root) for _, site, text in SITE_FILES)
+    code = (f' The code: <a href="{html.escape(repository, quote=True)}">{html.escape(repository)}</a>.'
+            if repository else "")
+    cite = _root_link("book/cite.html", "Cite this book", root)
     return (f'<p class="book-stamp">Built from commit <code>{html.escape(stamp["commit"])}</code> '
             f'({html.escape(stamp["date"])}){html.escape(stamp["dirty"])}. Code MIT, text and data '
-            'CC-BY-4.0 with attribution to their sources (LICENSE); how to cite it: the “Cite this book” appendix.</p>')
+            f'CC-BY-4.0 with attribution to their sources ({links}).{code} {cite}.</p>')
+
+
+def repository_url(config: dict) -> str:
+    """The code repository's URL from a Jupyter Book configuration (``repository.url``), or ''."""
+    url = str((config.get("repository") or {}).get("url") or "")
+    return url if url.startswith(("https://", "http://")) else ""
 
 
 def stamp_config(config_path: Path, stamp: dict[str, str]) -> None:
@@ -245,11 +275,11 @@ def stamp_config(config_path: Path, stamp: dict[str, str]) -> None:
     import yaml
 
     config = yaml.safe_load(config_path.read_text(encoding="utf-8"))
-    config.setdefault("html", {})["extra_footer"] = footer_html(stamp)
+    config.setdefault("html", {})["extra_footer"] = footer_html(stamp, repository_url(config))
     config_path.write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8")
 
 
-def landing_html(title: str, stamp: dict[str, str]) -> str:
+def landing_html(title: str, stamp: dict[str, str], repository: str = "") -> str:
     """The site's front door, ``index.html``: what the book is, in one paragraph, and every chapter
     with the question it answers (from :mod:`analysis.sections`), linked."""
     chapters = "\n".join(
@@ -295,7 +325,7 @@ every chapter with your own prices, power and utilisation.</p>
 <li><a href="book/cite.html">Cite this book</a> (licence, BibTeX).</li>
 </ul>
 </main>
-<footer>{footer_html(stamp)}</footer>
+<footer>{footer_html(stamp, repository, root="")}</footer>
 </body>
 </html>
 """
@@ -304,13 +334,20 @@ every chapter with your own prices, power and utilisation.</p>
 def stage_front_matter(src: Path, root: Path) -> None:
     """In a staged book source ``src``: the build stamp in ``_config.yml``'s footer, and the
     landing page as ``book/extra/index.html`` (copied to the site's root by Sphinx)."""
+    import shutil
+
     import yaml
 
     stamp = build_stamp(root)
     stamp_config(src / "_config.yml", stamp)
-    title = yaml.safe_load((src / "_config.yml").read_text(encoding="utf-8")).get("title", "")
-    (src / "book" / "extra").mkdir(parents=True, exist_ok=True)
-    (src / "book" / "extra" / "index.html").write_text(landing_html(title, stamp), encoding="utf-8")
+    config = yaml.safe_load((src / "_config.yml").read_text(encoding="utf-8"))
+    extra = src / "book" / "extra"
+    extra.mkdir(parents=True, exist_ok=True)
+    (extra / "index.html").write_text(landing_html(config.get("title", ""), stamp, repository_url(config)),
+                                      encoding="utf-8")
+    for name, site_name, _ in SITE_FILES:  # served at the site's root, linked from every footer
+        if (root / name).is_file():
+            shutil.copyfile(root / name, extra / site_name)
 
 
 def cached_text(cache_root: Path, name: str, inputs: dict, make) -> str:

@@ -111,9 +111,13 @@ def plain(value, digits: int = 6) -> str:
 
 
 def money(value, digits: int = 3) -> str:
-    """US dollars: '$0.038', '$1.95', '$38.20', '$212,500', '$3.1M', '$2.13B'."""
+    """US dollars: '$0.038', '$1.95', '$38.20', '$212,500', '$3.1M', '$2.13B'. From $10,000 on at
+    most four significant digits ('$54,170', not '$54,167'): no dollar figure in the book is known
+    to the dollar at that size."""
     value = _finite(value)
     sign, v = ("-" if value < 0 else ""), abs(value)
+    if 1e4 <= v < 1e6:
+        v = float(f"{v:.4g}")
     if v >= 1e6:
         scale, suffix = next((s, x) for s, x in _MONEY if v >= s)
         if v / scale >= 1000:  # beyond trillions

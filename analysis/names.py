@@ -24,7 +24,7 @@ from analysis.data import load_table
 from analysis.formatting import humanize
 from analysis.sections import all_params
 
-__all__ = ["gpu_name", "param_label", "param_short_label", "fact_label", "fact_link", "fact_anchor",
+__all__ = ["gpu_name", "model_name", "param_label", "param_short_label", "fact_label", "fact_link", "fact_anchor",
            "source_label", "source_link", "author", "clean_note"]
 
 
@@ -38,6 +38,17 @@ def gpu_name(gpu_id: str, vendor: bool = False) -> str:
     (``vendor=True``: 'NVIDIA H100 SXM 80GB'). An unknown id is returned unchanged."""
     name = _gpus().get(gpu_id, gpu_id)
     return name if vendor else re.sub(r"^NVIDIA\s+", "", name)
+
+
+@cache
+def _models() -> dict[str, str]:
+    return dict(zip(load_table("models")["model_id"], load_table("models")["name"], strict=True))
+
+
+def model_name(model_id: str) -> str:
+    """The model's name from ``data/models.csv`` ('Llama 3.1 405B' for 'llama31_405b'); an
+    unknown id is returned unchanged."""
+    return _models().get(model_id, model_id)
 
 
 def param_label(name: str) -> str:

@@ -183,6 +183,15 @@ def glue(key: str, value, display: bool = False):
     return myst_glue(key, value, display=display)
 
 
+def glue_money(R, *keys: str) -> None:
+    """Glue each result as ``<key>_money``, in dollars as :func:`analysis.formatting.money` writes
+    them for readers ('$54,170', '$54.4M'): no more digits than the estimate holds."""
+    from analysis.formatting import money
+
+    for key in keys:
+        glue(f"{key}_money", money(R.results[key]["value"]), display=False)
+
+
 def glue_figure(key: str, fig) -> None:
     """Glue a figure for a ``{glue:figure}`` directive and close it, so it is shown once, where
     the prose places it with its caption, not again at the end of the cell."""

@@ -300,7 +300,7 @@ SECTIONS: tuple[Section, ...] = CHAPTERS + (
         name="intro",
         title="Introduction",
         question="What is this book, what does each chapter answer, and how do I rerun it?",
-        tables=("training_runs",),
+        tables=("training_runs", "models"),  # models: the answer chart names the models it compares
         needs=("cluster", "tco", "benchmarks", "energy", "reliability", "downtime", "uncertainty", "claims", "plan"),
     ),
 )

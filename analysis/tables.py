@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html as _html
 import itertools
+import re
 
 from analysis import formatting
 
@@ -120,8 +121,42 @@ def interactive_table(table, columns: dict | None = None, caption: str | None = 
         f'<thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div></div>')
 
 
-def answer_box(items, title: str = "In short", more: str | None = None) -> str:
-    """MyST for the box a chapter opens with: its key results, one line each.
+_ID_IN_PARENS = re.compile(r"\s*\((?:`)?[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:`)?\)")
+
+
+def reader_label(label: str) -> str:
+    """A result's label for readers: an internal id in parentheses dropped ('Network capex /
+    the cluster's all-in capex (capex_usd_per_gpu)'), a model or GPU id replaced by its name."""
+    from analysis.errors import InputError
+    from analysis.names import gpu_name, model_name
+
+    label = _ID_IN_PARENS.sub("", label)
+
+    def name(match):
+        word = match.group(0)
+        for lookup in (model_name, gpu_name):
+            try:
+                named = lookup(word)
+            except (KeyError, ValueError, InputError):  # a table this chapter does not declare
+                continue
+            if named and named != word:
+                return named
+        return word
+
+    return re.sub(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", name, label)
+
+
+def _answer_value(value, unit: str) -> str:
+    """A result in the box: a dimensionless ratio as a multiple ('1.65x'), the rest as
+    :func:`analysis.formatting.format_quantity` writes it."""
+    if unit in ("ratio", ""):
+        return formatting.times(value)
+    return formatting.format_quantity(value, unit)
+
+
+def answer_box(items, title: str = "In short", more: str | None = None, verdict: str | None = None) -> str:
+    """MyST for the box a chapter opens with: its verdict (one sentence answering the chapter's
+    question, with its condition; :mod:`analysis.verdicts`), then its key results, one line each.
 
     ``items`` is a list of ``(label, value, unit)`` (the value formatted with
     :func:`analysis.formatting.format_quantity`) or of ready strings (Markdown). For results
@@ -133,12 +168,16 @@ def answer_box(items, title: str = "In short", more: str | None = None) -> str:
             lines.append(f"- {item}")
         else:
             label, value, unit = item
-            lines.append(f"- {label}: **{_cell(formatting.format_quantity(value, unit))}**")
+            lines.append(f"- {_cell(reader_label(label))}: **{_cell(_answer_value(value, unit))}**")
+    head = [f"**{_cell(verdict)}**", ""] if verdict else []
     tail = ["", more] if more else []
-    return "\n".join([f":::{{admonition}} {title}", ":class: answer-box", "", *lines, *tail, ":::"])
+    return "\n".join([f":::{{admonition}} {title}", ":class: answer-box", "", *head, *lines, *tail, ":::"])
 
 
 def answer_from_results(R, keys, title: str = "In short", more: str | None = None) -> str:
-    """:func:`answer_box` from results a chapter recorded with ``R.add`` (label, value, unit)."""
+    """:func:`answer_box` from results a chapter recorded with ``R.add`` (label, value, unit),
+    opening with the chapter's verdict (:func:`analysis.verdicts.verdict`)."""
+    from analysis.verdicts import verdict
+
     return answer_box([(R.results[k]["label"], R.results[k]["value"], R.results[k]["unit"]) for k in keys],
-                      title, more)
+                      title, more, verdict=verdict(R.section, lambda k: R.results[k]["value"]))

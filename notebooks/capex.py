@@ -73,9 +73,14 @@ display(Markdown(comparison_table(R, [
     ("gb200_capex_usd_per_gpu", "A08_gb200_capex_per_gpu_allin"),
     ("gb200_to_h100_capex_ratio", "A09_allin_capex_ratio")])))
 
+# %% tags=["remove-input"]
+from analysis.notebook import glue_money
+
+glue_money(R, "gb200_capex_usd_per_gpu", "h100_capex_usd_per_gpu")
+
 # %% [markdown]
-# All-in, a GB200 GPU costs \${glue:text}`gb200_capex_usd_per_gpu:,.0f` against
-# \${glue:text}`h100_capex_usd_per_gpu:,.0f` for an H100: {glue:text}`gb200_to_h100_capex_ratio:.2f`x.
+# All-in, a GB200 GPU costs {glue:text}`gb200_capex_usd_per_gpu_money` against
+# {glue:text}`h100_capex_usd_per_gpu_money` for an H100: {glue:text}`gb200_to_h100_capex_ratio:.2f`x.
 # The report says the ratio is {glue:text}`fact_A09_allin_capex_ratio:.1f`-{glue:text}`fact_A09_allin_capex_ratio_high:.1f`x
 # "across hyperscalers, neocloud giants and emerging neoclouds", yet its own hyperscaler prices give {glue:text}`gb200_to_h100_capex_ratio:.2f`x, a little
 # above the top of that range. Two things close most of the gap. The prices are rounded

@@ -22,7 +22,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import intro as chapter
 from analysis.figures import intro as figures
-from analysis.notebook import chapters_table, glue_values, start
+from analysis.notebook import chapters_table, glue_figure, glue_values, start
 from analysis.tables import answer_from_results
 
 P, R = start("intro", globals(), show_parameters=False)
@@ -30,8 +30,26 @@ E = chapter.compute(P, R.upstream)
 R.record(E)
 display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 glue_values(figures.prose_numbers(E))
+glue_figure("fig_intro_verdict", figures.verdict_figure(R.upstream["benchmarks"], E))
 
 # %% [markdown]
+# The chart below is the book's answer to its first question, whether GB200 NVL72 is worth its
+# price over H100: each bar is GB200's per-GPU speed-up on a model NVIDIA publishes for both, the
+# dashed line the speed-up it needs to cost the same per token at the book's TCO, the dotted line
+# the same once failures and repairs are priced in.
+#
+# ```{glue:figure} fig_intro_verdict
+# :name: fig-intro-verdict
+# :alt: Horizontal bars of GB200 over H100 per-GPU throughput for each model, green where they pass the dashed break-even line and vermillion where they fall short, with a dotted line further right for break-even with downtime.
+#
+# GB200 NVL72 over H100, per GPU, against the speed-up it needs.
+# ```
+#
+# Read it against the two lines: a green bar clears the break-even at the book's TCO and a
+# vermillion one falls short of it; a bar that also passes the dotted line still pays off once
+# GB200's larger failure blast radius is counted. The {ref}`benchmarks <chapter-benchmarks>`, {ref}`TCO <chapter-tco>` and
+# {ref}`downtime <chapter-downtime>` chapters build each number.
+#
 # What does it cost, in dollars, joules and lost hours, to train a large model on NVIDIA H100s
 # or GB200 {term}`NVL72` racks, and why? This book answers with numbers that a reader can rerun: every
 # figure comes from a cited row in `data/`, or from a named parameter with a unit, a valid range

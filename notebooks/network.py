@@ -23,12 +23,13 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import network as chapter
 from analysis.figures import network as figures
-from analysis.notebook import comparison_table, glue_facts, glue_figure, start
+from analysis.notebook import comparison_table, glue_facts, glue_figure, glue_money, start
 from analysis.tables import answer_from_results
 
 P, R = start("network", globals(), show_parameters=False)
 N = chapter.compute(P, R.upstream)
 R.record(N)
+glue_money(R, "allin_minus_server_usd_per_gpu", "ethernet_switch_usd_for_b34_saving")
 display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 glue_facts("B23_copper_frac", "B34_capex_saving_usd", "B34_power_saving_usd_per_yr", "B24_optics_w",
            "B17_single_mode_cost_ratio", "B14_network_storage_frac")
@@ -117,7 +118,7 @@ display(Markdown(figures.components_table()))
 # share of a node's bandwidth NVIDIA's HGX reference design gives it), \${glue:text}`network_capex_usd_per_gpu:,.0f` per GPU:
 # {glue:text}`network_capex_share_of_cluster_pct:.0f` % of the cluster's all-in capital, of which
 # switches are \${glue:text}`network_switches_musd:,.0f`M. SemiAnalysis's all-in and bare server prices
-# leave \${glue:text}`allin_minus_server_usd_per_gpu:,.0f` per GPU for storage, network and everything
+# leave {glue:text}`allin_minus_server_usd_per_gpu_money` per GPU for storage, network and everything
 # else, so the order of magnitude holds. The network draws {glue:text}`network_it_mw:.1f` MW of IT
 # power, {glue:text}`network_it_share_pct:.1f` % of the cluster's critical IT (the article:
 # {glue:text}`fact_B14_network_storage_frac:.0%` for storage, switches, CPU nodes and optics
@@ -151,7 +152,7 @@ R.add_table("options", N.tables["options"], "counts, capex, power and first fail
 # fewer; the capex saving does not, because the only public price of such an Ethernet switch is
 # a vendor blog's range. Tomahawk 5 saves the article's amount if a
 # {glue:text}`sn5600_ports_count:.0f`-port switch costs
-# \${glue:text}`ethernet_switch_usd_for_b34_saving:,.0f`, or \${glue:text}`ethernet_switch_usd_per_port_for_b34_saving:,.0f`
+# {glue:text}`ethernet_switch_usd_for_b34_saving_money`, or \${glue:text}`ethernet_switch_usd_per_port_for_b34_saving:,.0f`
 # per 400G port against InfiniBand's \${glue:text}`infiniband_switch_usd_per_port:,.0f`: a price to check
 # against a quote.
 

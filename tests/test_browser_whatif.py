@@ -137,3 +137,34 @@ def test_built_chapters_carry_working_panels(book, browser):
             assert ready == ["1"], panel.section
     finally:
         server.shutdown()
+
+
+@pytest.mark.parametrize("name", list(whatif.PANELS))
+def test_a_panel_holds_the_books_values_and_resets_to_them(browser, panels_page, name):
+    """A panel opens at the book's values (its grid's ``value`` per axis, which may lie between
+    two steps: 1,389 W on a 50 W step), a slider nudged and moved back lands on the book's value
+    again, and the reset button returns every slider to it."""
+    panel = whatif.PANELS[name]
+    book = {a["name"]: a["value"] for a in whatif.grid(panel)["axes"]}
+    page, errors = _open(browser, panels_page, 1280)
+    root = f"div.whatif[data-panel='{name}']"
+    opened = _state(page, name)
+    for axis in panel.axes:
+        page.focus(f"{root} input[name='{axis.name}']")
+        page.keyboard.press("End")
+    moved = _state(page, name)
+    page.click(f"{root} button.whatif-reset")
+    reset = _state(page, name)
+    slider = f"{root} input[name='{panel.axes[0].name}']"
+    back = page.evaluate(f"""() => {{  // a hand that moves the first slider off and back to where it was
+        const s = document.querySelector("{slider}"), start = s.value;
+        s.value = String(Number(start) + (Number(s.max) - Number(s.min)) / 1000);
+        s.dispatchEvent(new Event('input'));
+        s.value = start; s.dispatchEvent(new Event('input'));
+        return document.querySelector("{root} code.whatif-command").textContent; }}""")
+    page.close()
+    assert not errors, errors
+    assert opened["command"] == whatif.command(whatif.grid(panel), book)
+    assert moved["values"] != opened["values"]
+    assert reset["values"] == opened["values"] and reset["command"] == opened["command"]
+    assert back == opened["command"]

@@ -320,7 +320,7 @@ def test_a_dollar_name_is_text_in_the_compare_chart(tmp_path):
     names = scenarios.column_names(loaded)
     fig = compare_figure(scenarios.compare(loaded), names)
     fig.savefig(tmp_path / "c.png")  # raises on the unknown macro if the name were parsed as math
-    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]  # the legend sits above the chart
     assert legend == names
 
 
@@ -334,4 +334,4 @@ def test_a_long_name_is_wrapped_to_the_column(tmp_path):
     path.write_text("name: " + " ".join(["word"] * 40) + "\nparameters:\n  tariff_usd_per_kwh: 0.05\n")
     loaded = [scenarios.load(REPORT_DEFAULTS), scenarios.load(path)]
     fig = compare_figure(scenarios.compare(loaded), scenarios.column_names(loaded))
-    assert max(len(line) for t in fig.legends[0].get_texts() for line in t.get_text().splitlines()) <= 48
+    assert max(len(line) for t in fig.axes[0].get_legend().get_texts() for line in t.get_text().splitlines()) <= 48

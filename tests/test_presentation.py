@@ -27,11 +27,15 @@ def test_finalize_caps_width_and_raises_small_text():
     plt.close(fig)
 
 
-def test_text_floor_matches_the_caption_at_1280_px():
-    # a figure shown at CONTENT_PX wide: its smallest text is CAPTION_PX high
-    width = 7.0
-    px = plots.min_font_pt(width) / 72 * plots.CONTENT_PX / width
-    assert px == pytest.approx(plots.CAPTION_PX)
+def test_text_floor_holds_at_1280_px_and_on_a_390_px_phone():
+    # a figure shown at CONTENT_PX wide (1280 px window) and PHONE_CONTENT_PX wide (390 px phone):
+    # its smallest text is at least the caption there and at least PHONE_TEXT_PX here, one of them exactly
+    for width in (5.0, 7.0, 7.7, 9.0):
+        floor = plots.min_font_pt(width)
+        desktop = floor / 72 * min(plots.FIGURE_DPI, plots.CONTENT_PX / width)
+        phone = floor / 72 * min(plots.FIGURE_DPI, plots.PHONE_CONTENT_PX / width)
+        assert desktop >= plots.CAPTION_PX - 1e-9 and phone >= plots.PHONE_TEXT_PX - 1e-9
+        assert min(desktop - plots.CAPTION_PX, phone - plots.PHONE_TEXT_PX) == pytest.approx(0, abs=1e-9)
 
 
 def test_reader_facing_names():

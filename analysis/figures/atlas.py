@@ -177,5 +177,6 @@ def gains_table(E) -> str:
 
 
 # The result keys of the box the chapter opens with, and its closing line.
-ANSWER = ["atlas_accelerators_count", "atlas_vendors_count", "atlas_gb300_nvl72_mfu_frac", "atlas_tpu7x_ironwood_mfu_frac"]
+ANSWER = ["atlas_gb300_nvl72_mfu_frac", "atlas_tpu7x_ironwood_mfu_frac", "atlas_h100_sxm_mfu_frac",
+          "atlas_tpu7x_ironwood_cheapest_usd_per_device_hour"]
 ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."

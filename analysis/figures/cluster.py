@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
+from matplotlib.ticker import MaxNLocator
+
 from analysis import notebook  # notebook.glue, looked up when called (tests replace it)
 from analysis.formatting import flop
 from analysis.plots import PALETTE, add_source, new_figure
@@ -54,6 +56,7 @@ def power_build_up(C, P):
     ax.set_xlim(0, table[[p[0] for p in parts]].sum(axis=1).max() * 1.15)
     megawatts = ax.secondary_xaxis("top", functions=(lambda w: w * P.gpus / 1e6, lambda mw: mw * 1e6 / P.gpus))
     megawatts.set_xlabel(f"Megawatts for {P.gpus:,} GPUs")
+    megawatts.xaxis.set_major_locator(MaxNLocator(nbins=5, prune="upper"))  # the last would sit on the edge
     ax.legend(loc="upper center", bbox_to_anchor=(0.35, -0.25), ncol=1)
     fig.subplots_adjust(left=0.3, right=0.95, top=0.8, bottom=0.4)
     add_source(fig, "SemiAnalysis 2024: component build-up (B14) and DGX H100 all-in IT (C02); PUE parameter "

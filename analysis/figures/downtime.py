@@ -34,9 +34,9 @@ def breakeven(E):
     cases as dots and NVIDIA's measured speed-ups as horizontal lines."""
     t = E.tables["breakeven_by_extra_loss"]
     extra, needed = t["gb200_extra_loss_frac"] * 100, t["breakeven_speedup"]
-    fig, ax = new_figure("Speed-up GB200 NVL72 needs, against its extra downtime",
-                         "GB200 GPU-hours lost to failures and repairs beyond the H100's (%)",
-                         "Per-GPU speed-up over H100 needed (x)")
+    fig, ax = new_figure("Speed-up GB200 NVL72 needs,\nagainst its extra downtime",
+                         "GB200 GPU-hours lost to failures and\nrepairs beyond the H100's (%)",
+                         "Speed-up over H100 needed (x)", figsize=(7.0, 5.8))
     ratio = E["gb200_breakeven_speedup"]
     ax.plot(extra, needed, color=PALETTE["blue"], lw=2, label="break-even speed-up")
     ax.plot([0], [ratio], "o", color=PALETTE["blue"], ms=7,

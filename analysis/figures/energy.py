@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt
 
 from analysis.measure.report import fmt, measured_section_markdown
 from analysis.notebook import format_quantity, glue, markdown_table
-from analysis.plots import PALETTE, add_source, new_figure
+from analysis.plots import PALETTE, add_source, legend_above, new_figure
 
 SA = "SemiAnalysis"
 
@@ -64,10 +64,15 @@ def joules_per_token(E):
     """Six panels, one per model: J/token at the meter against GPU count for every benchmark row."""
     bench = E.tables["joules_per_token"]
     panel_models = ["llama31_8b", "llama31_70b", "gpt3_175b", "llama31_405b", "llama4_maverick", "deepseek_v3"]
-    fig, axes = plt.subplots(2, 3, figsize=(9.0, 5.8), sharex=True)
+    # Two panels a row, so a phone shows each at half the width; the legend has a row of its own.
+    fig = plt.figure(figsize=(7.0, 11.0), layout="constrained")
+    grid = fig.add_gridspec(4, 2, height_ratios=[0.5, 1, 1, 1])
+    key = fig.add_subplot(grid[0, :])
+    key.axis("off")
+    axes = [fig.add_subplot(grid[1 + i // 2, i % 2]) for i in range(len(panel_models))]
     colours = {"bf16": PALETTE["orange"], "fp8": PALETTE["blue"]}
     markers = {"h100_sxm": "o", "gb200_nvl72": "s"}
-    for ax, model_id in zip(axes.flat, panel_models, strict=True):
+    for ax, model_id in zip(axes, panel_models, strict=True):
         rows = bench[bench["model_id"] == model_id]
         for (_, gpu_id, precision, publisher), series in rows.groupby(
                 ["software", "gpu_id", "precision", "publisher"], sort=False):
@@ -76,25 +81,24 @@ def joules_per_token(E):
             ax.plot(series["gpus"], series["joules_per_token"], marker=markers[gpu_id], color=colours[precision],
                     lw=0 if sa else 0.8, alpha=1.0 if sa else 0.55, ms=7 if sa else 4,
                     mfc="white" if sa else colours[precision], mew=1.5 if sa else 0.5)
-        ax.set_title(rows["model_name"].iloc[0], fontsize=9, loc="left")
+        ax.set_title(textwrap.shorten(rows["model_name"].iloc[0], 22, placeholder="…"), loc="left")
         ax.set_xscale("log", base=2)
+        ax.set_xlim(6, 4096)
+        ax.xaxis.set_major_locator(plt.FixedLocator([16, 128, 1024]))
         ax.xaxis.set_major_formatter(plt.FuncFormatter(lambda x, _: f"{x:,.0f}"))
         ax.set_ylim(0, rows["joules_per_token"].max() * 1.25)
-        ax.tick_params(labelsize=8)
-    for ax in axes[1]:
-        ax.set_xlabel("GPUs (log scale)", fontsize=9)
-    for ax in axes[:, 0]:
-        ax.set_ylabel("J per token at the meter", fontsize=9)
+    fig.supxlabel("GPUs (log scale)")
+    fig.supylabel("J per token at the meter")
     handles = [plt.Line2D([], [], color=colours["bf16"], lw=0, marker="o", label="BF16"),
                plt.Line2D([], [], color=colours["fp8"], lw=0, marker="o", label="FP8"),
                plt.Line2D([], [], color="grey", lw=0, marker="o", label="H100"),
                plt.Line2D([], [], color="grey", lw=0, marker="s", label="GB200 NVL72 (NVIDIA v25.05)"),
                plt.Line2D([], [], color="grey", lw=0, marker="o", mfc="white", mew=1.5, ms=7,
                           label="SemiAnalysis's points"),
-               plt.Line2D([], [], color="grey", lw=0.8, marker="o", ms=4, label="NVIDIA tables, one line per release")]
-    fig.suptitle("Energy per trained token by model, precision and GPU count", x=0.01, ha="left", fontweight="bold")
-    fig.legend(handles=handles, loc="upper left", ncol=3, fontsize=8, frameon=False, bbox_to_anchor=(0.01, 0.955))
-    fig.tight_layout(rect=(0, 0, 1, 0.91))
+               plt.Line2D([], [], color="grey", lw=0.8, marker="o", ms=4, label="NVIDIA tables, one line a release")]
+    fig.suptitle("Energy per trained token by model,\nprecision and GPU count", x=0.01, ha="left", fontweight="bold",
+                 fontsize=plt.rcParams["axes.titlesize"])
+    key.legend(handles=handles, loc="center left", ncols=2, frameon=False, borderaxespad=0)
     add_source(fig, f"data/benchmarks.csv throughput; {E['h100_meter_w_per_gpu']:,.0f} W per H100 and "
                     f"{E['gb200_meter_w_per_gpu']:,.0f} W per GB200 at the meter (this chapter's parameters).")
     return fig
@@ -107,7 +111,7 @@ def household_years(E):
     households = E.tables["households"]
     us_years = households.loc[households["kind"] == "us_average", "period"].str[:4]
     fig, ax = new_figure("Training runs in household-years", "Household-years (log scale)", "",
-                         figsize=(7.0, 7.0))
+                         figsize=(7.0, 2.6 + 1.0 * len(runs)))
     for i, r in runs.iterrows():
         first = i == 0
         ax.hlines(i, r["state_low"], r["state_high"], color=PALETTE["sky"], lw=9, alpha=0.5,
@@ -127,8 +131,7 @@ def household_years(E):
     ax.invert_yaxis()
     ax.grid(axis="y", visible=False)
     ax.set_xlim(runs["state_low"].min() / 2, runs["state_high"].max() * 4)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.3, -0.13), ncol=1)
-    fig.subplots_adjust(left=0.36, bottom=0.3)
+    legend_above(ax)
     add_source(fig, "J/token from this chapter; household use from data/household_energy.csv (EIA, direct and "
                     "via secondary sources); SemiAnalysis 2025 (A30, A38, A43).")
     return fig

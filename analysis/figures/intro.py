@@ -27,3 +27,40 @@ def status_markdown(E) -> str:
 
 ANSWER = ["h100_tco_usd_per_gpu_hour", "gb200_tco_usd_per_gpu_hour", "utilization_pct", "gb200_breakeven_speedup", "llama31_405b_bf16_usd_per_million_tokens", "cluster_facility_mw", "llama3_effective_training_time_frac"]
 ANSWER_MORE = "Below: the short version for a 100,000-GPU cluster, then what each chapter answers."
+
+
+def verdict_figure(benchmarks, E):
+    """The book's answer in one chart: GB200 NVL72 over H100 per-GPU throughput on each model
+    NVIDIA publishes both for (the benchmarks chapter's results), against the speed-up GB200
+    needs at the book's TCO, and with failures and repairs priced in (this chapter's results)."""
+    import matplotlib.pyplot as plt
+
+    from analysis.names import model_name
+    from analysis.plots import PALETTE, add_source, legend_above, new_figure
+
+    prefix, suffix = "gb200_vs_h100_", "_throughput_ratio"
+    keys = sorted((k for k in benchmarks.quantities if k.startswith(prefix) and k.endswith(suffix)),
+                  key=lambda k: benchmarks[k])
+    labels = []
+    for key in keys:
+        model, precision = key[len(prefix):-len(suffix)].rsplit("_", 1)
+        labels.append(f"{model_name(model)}, {precision.upper()}")
+    ratios = [benchmarks[k] for k in keys]
+    need, with_downtime = E["gb200_breakeven_speedup"], E["gb200_breakeven_speedup_with_downtime"]
+    fig, ax = new_figure("GB200 NVL72 against H100: faster enough?", "GB200 / H100 tokens/s per GPU (x)", "",
+                         figsize=(7.0, 2.6 + 0.75 * len(keys)))
+    y = range(len(keys))
+    ax.barh(list(y), ratios, 0.45, color=[PALETTE["green"] if r >= need else PALETTE["vermillion"] for r in ratios])
+    for i, (label, r) in enumerate(zip(labels, ratios, strict=True)):
+        ax.text(0.02, i - 0.3, f"{label}: {r:.2f}x", va="bottom", ha="left", in_layout=False)
+    ax.axvline(need, color=PALETTE["black"], ls="--", lw=1.2, label=f"break-even at the book's TCO, {need:.2f}x")
+    ax.axvline(with_downtime, color=PALETTE["black"], ls=":", lw=1.2,
+               label=f"with failures and repairs, {with_downtime:.2f}x")
+    ax.set_yticks([])
+    ax.set_ylim(len(keys) - 0.5, -0.95)
+    ax.set_xlim(0, max(max(ratios), with_downtime) * 1.12)
+    ax.grid(axis="y", visible=False)
+    legend_above(ax)
+    add_source(fig, "NVIDIA's published throughput (benchmarks chapter); TCO and downtime chapters of this book.")
+    plt.setp(ax.get_xticklabels(), visible=True)
+    return fig

@@ -9,7 +9,7 @@ from analysis.chapters.atlas import SHORT
 from analysis.chapters.mlperf import _tier_column
 from analysis.formatting import count, money, percent
 from analysis.notebook import glue
-from analysis.plots import PALETTE, add_source, new_figure
+from analysis.plots import PALETTE, add_source, legend_above, new_figure
 from analysis.prices import TIERS
 from analysis.tables import interactive_table, markdown_table, pct, usd
 
@@ -38,15 +38,14 @@ def scaling_figure(E, benchmark: str = "llama31_405b"):
     res = E.tables["results"]
     res = res[(res["benchmark"] == benchmark) & res["gpu_id"].notna()]
     fig, ax = new_figure(f"{BENCHMARKS[benchmark]}: GPU-hours to the target by system size", "accelerators (log scale)",
-                         "GPU-hours to target", figsize=(7.0, 4.6))
+                         "GPU-hours to target", figsize=(7.0, 6.4))
     for i, ((gpu_id, round_), g) in enumerate(res.groupby(["gpu_id", "round"])):
         best = g.loc[g.groupby("accelerators")["score_minutes"].idxmin()].sort_values("accelerators")
         ax.plot(best["accelerators"], best["gpu_hours"], marker="o", color=SERIES_COLOUR[i % len(SERIES_COLOUR)],
                 label=f"{_name(gpu_id)} {round_}")
     ax.set_xscale("log", base=2)
     ax.set_ylim(bottom=0)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=3, fontsize=8)
-    fig.subplots_adjust(bottom=0.32)
+    legend_above(ax, ncols=2)
     add_source(fig, "MLPerf Training v5.0 and v5.1 result logs (mlcommons/training_results), scored by MLPerf's rule.",
                y=-0.01)
     return fig
@@ -57,7 +56,7 @@ def tiers_figure(E):
     ladder = E.tables["ladder"]
     gpus = sorted(ladder["gpu_id"].unique(), key=lambda g: ladder[ladder["gpu_id"] == g]["usd_per_gpu_hour"].max())
     fig, ax = new_figure("Price per accelerator-hour, by tier", "USD per accelerator-hour (log scale)", "",
-                         figsize=(7.0, 1.6 + 0.42 * len(gpus)))
+                         figsize=(7.0, 2.8 + 0.42 * len(gpus)))
     y = {g: i for i, g in enumerate(gpus)}
     for j, tier in enumerate(TIERS):
         rows = ladder[ladder["tier"] == tier]
@@ -68,8 +67,7 @@ def tiers_figure(E):
     ax.set_yticks(range(len(gpus)), [_name(g) for g in gpus])
     ax.set_xscale("log")
     ax.grid(axis="y", alpha=0.3)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.42, -0.1 - 0.9 / len(gpus)), ncol=2, fontsize=8)
-    fig.subplots_adjust(left=0.2, bottom=0.14 + 1.9 / len(gpus))
+    legend_above(ax, ncols=2)
     add_source(fig, "data/cloud_prices.csv (tier, date and evidence per row); the book's TCO from the TCO chapter.",
                y=-0.01)
     return fig

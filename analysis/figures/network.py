@@ -3,34 +3,45 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from analysis.data import load_table
 from analysis.notebook import format_quantity
-from analysis.plots import PALETTE, add_source, new_figure
+from analysis.plots import PALETTE, add_source, legend_above, new_figure
 from analysis.tables import markdown_table
+
+
+def _design_labels(ax, table, y_offset: float) -> None:
+    """Each design's name written above its bars, left-aligned in one line (a phone has no room
+    for a column of two-line tick labels beside the bars)."""
+    ax.set_yticks([])
+    for i, label in enumerate(table["label"]):
+        ax.text(0, i + y_offset, textwrap.fill(" ".join(str(label).split()), 48), va="bottom", ha="left",
+                in_layout=False)
 
 
 def options_capex(C, P):
     """Stacked horizontal bars: network capex (USD millions) of each design option split into
     switches, optics and the rest (NIC difference, copper, front-end and storage share), labelled
-    with its IT power and tiers."""
+    with its IT power and tiers; each design's name above its bar, the legend under the chart."""
     table = C.tables["options"].reset_index(drop=True)
     parts = (("switches", table["switches_usd"], PALETTE["blue"]), ("optics", table["optics_usd"], PALETTE["orange"]),
              ("NICs, copper, front end and storage", table["capex_usd"] - table["switches_usd"] - table["optics_usd"],
               PALETTE["sky"]))
     fig, ax = new_figure("Network capex and power of each design", "Network capex, million USD", "",
-                         figsize=(7.5, 0.9 + 0.45 * len(table)))
+                         figsize=(7.0, 2.0 + 0.85 * len(table)))
     left = 0 * table["capex_usd"]
     for name, values, colour in parts:
-        ax.barh(table.index, values / 1e6, left=left / 1e6, color=colour, label=name)
+        ax.barh(table.index, values / 1e6, 0.4, left=left / 1e6, color=colour, label=name)
         left = left + values
     for i, r in table.iterrows():
-        ax.text(r["capex_usd"] / 1e6, i, f"  ${r['capex_usd'] / 1e6:,.0f}M, {r['it_mw']:.1f} MW, {r['tiers']:.0f} tiers",
-                va="center", fontsize=8)
-    ax.set_yticks(table.index, table["label"], fontsize=8)
-    ax.invert_yaxis()
+        ax.text(r["capex_usd"] / 1e6, i, f" ${r['capex_usd'] / 1e6:,.0f}M, {r['it_mw']:.1f} MW, {r['tiers']:.0f} tiers",
+                va="center", in_layout=False)
+    _design_labels(ax, table, -0.27)
+    ax.set_ylim(len(table) - 0.6, -0.9)
     ax.grid(axis="y", visible=False)
-    ax.set_xlim(0, table["capex_usd"].max() / 1e6 * 2.1)
-    ax.legend(fontsize=8, loc="upper right")
+    ax.set_xlim(0, table["capex_usd"].max() / 1e6 * 2.6)
+    legend_above(ax, ncols=2)
     add_source(fig, f"book's fluid folded-Clos model at {P.gpus:,} GPUs; prices and powers from "
                     "data/network_components.csv (vendor datasheets, a public cost sheet, one vendor blog, "
                     "SemiAnalysis 2024).")
@@ -38,20 +49,21 @@ def options_capex(C, P):
 
 
 def options_failures(C, P):
-    """Bars: mean minutes to the first failure of each option, NIC-to-leaf links only and every link."""
-    table = C.tables["options"]
-    fig, ax = new_figure("Mean time to the first link failure, by design", "Minutes", "",
-                         figsize=(7.5, 0.9 + 0.45 * len(table)))
+    """Bars: mean minutes to the first failure of each option, NIC-to-leaf links only and every
+    link; each design's name above its bars, the legend under the chart."""
+    table = C.tables["options"].reset_index(drop=True)
+    fig, ax = new_figure("Mean time to the first link failure", "Minutes", "",
+                         figsize=(7.0, 2.0 + 0.85 * len(table)))
     y = range(len(table))
-    ax.barh([i - 0.2 for i in y], table["first_failure_minutes"], 0.4, color=PALETTE["blue"],
+    ax.barh([i - 0.1 for i in y], table["first_failure_minutes"], 0.2, color=PALETTE["blue"],
             label="NIC-to-leaf links (SemiAnalysis's count)")
-    ax.barh([i + 0.2 for i in y], table["all_links_first_failure_minutes"], 0.4, color=PALETTE["orange"],
+    ax.barh([i + 0.1 for i in y], table["all_links_first_failure_minutes"], 0.2, color=PALETTE["orange"],
             label="every backend link at the same MTTF")
-    ax.set_yticks(list(y), table["label"], fontsize=8)
-    ax.invert_yaxis()
+    _design_labels(ax, table, -0.24)
+    ax.set_ylim(len(table) - 0.6, -0.9)
     ax.grid(axis="y", visible=False)
-    ax.set_xlim(0, table[["first_failure_minutes", "all_links_first_failure_minutes"]].max().max() * 1.7)
-    ax.legend(fontsize=8, loc="upper right")
+    ax.set_xlim(0, table[["first_failure_minutes", "all_links_first_failure_minutes"]].max().max() * 1.15)
+    legend_above(ax)
     add_source(fig, f"link MTTF {P.link_mttf_years:g} years (B27), {P.alt_link_mttf_years:g} years for twin-port "
                     "links (B28); exponential lifetimes.")
     return fig

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.plots import PALETTE, add_source, new_figure
+from analysis.plots import PALETTE, add_source, legend_above, new_figure
 from analysis.tables import markdown_table
 
 LABELS = {"h100": "H100", "gb200": "GB200 NVL72"}
@@ -35,7 +35,9 @@ def breakdown(E):
         bottom += values
     for x, total in enumerate(bottom):
         ax.text(x, total, f"${total:,.0f}", ha="center", va="bottom", fontsize=9, fontweight="bold")
-    ax.legend(loc="upper left", fontsize=8)
+    ax.set_ylim(0, bottom.max() * 1.12)
+    ax.grid(axis="x", visible=False)
+    legend_above(ax, ncols=2)
     add_source(fig, "power: SemiAnalysis build-ups (C02) and the NVL72 rack; datacenter: CBRE wholesale rents; "
                "maintenance: support-contract share (assumption); data/cost_anchors.csv.")
     return fig
@@ -52,7 +54,7 @@ def vs_tariff(E, tariff_usd_per_kwh: float):
                 label=f"{LABELS[system].split()[0]}, PUE {pue:.2f}")
     ax.axvline(tariff_usd_per_kwh, color=PALETTE["black"], lw=0.8, ls=":")
     ax.set_ylim(bottom=0)
-    ax.legend(fontsize=8, ncol=2)
+    legend_above(ax, ncols=2)
     add_source(fig, "opex model of this chapter; PUE values from SemiAnalysis 2024 (C05: Google <1.10, "
                "industry 1.55) and this build.")
     return fig

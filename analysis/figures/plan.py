@@ -4,6 +4,8 @@ and GPUs, never ids; numbers go through :mod:`analysis.formatting`."""
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 from matplotlib.ticker import FixedFormatter, FixedLocator, NullFormatter
 
@@ -154,7 +156,7 @@ def backtest(E):
     """Each run's time predicted with its throughput withheld, over the published time, with the
     P10-P90 band, by GPU class; the shaded strip is +-20 %."""
     t = E.tables["backtest_estimated"].sort_values(["gpu_class", "error_frac"]).reset_index(drop=True)
-    height = max(4.4, 0.32 * len(t) + 1.6)
+    height = max(4.4, 0.5 * len(t) + 2.2)  # room for names on two lines: the axis keeps half the width
     fig, ax = new_figure("", "Predicted / published time (log scale)", "", figsize=(7.0, height))
     y = np.arange(len(t))
     ax.axvspan(0.8, 1.2, color=PALETTE["sky"], alpha=0.15, lw=0, label="within 20 %")
@@ -166,7 +168,7 @@ def backtest(E):
         ax.errorbar(ratio, rows, xerr=[ratio - lo, hi - ratio], fmt="o", color=CYCLE[i % len(CYCLE)], ms=5, lw=1.2,
                     label=cls)
     ax.set_yticks(y)
-    ax.set_yticklabels(t["name"])
+    ax.set_yticklabels([textwrap.fill(str(name), 24) for name in t["name"]])
     ax.set_xscale("log")
     ticks = [x for x in (0.25, 0.5, 1.0, 2.0, 4.0)
              if t["p10"].div(t["published"]).min() / 1.5 <= x <= t["p90"].div(t["published"]).max() * 1.5]

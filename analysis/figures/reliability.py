@@ -8,9 +8,10 @@ from functools import partial
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.ticker import FixedLocator
 
 from analysis.chapters.reliability import MINUTES_PER_HOUR, largest_loss
-from analysis.plots import PALETTE, add_source, new_figure
+from analysis.plots import PALETTE, add_source, legend_above, new_figure
 from analysis.tables import markdown_table
 
 CATEGORY_COLOURS = {"GPU": PALETTE["vermillion"], "Host": PALETTE["orange"], "Network": PALETTE["blue"],
@@ -42,14 +43,14 @@ def causes(E):
     order = E.tables["causes"].sort_values("count")
     counts = E.tables["categories"].set_index("category")["interruptions"]
     fig, ax = new_figure(f"Llama 3 405B: what stopped the job in {E['llama3_snapshot_days']:.0f} days",
-                         "Unexpected interruptions (count)", "", figsize=(7.5, 5.2))
+                         "Unexpected interruptions (count)", "", figsize=(7.0, 8.5))
     ax.barh(order["component"], order["count"], color=order["category"].map(CATEGORY_COLOURS))
     for y, n in enumerate(order["count"]):
         ax.annotate(f"{n}", (n, y), xytext=(3, 0), textcoords="offset points", va="center", fontsize=8)
     handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in CATEGORY_COLOURS.values()]
     labels = [f"{k}: {int(counts.get(k, 0))}" for k in CATEGORY_COLOURS]
-    ax.legend(handles, labels, title="Category: interruptions", fontsize=8, title_fontsize=8, loc="lower right")
-    ax.tick_params(axis="y", labelsize=8)
+    legend_above(ax, ncols=2, handles=handles, labels=labels, title="Category: interruptions", alignment="left")
+    ax.set_xlim(0, order["count"].max() * 1.15)
     ax.grid(axis="y", visible=False)
     add_source(fig, "Meta, The Llama 3 Herd of Models (2024), Table 5, via glennklockwood.com; "
                     "data/llama3_interruptions.csv.")
@@ -82,7 +83,7 @@ def job_mtbf(E):
     and the power-law fit to the measured points (dashed)."""
     t, measured = E.tables["job_mtbf_by_size"], E.tables["measured_job_failures"]
     fig, ax = new_figure("Mean time between job failures against job size", "GPUs in the job (log scale)",
-                         "Job MTBF, hours (log scale)", figsize=(7.5, 5.0))
+                         "Job MTBF, hours (log scale)", figsize=(7.0, 11.0))
     ax.plot(t["gpus"], t["h100_all_causes_hours"], color=PALETTE["blue"], lw=2,
             label="per-GPU projection: H100, Llama 3 all causes")
     ax.plot(t["gpus"], t["h100_gpu_class_hours"], color=PALETTE["sky"], label="H100, Llama 3 GPU-class causes only")
@@ -110,8 +111,7 @@ def job_mtbf(E):
     ax.set_xscale("log")
     ax.set_yscale("log")
     plain_log_ticks(ax.xaxis, ax.yaxis)
-    ax.set_ylim(0.05, 1e6)  # head room for the legend above the lines
-    ax.legend(fontsize=7, loc="upper right")
+    legend_above(ax)
     add_source(fig, "Meta 2024 (Llama 3 Table 5); Kokolis et al. 2024 (Fig. 7 and node rates, "
                     f"{E['kokolis_gpus_per_node']:.0f} GPUs per node); OPT-175B chronicles; SemiAnalysis 2024 (B27); "
                     "GB200 NVLink fault rate is an assumption (parameter); data/job_failures.csv.")
@@ -154,6 +154,7 @@ def intervals(E):
     convert = partial(mtbf_to_gpus, gpu_mtbf_hours=E["llama3_gpu_mtbf_hours"])
     top = ax.secondary_xaxis("top", functions=(convert, convert))
     top.set_xlabel("GPUs in the job at Llama 3's per-GPU rate")
+    top.xaxis.set_major_locator(FixedLocator([1e3, 1e4, 1e5, 1e6]))  # the sizes in the chart, no more
     plain_log_ticks(ax.xaxis, ax.yaxis, top.xaxis)
     add_source(fig, "Young 1974; Daly 2006 (interval = MTBF once the write takes 2 MTBF or more); write times: "
                     "parameter, Llama 3 checkpoint size and storage, PyTorch DCP blog.")
@@ -227,6 +228,7 @@ def goodput_by_size(E):
         plain_log_ticks(ax.xaxis)
         ax.set_ylabel("Goodput (%)")
         ax.legend(loc="lower left")
+        ax.set_ylim(top=101)
         ax.tick_params(labelbottom=True)
     right.set_xlabel("GPUs in the job (log scale)")
     fig.suptitle(textwrap.fill(f"Goodput against job size ({failure_model_text(E)})", 48), x=0.01, ha="left",

@@ -42,5 +42,6 @@ def compare(E):
 
 
 # The result keys of the box the chapter opens with, and its closing line.
-ANSWER = ["scenarios_shipped_count"]
+ANSWER = ["report_defaults__h100_tco_usd_per_gpu_hour", "cheap_power_texas__h100_tco_usd_per_gpu_hour",
+          "expensive_power_california__h100_tco_usd_per_gpu_hour", "neocloud_buyer__h100_tco_usd_per_gpu_hour"]
 ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."

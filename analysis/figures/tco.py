@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.ticker import MaxNLocator
 
 from analysis.data import fact
 from analysis.measure.report import fmt, measured_section_markdown
-from analysis.plots import PALETTE, add_source, new_figure
+from analysis.plots import PALETTE, add_source, legend_above, new_figure
 from analysis.tables import markdown_table
 
 
@@ -34,7 +35,7 @@ def breakeven(E):
     frame = E.tables["breakeven"]
     report_ratio = fact("A12_tco_ratio")
     fig, ax = new_figure("Break-even GB200 speed-up per GPU", "GB200 all-in capex per GPU (USD)",
-                         "Speed-up over H100 needed (x)")
+                         "Speed-up over H100 needed (x)", figsize=(7.0, 5.6))
     colours = (PALETTE["sky"], PALETTE["blue"], PALETTE["vermillion"])
     for (_, line), colour in zip(frame.groupby("opex_multiple", sort=True), colours, strict=True):
         ax.plot(line["gb200_capex_usd_per_gpu"], line["breakeven_speedup"], color=colour,
@@ -45,7 +46,8 @@ def breakeven(E):
     ax.annotate(f"report: ~{report_ratio:.1f}x", (frame["gb200_capex_usd_per_gpu"].min(), report_ratio),
                 xytext=(2, 4), textcoords="offset points", fontsize=8)
     ax.xaxis.set_major_formatter(lambda v, _: f"${v / 1000:,.0f}k")
-    ax.legend(fontsize=8)
+    ax.yaxis.set_major_locator(MaxNLocator(prune="lower"))  # the corner holds the first capex label
+    legend_above(ax)
     add_source(fig, "TCO model of this chapter (capex: SemiAnalysis 2025; opex and cost of capital: public anchors, "
                "data/cost_anchors.csv); report ratio A12.")
     return fig
@@ -63,18 +65,22 @@ def rental_table(E) -> str:
 
 
 def rent_vs_own(E):
-    """H100 rental price ranges by date against this build's TCO of owning."""
+    """H100 rental price ranges by date (one row each, the dates down the side so a phone can read
+    them) against this build's TCO of owning."""
     prices = E.tables["rental"]
     prices = prices[prices["gpu_id"] == "h100_sxm"].reset_index(drop=True)
-    fig, ax = new_figure("H100 rental prices against the cost of owning", "", "USD per GPU-hour", figsize=(7.5, 4.2))
-    x = np.arange(len(prices))
-    ax.vlines(x, prices["low_usd_per_gpu_hour"], prices["high_usd_per_gpu_hour"], color=PALETTE["blue"], lw=6)
-    ax.plot(x, prices["low_usd_per_gpu_hour"], "_", color=PALETTE["blue"], ms=14)
-    ax.plot(x, prices["high_usd_per_gpu_hour"], "_", color=PALETTE["blue"], ms=14, label="rental price (range or point)")
-    ax.axhline(E["h100_tco_usd_per_gpu_hour"], color=PALETTE["vermillion"], lw=1.2, label="TCO of owning, this build")
-    ax.set_xticks(x, prices["period"], rotation=45, ha="right")
-    ax.set_ylim(bottom=0)
-    ax.legend(fontsize=8)
+    fig, ax = new_figure("H100 rental prices against the cost of owning", "USD per GPU-hour", "",
+                         figsize=(7.0, 2.2 + 0.42 * len(prices)))
+    y = np.arange(len(prices))
+    ax.hlines(y, prices["low_usd_per_gpu_hour"], prices["high_usd_per_gpu_hour"], color=PALETTE["blue"], lw=6)
+    ax.plot(prices["low_usd_per_gpu_hour"], y, "|", color=PALETTE["blue"], ms=14)
+    ax.plot(prices["high_usd_per_gpu_hour"], y, "|", color=PALETTE["blue"], ms=14, label="rental price (range or point)")
+    ax.axvline(E["h100_tco_usd_per_gpu_hour"], color=PALETTE["vermillion"], lw=1.2, label="TCO of owning, this build")
+    ax.set_yticks(y, prices["period"])
+    ax.invert_yaxis()
+    ax.set_xlim(left=0)
+    ax.grid(axis="y", visible=False)
+    legend_above(ax)
     add_source(fig, "dated price snapshots in data/cloud_prices.csv (mostly secondary sources); TCO of this chapter.")
     return fig
 

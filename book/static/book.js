@@ -50,3 +50,66 @@
   function init() { document.querySelectorAll(".book-datatable-wrap").forEach(setup); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();
 })();
+
+/* Wide tables on a phone (book.css, below 700 px): a table of five columns or more is marked
+   "book-cards" and each cell labelled with its column's heading, so it can be shown as one card
+   per row; a sortable data table that is wider than its box says that it scrolls sideways. */
+(function () {
+  "use strict";
+  var CARD_COLUMNS = 5;
+  function label(table) {
+    if (table.classList.contains("book-datatable") || !table.tHead || !table.tHead.rows.length) return;
+    var heads = Array.prototype.map.call(table.tHead.rows[0].cells, function (th) { return th.textContent.trim(); });
+    if (heads.length < CARD_COLUMNS) return;
+    table.classList.add("book-cards");
+    Array.prototype.forEach.call(table.tBodies, function (body) {
+      Array.prototype.forEach.call(body.rows, function (tr) {
+        Array.prototype.forEach.call(tr.cells, function (td, i) { td.setAttribute("data-label", heads[i] || ""); });
+      });
+    });
+  }
+  function cue(wrap) {
+    var box = wrap.querySelector(".book-datatable-scroll");
+    var controls = wrap.querySelector(".book-datatable-controls");
+    if (!box || !controls) return;
+    var note = controls.querySelector(".book-scroll-cue");
+    if (!note) {
+      note = document.createElement("span");
+      note.className = "book-scroll-cue";
+      note.textContent = "Scroll the table sideways for more columns \u2192";
+      controls.appendChild(note);
+    }
+    note.hidden = box.scrollWidth <= box.clientWidth + 1;
+  }
+  /* A table wider than its box (words are never broken inside, so a many-column table can be)
+     scrolls in that box, and a line above it says so. */
+  function tableCue(box) {
+    var note = box.previousElementSibling;
+    if (!note || !note.classList.contains("book-scroll-cue")) {
+      note = document.createElement("p");
+      note.className = "book-scroll-cue";
+      note.textContent = "Scroll the table sideways for more columns \u2192";
+      box.parentNode.insertBefore(note, box);
+    }
+    note.hidden = box.scrollWidth <= box.clientWidth + 1;
+  }
+  function init() {
+    document.querySelectorAll(".bd-article table").forEach(label);
+    var boxes = document.querySelectorAll(".bd-article .pst-scrollable-table-container");
+    boxes.forEach(tableCue);
+    window.addEventListener("resize", function () { boxes.forEach(tableCue); });
+    var wraps = document.querySelectorAll(".book-datatable-wrap");
+    wraps.forEach(cue);
+    window.addEventListener("resize", function () { wraps.forEach(cue); });
+    var root = document.documentElement.getAttribute("data-content_root");
+    if (root !== null) {  /* footer links to the site's root files (analysis.appendices.footer_html) */
+      document.querySelectorAll("a[data-root-path]").forEach(function (a) {
+        a.setAttribute("href", root + a.getAttribute("data-root-path"));
+      });
+    }
+    document.querySelectorAll("figure > a.image-reference").forEach(function (a) {
+      a.title = "Open the figure full size";
+    });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();
+})();

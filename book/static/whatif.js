@@ -96,9 +96,13 @@
 
   // slider position <-> value: log axes slide in log10, the others in the value itself
   function toSlider(a, x) { return a.scale === "log" ? Math.log10(x) : x; }
+  // The book's own value (a.value, 1,389 W say) need not lie on the step grid (50 W): within half
+  // a step of it the slider lands on it exactly, so a panel can always hold the book's numbers.
   function fromSlider(a, s) {
     var x = a.scale === "log" ? Math.pow(10, s) : s;
-    if (a.step) x = Math.round(x / a.step) * a.step;
+    var half = a.step ? a.step / 2 : 0;
+    if (a.step && Math.abs(x - a.value) <= half) x = a.value;
+    else if (a.step) x = Math.round(x / a.step) * a.step;
     x = Number(x.toPrecision(10));
     return Math.min(Math.max(x, a.points[0]), a.points[a.points.length - 1]);
   }
@@ -111,7 +115,7 @@
     var body = root.appendChild(el("div", "whatif-body"));
     var form = body.appendChild(el("div", "whatif-inputs"));
     var side = body.appendChild(el("div", "whatif-results"));
-    var shown = {};
+    var shown = {}, sliders = {};
     grid.axes.forEach(function (a, k) {
       var row = form.appendChild(el("label", "whatif-input"));
       var head = row.appendChild(el("span", "whatif-input-label", a.label + ": "));
@@ -121,15 +125,23 @@
       input.name = a.name;
       input.min = toSlider(a, a.points[0]);
       input.max = toSlider(a, a.points[a.points.length - 1]);
-      input.step = a.scale === "log" ? "any" : (a.step || "any");
+      input.step = "any";  /* fromSlider snaps to the step grid or to the book's value */
       input.value = toSlider(a, a.value);
       input.setAttribute("aria-label", a.label + " (" + a.unit + ")");
       shown[a.name] = val;
+      sliders[a.name] = input;
       input.addEventListener("input", function () {
         point[a.name] = fromSlider(a, Number(input.value));
         active = k;
         update();
       });
+    });
+    var reset = form.appendChild(el("button", "whatif-reset", "Reset to the book's values"));
+    reset.type = "button";
+    reset.addEventListener("click", function () {
+      grid.axes.forEach(function (a) { point[a.name] = a.value; sliders[a.name].value = toSlider(a, a.value); });
+      active = 0;
+      update();
     });
     var list = side.appendChild(el("dl", "whatif-outputs"));
     var outs = {};
