@@ -30,11 +30,12 @@ book: venv
 	@echo "Open _build/html/index.html"
 
 # The tests run on $(TEST_JOBS) pytest-xdist workers, a test file per worker at a time (a file's
-# module fixtures, such as the browser pass over every page, are then made once).
+# module fixtures, such as the browser pass over every page, are then made once), taking the files
+# in the order tests/conftest.py gives them (the longest first).
 TEST_JOBS ?= 2
 test: venv
 	$(PY) -m ruff check .
-	$(PY) -m pytest -n $(TEST_JOBS) --dist loadfile
+	$(PY) -m pytest -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder
 
 bench: venv
 	$(PY) -m bench.build_times

@@ -13,7 +13,7 @@ from analysis import provenance
 from analysis.chapters import ChapterResults, compute_section, tracked_parameters
 from analysis.data import load_table, row
 from analysis.formatting import format_quantity as fq
-from analysis.formatting import humanize, plain, unit_label
+from analysis.formatting import humanize, money, plain, unit_label
 from analysis.ledger import difference_rel
 from analysis.names import fact_link
 from analysis.plots import apply_style, finalize
@@ -186,8 +186,6 @@ def glue(key: str, value, display: bool = False):
 def glue_money(R, *keys: str) -> None:
     """Glue each result as ``<key>_money``, in dollars as :func:`analysis.formatting.money` writes
     them for readers ('$54,170', '$54.4M'): no more digits than the estimate holds."""
-    from analysis.formatting import money
-
     for key in keys:
         glue(f"{key}_money", money(R.results[key]["value"]), display=False)
 

@@ -10,6 +10,9 @@ import itertools
 import re
 
 from analysis import formatting
+from analysis.errors import InputError
+from analysis.names import gpu_name, model_name
+from analysis.verdicts import verdict
 
 
 def _no_html(text: str) -> str:
@@ -127,9 +130,6 @@ _ID_IN_PARENS = re.compile(r"\s*\((?:`)?[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:`)?\)")
 def reader_label(label: str) -> str:
     """A result's label for readers: an internal id in parentheses dropped ('Network capex /
     the cluster's all-in capex (capex_usd_per_gpu)'), a model or GPU id replaced by its name."""
-    from analysis.errors import InputError
-    from analysis.names import gpu_name, model_name
-
     label = _ID_IN_PARENS.sub("", label)
 
     def name(match):
@@ -177,7 +177,5 @@ def answer_box(items, title: str = "In short", more: str | None = None, verdict:
 def answer_from_results(R, keys, title: str = "In short", more: str | None = None) -> str:
     """:func:`answer_box` from results a chapter recorded with ``R.add`` (label, value, unit),
     opening with the chapter's verdict (:func:`analysis.verdicts.verdict`)."""
-    from analysis.verdicts import verdict
-
     return answer_box([(R.results[k]["label"], R.results[k]["value"], R.results[k]["unit"]) for k in keys],
                       title, more, verdict=verdict(R.section, lambda k: R.results[k]["value"]))

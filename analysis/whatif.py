@@ -36,7 +36,9 @@ import numpy as np
 from analysis import benchmarks, planner
 from analysis import reliability as rel
 from analysis.chapters import bands, cluster, downtime, gpu_cost, reliability
+from analysis.data import load_table
 from analysis.params import Parameters
+from analysis.planner import backtest
 from analysis.sections import get_section, resolve_section
 
 GRID_FOLDER = "whatif"  # under the book's static folder: _static/whatif/<panel>.js
@@ -193,7 +195,13 @@ PANELS: dict[str, Panel] = {p.name: p for p in (
 
 # --- grids ---------------------------------------------------------------------------------------
 
-PLAN_BASE = {"tokens": 15e12, "gpus": 16384, "mfu": 0.4}  # the plan panel's defaults; _plan reads only these
+def plan_base() -> dict:
+    """The plan panel's opening point, the plan chapter's worked example: Llama 3.1 405B's published
+    run (its tokens and GPUs, data/backtest_runs.csv) at the MFU of Meta's published throughput, as
+    the planner computes it. ``_plan`` reads only these."""
+    r = load_table("backtest_runs").set_index("run_id", drop=False).loc[PLAN_MODEL]
+    mfu = planner.plan(backtest.inputs_for(r)).steps["mfu"]
+    return {"tokens": float(r["tokens"]), "gpus": int(r["gpus"]), "mfu": round(float(mfu), 3)}
 
 
 def base_values(panel: Panel, overrides: dict | None = None) -> dict:
@@ -201,7 +209,8 @@ def base_values(panel: Panel, overrides: dict | None = None) -> dict:
     (defaults, then ``overrides``), as :func:`analysis.chapters.compute_section` applies them;
     for the planner, the plan's defaults of its axes. The build keys each grid's cache on these."""
     if panel.command == "plan":
-        return {**PLAN_BASE, **{k: v for k, v in (overrides or {}).items() if k in PLAN_BASE}}
+        base = plan_base()
+        return {**base, **{k: v for k, v in (overrides or {}).items() if k in base}}
     values = {}
     for name in panel.inputs_from:
         values.update(resolve_section(get_section(name), dict(overrides or {})))

@@ -23,12 +23,13 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import plan as chapter
 from analysis.figures import plan as figures
-from analysis.notebook import glue_figure, start
+from analysis.notebook import glue_figure, glue_money, start
 from analysis.tables import answer_from_results
 
 P, R = start("plan", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
 R.record(E)
+glue_money(R, "plan_llama31_405b_cost_usd", "plan_llama31_405b_cost_usd_p10", "plan_llama31_405b_cost_usd_p90")
 display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 figures.glue_flops(E)
 
@@ -103,7 +104,7 @@ show_parameters(P, R)
 # 5. **Cost.** Every wall-clock hour is paid on every GPU: {glue:text}`plan_llama31_405b_gpu_hours:,.0f`
 #    GPU-hours, against the {glue:text}`plan_llama31_405b_published_gpu_hours:,.0f` of Meta's model card.
 #    At the book's H100 TCO of ${glue:text}`plan_llama31_405b_usd_per_gpu_hour:.2f` per {term}`GPU-hour` that
-#    is ${glue:text}`plan_llama31_405b_cost_usd:,.0f`. Without a price the command prints both this
+#    is {glue:text}`plan_llama31_405b_cost_usd_money`. Without a price the command prints both this
 #    owning cost and the sourced rental prices; for a GPU whose TCO the book does not model it says so.
 # 6. **Energy, on two bases.** At the GPU's {glue:text}`plan_llama31_405b_tdp_w:,.0f` W TDP, the basis
 #    Meta's card uses, the GPU-hours draw {glue:text}`plan_llama31_405b_energy_gpu_tdp_mwh:,.0f` MWh. At
@@ -116,7 +117,7 @@ show_parameters(P, R)
 # 7. **Uncertainty.** The inputs the user leaves to the book vary over their ranges in
 #    `data/distributions.csv`: the wall-clock days run from {glue:text}`plan_llama31_405b_days_with_failures_p10:.1f`
 #    to {glue:text}`plan_llama31_405b_days_with_failures_p90:.1f` (P10 to P90), the cost from
-#    ${glue:text}`plan_llama31_405b_cost_usd_p10:,.0f` to ${glue:text}`plan_llama31_405b_cost_usd_p90:,.0f`.
+#    {glue:text}`plan_llama31_405b_cost_usd_p10_money` to {glue:text}`plan_llama31_405b_cost_usd_p90_money`.
 
 # %% tags=["remove-input"]
 display(Markdown(figures.walkthrough_table(E)))

@@ -15,7 +15,8 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 
 
-PROJECT_FILES = ("analysis", "notebooks", "book", "data", "_config.yml", "_toc.yml", "requirements.txt")
+PROJECT_FILES = ("analysis", "notebooks", "book", "data", "_config.yml", "_toc.yml", "requirements.txt", "LICENSE",
+                 "CITATION.cff")  # the site serves LICENSE and CITATION.cff at its root
 
 
 def copy_repo(dest: Path, root: Path = REPO) -> Path:
@@ -97,6 +98,22 @@ def browser():
         b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
         yield b
         b.close()
+
+
+# Files whose tests take minutes (whole builds, every notebook executed, the browser pass), queued
+# first and alternating between those that need the built book and those that do not: the second
+# xdist worker starts on heavy work while the first builds the book, and the run ends on short
+# tests instead of one worker finishing a long file alone (make test passes --no-loadscope-reorder,
+# so the workers take the files in this order).
+HEAVY_FIRST = ("tests/test_book.py", "tests/test_ranges.py", "tests/test_shipped_scenarios.py",
+               "tests/test_bound_sweep.py", "tests/test_browser.py", "tests/test_chapters.py",
+               "tests/test_robustness.py", "tests/test_figure_text.py", "tests/test_swap.py",
+               "tests/test_build_speed.py", "tests/test_hygiene.py", "tests/test_measure.py")
+
+
+def pytest_collection_modifyitems(items):
+    rank = {path: i for i, path in enumerate(HEAVY_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))  # stable within a file
 
 
 def pytest_terminal_summary(terminalreporter):

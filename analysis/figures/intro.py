@@ -3,7 +3,11 @@
 
 from __future__ import annotations
 
+import matplotlib.pyplot as plt
+
 from analysis.data import CLAIM_STATUSES
+from analysis.names import model_name
+from analysis.plots import PALETTE, add_source, legend_above, new_figure
 from analysis.tables import markdown_table
 
 
@@ -33,11 +37,6 @@ def verdict_figure(benchmarks, E):
     """The book's answer in one chart: GB200 NVL72 over H100 per-GPU throughput on each model
     NVIDIA publishes both for (the benchmarks chapter's results), against the speed-up GB200
     needs at the book's TCO, and with failures and repairs priced in (this chapter's results)."""
-    import matplotlib.pyplot as plt
-
-    from analysis.names import model_name
-    from analysis.plots import PALETTE, add_source, legend_above, new_figure
-
     prefix, suffix = "gb200_vs_h100_", "_throughput_ratio"
     keys = sorted((k for k in benchmarks.quantities if k.startswith(prefix) and k.endswith(suffix)),
                   key=lambda k: benchmarks[k])
