@@ -29,7 +29,8 @@ from analysis.tables import answer_from_results
 P, R = start("plan", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
 R.record(E)
-glue_money(R, "plan_llama31_405b_cost_usd", "plan_llama31_405b_cost_usd_p10", "plan_llama31_405b_cost_usd_p90")
+glue_money(R, "plan_llama31_405b_cost_usd", "plan_llama31_405b_cost_usd_p10", "plan_llama31_405b_cost_usd_p90",
+           "plan_budget_cost_usd")
 display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 figures.glue_flops(E)
 
@@ -176,7 +177,7 @@ display(HTML(whatif_panel("plan")))
 # {glue:text}`plan_budget_w_per_gpu:,.0f` W each, which train Llama 3.1 405B on {glue:text}`plan_budget_train_trillion_tokens:.0f` trillion tokens in
 # {glue:text}`plan_budget_days_with_failures:.0f` days ({glue:text}`plan_budget_days_with_failures_p10:.0f`
 # to {glue:text}`plan_budget_days_with_failures_p90:.0f`, P10 to P90) for
-# ${glue:text}`plan_budget_cost_usd:,.0f` at the book's GB200 TCO. The MFU,
+# {glue:text}`plan_budget_cost_usd_money` at the book's GB200 TCO. The MFU,
 # {glue:text}`plan_budget_mfu_frac:.0%`, is estimated: no GB200 run is published, so its band is as
 # wide as the production term's error on a GPU class it has never seen. Without `--gpu` the command
 # prints the same answer for every priced accelerator; `--power-basis it` counts IT power alone.
