@@ -76,14 +76,27 @@ needs_chromium = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chro
                                     "installed; .ci/run installs it with apt-get install -y chromium")
 
 
+def open_page(page, url: str):
+    """Go to ``url`` and return once the page is whole: its ``load`` event (the document parsed, its
+    DOMContentLoaded handlers run, every image and script in) and its web fonts. Not Playwright's
+    "networkidle", which can fire while a long page is still being parsed
+    (https://github.com/microsoft/playwright/issues/42598): a check then sees half a page."""
+    page.goto(url, wait_until="load")
+    page.evaluate("() => document.fonts.ready.then(() => true)")
+    return page
+
+
 def serve_folder(folder: Path):
     """Serve ``folder`` on localhost in a background thread: (server, base URL)."""
     import functools
     import http.server
     import threading
 
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
-    http.server.SimpleHTTPRequestHandler.log_message = lambda *a: None
+    class QuietHandler(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):  # no line per request in the test output
+            pass
+
+    handler = functools.partial(QuietHandler, directory=str(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"

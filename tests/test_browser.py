@@ -13,7 +13,7 @@ from pathlib import Path
 from urllib.parse import unquote, urljoin, urlparse
 
 import pytest
-from conftest import REPO, needs_chromium, serve_folder
+from conftest import REPO, needs_chromium, open_page, serve_folder
 
 from analysis.sections import SECTIONS
 
@@ -53,6 +53,7 @@ def test_every_page_loads_cleanly(site, audits):
     assert {f"book/generated/{s.name}.html" for s in SECTIONS} <= set(pages)
     assert {rel for rel, _ in audits} == set(pages)
     for (rel, view), a in sorted(audits.items()):
+        assert a["ready"] == "complete", f"{rel} @{view}: audited a page still {a['ready']}"
         assert not a["errors"], f"{rel} @{view}: console errors {a['errors']}"
         assert not a["broken"], f"{rel} @{view}: images not loaded {a['broken']}"
         assert "{glue" not in a["body"] and "glue:text" not in a["body"], f"{rel} @{view}: unrendered glue placeholder"
@@ -92,7 +93,7 @@ def test_chapter_shows_glued_numbers_and_parameters_not_raw_cells(audits, sectio
 def test_search_finds_a_chapter_by_a_word_in_it(site, browser):
     base, _ = site
     page = browser.new_page()
-    page.goto(f"{base}search.html?q=recovery", wait_until="networkidle")
+    open_page(page, f"{base}search.html?q=recovery")
     page.wait_for_selector("ul.search li", timeout=15_000)
     results = page.inner_text("ul.search")
     page.close()
@@ -158,7 +159,7 @@ AUDIT_JS = r"""async () => {
           params_shown: shown.length > 0,
           caption_px: caption ? parseFloat(getComputedStyle(caption).fontSize) : null,
           images, tables, page_width: document.documentElement.scrollWidth, view: window.innerWidth,
-          footer: (document.querySelector('.book-stamp') || {}).innerText || ''};
+          footer: (document.querySelector('.book-stamp') || {}).innerText || '', ready: document.readyState};
 }"""
 
 
@@ -200,7 +201,7 @@ def audits(site, browser):
         for rel in _pages(html):
             page = context.new_page()
             errors = _collect_errors(page)
-            page.goto(base + rel, wait_until="networkidle")
+            open_page(page, base + rel)
             out[rel, name] = {**page.evaluate(AUDIT_JS), "errors": errors, "table_words": page.evaluate(TABLE_WORDS_JS)}
             if name == "desktop":
                 page.screenshot(path=str(ARTIFACTS / (rel.replace("/", "_") + ".png")), full_page=full)
@@ -343,7 +344,7 @@ def test_every_page_footer_names_the_commit_and_date(audits):
 def test_glossary_defines_the_terms_and_pages_link_to_it(site, browser):
     base, html = site
     page = browser.new_page()
-    page.goto(base + "book/glossary.html", wait_until="networkidle")
+    open_page(page, base + "book/glossary.html")
     terms = page.eval_on_selector_all("dl.glossary dt", "els => els.map(e => e.id)")
     text = page.inner_text("article")
     page.close()
@@ -377,7 +378,7 @@ def test_sources_are_author_year_without_internal_notes_or_double_escapes(site):
 def test_sortable_filterable_data_table(site, browser):
     base, _ = site
     page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.goto(base + "book/generated/data_tables.html", wait_until="networkidle")
+    open_page(page, base + "book/generated/data_tables.html")
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
     table = "#browse-benchmarks"
     total = page.locator(f"{table} tbody tr").count()
@@ -479,7 +480,7 @@ def test_footer_links_the_licence_citation_and_cite_page_on_every_page(site, bro
     base, html = site
     for rel in ("index.html", "book/generated/intro.html", "book/cite.html", "book/glossary.html"):
         page = browser.new_page()
-        page.goto(base + rel, wait_until="networkidle")
+        open_page(page, base + rel)
         hrefs = page.eval_on_selector_all("footer a, .book-stamp a", "els => els.map(a => a.href)")
         text = page.inner_text("body")
         statuses = {h.rsplit("/", 1)[-1]: page.request.get(h).status for h in hrefs if h.startswith(base)}

@@ -12,7 +12,7 @@ import shutil
 from urllib.parse import urlparse
 
 import pytest
-from conftest import REPO, needs_chromium, serve_folder
+from conftest import REPO, needs_chromium, open_page, serve_folder
 
 from analysis import whatif
 
@@ -54,7 +54,7 @@ def _open(browser, url: str, width: int):
     page.on("response", lambda r: errors.append(f"HTTP {r.status} {r.url}") if r.status >= 400 else None)
     page.on("request", lambda r: errors.append(f"off-book request {r.url}")
             if urlparse(r.url).hostname not in ("127.0.0.1", None) and not r.url.startswith("data:") else None)
-    page.goto(url, wait_until="networkidle")
+    open_page(page, url)
     return page, errors
 
 

@@ -96,11 +96,18 @@
   function init() {
     document.querySelectorAll(".bd-article table").forEach(label);
     var boxes = document.querySelectorAll(".bd-article .pst-scrollable-table-container");
-    boxes.forEach(tableCue);
-    window.addEventListener("resize", function () { boxes.forEach(tableCue); });
     var wraps = document.querySelectorAll(".book-datatable-wrap");
-    wraps.forEach(cue);
-    window.addEventListener("resize", function () { wraps.forEach(cue); });
+    function cues() { boxes.forEach(tableCue); wraps.forEach(cue); }
+    cues();
+    /* Widths settle after this runs (images, web fonts and MathJax arrive later): look again
+       then, and whenever the window changes size. */
+    window.addEventListener("resize", cues);
+    window.addEventListener("load", cues);
+    if (document.fonts && document.fonts.ready) document.fonts.ready.then(cues);
+    if (window.ResizeObserver) {
+      var watch = new ResizeObserver(cues);
+      boxes.forEach(function (box) { watch.observe(box.querySelector("table") || box); });
+    }
     var root = document.documentElement.getAttribute("data-content_root");
     if (root !== null) {  /* footer links to the site's root files (analysis.appendices.footer_html) */
       document.querySelectorAll("a[data-root-path]").forEach(function (a) {
