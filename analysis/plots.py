@@ -93,7 +93,7 @@ def _title_to_figure(fig) -> bool:
     title = ax.get_title(loc="left")
     if not title:
         return False
-    fig.canvas.draw()
+    fig.draw_without_rendering()
     shown = [t for t in ax.findobj(Text) if t.get_text() == title and t.get_visible()]
     if not shown or max(t.get_window_extent().x1 for t in shown) <= 0.99 * fig.bbox.width:
         return False
@@ -139,7 +139,7 @@ def _freeze(fig) -> None:
         engine = fig.get_layout_engine()
         if engine is not None and type(engine).__name__ == "TightLayoutEngine":
             fig.set_layout_engine("tight")
-        fig.canvas.draw()
+        fig.draw_without_rendering()
         fig.set_layout_engine("none")
 
 
@@ -150,15 +150,15 @@ def _relayout(fig) -> None:
         engine = fig.get_layout_engine()
         if engine is None or type(engine).__name__ in ("PlaceHolderLayoutEngine", "TightLayoutEngine"):
             fig.set_layout_engine("tight")
-            fig.canvas.draw()
+            fig.draw_without_rendering()
             fig.set_layout_engine("none")
         else:
-            fig.canvas.draw()
+            fig.draw_without_rendering()
 
 
 def _overflow(fig) -> float:
     """Saved (tight) width over figure width."""
-    fig.canvas.draw()
+    fig.draw_without_rendering()
     return fig.get_tightbbox(fig.canvas.get_renderer()).width / fig.get_size_inches()[0]
 
 
@@ -175,7 +175,7 @@ def _wrap_ticklabels(ax, width: int = 22) -> None:
 
 def figure_text_sizes(fig) -> tuple[float, float]:
     """(smallest font size in points, tight width in inches) of a drawn figure, for tests."""
-    fig.canvas.draw()
+    fig.draw_without_rendering()
     tight = fig.get_tightbbox(fig.canvas.get_renderer())
     sizes = [t.get_fontsize() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
     return min(sizes), tight.width
@@ -293,7 +293,7 @@ def text_boxes(fig, renderer=None) -> list[tuple[str, object, object]]:
     from matplotlib.legend import Legend
 
     if renderer is None:
-        fig.canvas.draw()
+        fig.draw_without_rendering()
         renderer = fig.canvas.get_renderer()
     legends = [lg for lg in fig.findobj(Legend) if lg.get_visible()]
     group = {}
