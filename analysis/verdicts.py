@@ -45,7 +45,7 @@ def _opex(v: Value) -> str:
 
 
 def _cluster(v: Value) -> str:
-    return (f"A 100,000-H100 cluster peaks at {number(v('peak_fp8_eflops'))} EFLOP/s in dense FP8, draws "
+    return (f"A {count(v('cluster_gpus_count'))}-H100 cluster peaks at {number(v('peak_fp8_eflops'))} EFLOP/s in dense FP8, draws "
             f"{number(v('cluster_facility_mw'))} MW at the meter and costs {money(v('capex_usd'))}; with "
             f"SemiAnalysis's link lifetimes its first link fails {number(v('first_failure_minutes'))} minutes after a "
             "start, on average.")
@@ -86,12 +86,12 @@ def _atlas(v: Value) -> str:
 
 def _energy(v: Value) -> str:
     return (f"An H100 draws {count(v('h100_meter_w_per_gpu'))} W at the meter, and one clean pass of Llama 3.1 "
-            f"405B over 15T tokens uses the electricity of "
+            f"405B over {number(v('llama31_405b_train_trillion_tokens'))}T tokens uses the electricity of "
             f"{count(v('llama31_405b_bf16_household_years_15t_tokens'))} US household-years.")
 
 
 def _reliability(v: Value) -> str:
-    return (f"A Llama 3-sized job (16,384 H100) is interrupted {number(v('llama3_unexpected_interruptions_per_day'))} "
+    return (f"A Llama 3-sized job ({count(v('llama3_gpus'))} H100) is interrupted {number(v('llama3_unexpected_interruptions_per_day'))} "
             f"times a day and still trains {percent(v('llama3_effective_training_time_frac'))} of the time "
             f"(Monte Carlo mean) when it checkpoints every {number(v('daly_interval_minutes'))} minutes.")
 
@@ -100,7 +100,7 @@ def _downtime(v: Value) -> str:
     return (f"Priced with failures and repairs, GB200 must train {times(v('gb200_breakeven_speedup_with_downtime'))} "
             f"faster per GPU, not {times(v('gb200_breakeven_speedup'))}: it trains "
             f"{percent(v('gb200_useful_frac'))} of its paid hours against H100's {percent(v('h100_useful_frac'))} "
-            "(16,384-GPU job).")
+            f"({count(v('job_gpus'))}-GPU job).")
 
 
 def _uncertainty(v: Value) -> str:
@@ -118,7 +118,7 @@ def _scenarios(v: Value) -> str:
 
 
 def _plan(v: Value) -> str:
-    return (f"Llama 3.1 405B on 15T tokens at Meta's measured speed takes "
+    return (f"Llama 3.1 405B on {number(v('plan_llama31_405b_train_trillion_tokens'))}T tokens at Meta's measured speed takes "
             f"{number(v('plan_llama31_405b_days_with_failures'))} days with failures and costs "
             f"{money(v('plan_llama31_405b_cost_usd'))} at the book's H100 TCO; on published runs the planner's "
             f"time is within {percent(v('plan_backtest_estimated_median_abs_error_frac'))} (median) when it "
