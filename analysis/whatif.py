@@ -36,7 +36,7 @@ import numpy as np
 from analysis import benchmarks, planner
 from analysis import reliability as rel
 from analysis.chapters import bands, cluster, downtime, gpu_cost, reliability
-from analysis.data import load_table
+from analysis.data import derived, load_table
 from analysis.params import Parameters
 from analysis.planner import backtest
 from analysis.sections import get_section, resolve_section
@@ -195,6 +195,7 @@ PANELS: dict[str, Panel] = {p.name: p for p in (
 
 # --- grids ---------------------------------------------------------------------------------------
 
+@derived  # a pure function of the data, asked for by every base_values call of the plan panel
 def plan_base() -> dict:
     """The plan panel's opening point, the plan chapter's worked example: Llama 3.1 405B's published
     run (its tokens and GPUs, data/backtest_runs.csv) at the MFU of Meta's published throughput, as
