@@ -99,6 +99,22 @@ def _url_md(url: str) -> str:
     return f"<{url}>"
 
 
+# A name a source's title quotes from a repository: a word with _ or * in it (llama31_405b,
+# results/*/gpt3), a file (MODEL_CARD.md) or an owner/repository pair (meta-llama/Llama-3.1-8B);
+# not a unit or a list of chips (400Gb/s, H100/H200).
+_WORD = re.compile(r"[\w.*/-]+")
+_NAMED = re.compile(r".*[_*].*|.*[A-Za-z]\.[a-z]{2,4}|[A-Za-z-]{3,}/[\w.-]+")
+
+
+def code_names(title: str) -> str:
+    """``title`` with the file, folder and repository names it quotes as inline code: shown as
+    published, in code type, not read as prose (and a ``*`` in a path is not emphasis)."""
+    def code(m):
+        name = m.group(0).rstrip(".")
+        return f"`{name}`{m.group(0)[len(name):]}" if _NAMED.fullmatch(name) else m.group(0)
+    return _WORD.sub(code, title)
+
+
 def sources_page() -> str:
     """Markdown for the Sources appendix: author–year entries, sorted, one anchored entry each,
     with the date each source was read (``accessed`` in data/sources.csv; blank when unknown)."""
@@ -117,7 +133,7 @@ def sources_page() -> str:
         url = _url_md(s.url) if isinstance(s.url, str) and s.url.strip() else "Not published."
         read = human_date(s.accessed) if isinstance(s.accessed, str) else ""
         kind = {"vendor-doc": "vendor documentation", "model-card": "model card"}.get(s.kind, s.kind)
-        line = f"{_cell(who)} ({published}). *{_cell(s.title)}*. {kind.capitalize()}. {url}"
+        line = f"{_cell(who)} ({published}). *{_cell(code_names(s.title))}*. {kind.capitalize()}. {url}"
         if read:
             line += f" Read {read}."
         out += [f"(src-{s.source_id})=", line, ""]

@@ -120,4 +120,7 @@ def clean_note(note) -> str:
         return ""
 
     note = humanize(_INTERNAL.sub("", note).strip(" ;"))
-    return re.sub(r"\b([ABC]\d{2})_\w+", r"\1", note)  # fact ids -> their short labels
+    note = re.sub(r"\b([ABC]\d{2})_\w+", r"\1", note)  # fact ids -> their short labels
+    sources = _sources()  # a source cited by its id -> its author-year label, linked
+    return re.sub(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b",
+                  lambda m: source_link(m.group(0)) if m.group(0) in sources else m.group(0), note)

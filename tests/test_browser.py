@@ -426,12 +426,7 @@ SNAKE_ID = re.compile(r"(?<![\w/.-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w/]|\.(?:c
 LONG_MONEY = re.compile(r"\$\s?(\d{1,3}(?:,\d{3})+)(?:\.\d+)?(?![\d,])")
 
 # Pages known to print an internal id or a long dollar figure, each with why it is still there.
-KNOWN_IDS = {
-    "book/generated/sources.html": "source titles quote the MLPerf results repository's folder names "
-                                   "(llama31_405b, llama2_70b_lora) as published",
-    "book/generated/facts.html": "a fact's note cites its source by id (eia_household_2020): the note cleaner "
-                                 "(analysis.names.clean_note) should link it instead",
-}
+KNOWN_IDS: dict[str, str] = {}  # page: why it still prints one (none now: quoted file names are code)
 KNOWN_MONEY = {}  # page: why it shows dollars to more digits than the estimate holds (none now)
 
 

@@ -50,6 +50,19 @@ def test_reader_facing_names():
     assert names.author("this book's measurement harness (analysis/measure)") == "this book's measurement harness"
     assert names.clean_note("SA-B in report_facts.md; free preview read. See A01_gpus_max_405b.") == \
         "free preview read. See A01."
+    # a source cited by its id is linked by its author-year label; other snake-case words stay
+    assert names.clean_note("EIA's figure is 10,715 kWh (eia_household_2020)") == \
+        f"EIA's figure is 10,715 kWh ({names.source_link('eia_household_2020')})"
+    assert names.clean_note("a not_a_source word") == "a not_a_source word"
+
+
+def test_source_titles_quote_repository_names_as_code_and_units_as_text():
+    assert pages.code_names("Training v5.0 results (results/*/llama2_70b_lora, llama31_405b; systems/*.json)") == \
+        "Training v5.0 results (`results/*/llama2_70b_lora`, `llama31_405b`; `systems/*.json`)"
+    assert pages.code_names("Llama 3.1 model card (models/llama3_1/MODEL_CARD.md).") == \
+        "Llama 3.1 model card (`models/llama3_1/MODEL_CARD.md`)."
+    assert pages.code_names("meta-llama/Llama-3.1-8B on H100/H200 at 400Gb/s, 4/20") == \
+        "`meta-llama/Llama-3.1-8B` on H100/H200 at 400Gb/s, 4/20"
 
 
 def test_sources_page_is_author_year_sorted_without_internal_notes():
