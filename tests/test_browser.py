@@ -465,10 +465,7 @@ def test_no_table_breaks_a_word_inside_it(audits):
     _known_failures(broken, KNOWN_BROKEN_WORDS, "words broken inside table cells")
 
 
-KNOWN_BROKEN_WORDS = {
-    "book/generated/data_tables.html": "the schema tables' header words (Type, Required) still break: a column of "
-                                       "long check patterns squeezes them; not yet found why",
-}
+KNOWN_BROKEN_WORDS: dict[str, str] = {}  # page: why a word still breaks in its tables (none now)
 
 
 def test_footer_links_the_licence_citation_and_cite_page_on_every_page(site, browser):
