@@ -36,6 +36,9 @@ figures.glue_prose(E)
 glue_figure("fig_atlas_mfu", figures.mfu_figure(E))
 
 # %% [markdown]
+# {numref}`fig-atlas-mfu` sets the MFU of each accelerator's Llama 3.1 70B and 405B rows side by
+# side, every row counted the same way.
+#
 # ```{glue:figure} fig_atlas_mfu
 # :name: fig-atlas-mfu
 # :alt: Horizontal bars of MFU in percent for Llama 3.1 70B and 405B on GB300, GB200, B200, H100, Ironwood and TPU v6e, coloured by vendor, each with a tick showing the MFU the publisher's own FLOP count would give.
@@ -45,6 +48,10 @@ glue_figure("fig_atlas_mfu", figures.mfu_figure(E))
 # throughput: a few points lower for NVIDIA and Ironwood, which count causal attention as half.
 # FP8 rows divide by the FP8 peak, twice the BF16 one, so they show lower MFU at higher throughput.
 # ```
+#
+# Compare chips on the bars, which share one FLOP count, not on the ticks. Even then a high MFU is
+# not a cheap token: it says how well a chip uses its own peak, so the rest of this chapter sets the
+# chips side by side on work per joule and per dollar.
 
 # %% [markdown]
 # The rest of this book compares H100 with GB200 NVL72. Public tables now give training throughput
@@ -180,6 +187,9 @@ R.add_table("atlas_summary", E.tables["summary"], "MFU, model TFLOP/s, J per PFL
 glue_figure("fig_atlas_energy", figures.energy_figure(E))
 
 # %% [markdown]
+# {numref}`fig-atlas-energy` turns the same rows into energy: joules at the meter per PFLOP of model
+# work.
+#
 # ```{glue:figure} fig_atlas_energy
 # :name: fig-atlas-energy
 # :alt: Horizontal bars of joules per PFLOP of model work at the meter for the same Llama 3.1 70B and 405B rows as the MFU figure, coloured by vendor, each labelled with its value.
@@ -191,6 +201,10 @@ glue_figure("fig_atlas_energy", figures.energy_figure(E))
 # TDP-swap assumption or on Google's pod figure (for the v6e and v5p, moved by Google's chart of
 # performance per watt as Epoch AI reads it), as described above.
 # ```
+#
+# The H100 bars are the longest: each newer accelerator does more model work per joule at the meter.
+# Only the H100's and GB200's bars rest on a full power build-up, so read the order of the others as
+# an estimate, not a ranking.
 
 # %% [markdown]
 # ## Every row

@@ -37,6 +37,9 @@ figures.glue_prose(E)
 glue_figure("fig_bench_mfu", figures.mfu_figure(E))
 
 # %% [markdown]
+# {numref}`fig-bench-mfu` plots the MFU of NVIDIA's H100 reference runs against the number of GPUs,
+# for four models in two data types.
+#
 # ```{glue:figure} fig_bench_mfu
 # :name: fig-bench-mfu
 # :alt: MFU in percent against GPU count on a log axis for four models, solid lines for BF16 between about 52 and 60 percent and dashed lines for FP8 between about 36 and 44 percent, all nearly flat; hollow squares mark SemiAnalysis's points.
@@ -45,6 +48,11 @@ glue_figure("fig_bench_mfu", figures.mfu_figure(E))
 # largest fall is FP8 on the smaller models. Hollow squares are the values SemiAnalysis states
 # in its text; they match NVIDIA's table except Llama 3 70B FP8 at the largest size.
 # ```
+#
+# The flat lines are this chapter's first finding: adding whole copies of the model, as these sweeps
+# do, costs almost no efficiency from the smallest cluster to the largest, so the cost of a token
+# hardly depends on the size of the cluster. {ref}`chapter-scaling` shows why that stops holding when
+# the job itself does not grow.
 
 # %% [markdown]
 # In August 2025 SemiAnalysis published training benchmarks from more than
@@ -121,6 +129,8 @@ display(Markdown(figures.conventions_table(E)))
 # in {term}`BF16` and in {term}`FP8`. Each sweep keeps the layout of one model replica (tensor, pipeline and
 # context parallel degrees) and the batch per GPU, and only adds data-parallel replicas: these
 # are weak-scaling sweeps ({ref}`chapter-scaling` has the distinction).
+# {numref}`fig-bench-throughput` shows the same sweeps as tokens per second per GPU, the number that
+# sets the cost of a token.
 
 # %% tags=["remove-input"]
 glue_figure("fig_bench_throughput", figures.throughput_figure(E))
@@ -133,6 +143,10 @@ glue_figure("fig_bench_throughput", figures.throughput_figure(E))
 # Per-GPU throughput is set by model size, then by precision: FP8 (dashed) always trains more
 # tokens per second than BF16 (solid), although its MFU is lower.
 # ```
+#
+# For cost, the model and the data type matter and the cluster's size hardly does: each model's
+# lines stay flat across its sweep, while the models sit far apart. A section below explains why FP8
+# trains faster at a lower MFU.
 
 # %% [markdown]
 # Between {glue:text}`sa_llama31_70b_small_gpus:,.0f` and {glue:text}`sa_llama31_70b_large_gpus:,.0f` GPUs, SemiAnalysis's
@@ -238,6 +252,9 @@ display(Markdown(figures.gb200_table(E)))
 glue_figure("fig_bench_gb200", figures.gb200_figure(E))
 
 # %% [markdown]
+# {numref}`fig-bench-gb200` sets each ratio of the table against the speed-up GB200 needs to pay for
+# its higher cost.
+#
 # ```{glue:figure} fig_bench_gb200
 # :name: fig-bench-gb200
 # :alt: Horizontal bars of GB200-to-H100 per-GPU throughput ratios for five model and precision pairs, with a dashed vertical line at the TCO break-even; DeepSeek-V3 falls short of the line and the others pass it.
@@ -247,6 +264,10 @@ glue_figure("fig_bench_gb200", figures.gb200_figure(E))
 # DeepSeek-V3 is {glue:text}`gb200_vs_h100_deepseek_v3_bf16_throughput_ratio:.2f`x faster,
 # {glue:text}`deepseek_side` it.
 # ```
+#
+# A bar that reaches past the dashed line is a model on which GB200 trains the cheaper token; the
+# further past, the more room GB200 has for the downtime and the young software that NVIDIA's runs
+# leave out.
 
 # %% [markdown]
 # SemiAnalysis puts the TCO of a GB200 NVL72 GPU at ~{glue:text}`fact_A12_tco_ratio:.1f`x an H100's,

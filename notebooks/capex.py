@@ -38,6 +38,9 @@ glue_seed_numbers("S03_h100_server_usd", "S05_gb200_rack_usd", "S06_gb200_allin_
 glue_figure("fig_capex_build_up", figures.build_up(E))
 
 # %% [markdown]
+# {numref}`fig-capex-build-up` breaks the capital cost of one H100 and one GB200 GPU into the server
+# or rack and what a cluster adds around it.
+#
 # ```{glue:figure} fig_capex_build_up
 # :name: fig-capex-build-up
 # :alt: Two stacked bars, H100 and GB200 NVL72 capex per GPU, each split into the server or rack and the networking, storage and other items, with dollar labels.
@@ -45,6 +48,10 @@ glue_figure("fig_capex_build_up", figures.build_up(E))
 # The public bill of materials has two layers: the server or rack, and what "all-in" adds.
 # SemiAnalysis's finer split (switches, optics, storage, per buyer type) is paywalled.
 # ```
+#
+# At these prices the server or rack is most of each bar and most of the gap between them. A GB200
+# GPU's capital is {glue:text}`gb200_to_h100_capex_ratio:.2f`x the H100's: the first number its
+# speed has to pay back.
 
 # %% [markdown]
 # The capital is most of the cost of a training GPU. This chapter takes SemiAnalysis's prices for
@@ -118,6 +125,8 @@ display(Markdown(seed_vs_source_table(["S03", "S05", "S06", "S07"])))
 # the book's, from public debt yields (CoreWeave's unsecured notes); the {ref}`TCO chapter
 # <chapter-tco>` sets the result against the report's \${glue:text}`fact_A13_h100_usd_per_gpu_hour:.2f`
 # per H100-hour.
+# {numref}`fig-capex-per-hour-vs-life` shows how the H100's charge moves with the two inputs the
+# report leaves out, the life and the cost of capital.
 
 # %% tags=["remove-input"]
 glue_figure("fig_capex_per_hour_vs_life", figures.charge_vs_life(E))
@@ -131,6 +140,10 @@ R.add_table("capital_charge_vs_life", E.tables["charge_vs_life"], "H100 capital 
 # A longer life lowers the hourly capital charge, with diminishing returns; a higher cost of
 # capital raises it, more so for long lives. The black curve is straight-line depreciation.
 # ```
+#
+# The gap between each coloured curve and the black one is the price of the money, and it hardly
+# shrinks as the life grows: the longer a buyer keeps its GPUs, the larger the share of the hourly
+# charge that pays for financing rather than for the GPU.
 
 # %% [markdown]
 # ## The seed's claims, checked

@@ -39,6 +39,9 @@ figures.glue_flops(C)
 glue_figure("fig_cluster_eflops", figures.eflops_by_size(C, P))
 
 # %% [markdown]
+# {numref}`fig-cluster-eflops` plots the compute of a cluster of the chosen GPU against its size, at
+# the datasheet peak and at the rate a training run sustains.
+#
 # ```{glue:figure} fig_cluster_eflops
 # :name: fig-cluster-eflops
 # :alt: Log-log lines of peak (dashed) and sustained (solid) EFLOP/s for FP8 and BF16 rising linearly with cluster size, with a horizontal line at GPT-4's A100 cluster peak and a dotted vertical line at the chosen cluster size.
@@ -47,6 +50,10 @@ glue_figure("fig_cluster_eflops", figures.eflops_by_size(C, P))
 # the cluster this chapter ran with. {glue:text}`gpus_to_match_gpt4_cluster_count:,.0f` GPUs of the chosen
 # type, sustained in FP8, match the *peak* of GPT-4's whole A100 cluster.
 # ```
+#
+# Compute grows with the GPU count and with nothing else in this chart, so at a given MFU the time a
+# run takes falls in inverse proportion to the cluster's size. The gap between each dashed line and
+# its solid line is the same at every size: it is the share of the peak that training loses.
 
 # %% [markdown]
 # In June 2024 SemiAnalysis described the clusters that OpenAI, xAI and Meta were racing to
@@ -142,6 +149,9 @@ display(Markdown(comparison_table(R, [
 glue_figure("fig_cluster_power", figures.power_build_up(C, P))
 
 # %% [markdown]
+# {numref}`fig-cluster-power` follows one GPU's share of the power from the chip to the meter, by
+# both build-ups.
+#
 # ```{glue:figure} fig_cluster_power
 # :name: fig-cluster-power
 # :alt: Two horizontal stacked bars in watts per GPU, each split into GPU chip, rest of IT and facility overhead: SemiAnalysis's component build-up and the book's all-in IT parameter, nearly equal, with watts per GPU on the bottom axis and megawatts for the whole cluster on the top axis.
@@ -150,6 +160,10 @@ glue_figure("fig_cluster_power", figures.power_build_up(C, P))
 # SemiAnalysis's component build-up (top) and the all-in figure the book uses (bottom) agree within
 # a percent. The top axis scales the same bars to the whole cluster.
 # ```
+#
+# The chip is only the first part of each bar: plan a site's power from the whole bar, not from the
+# chip's rating. Because the two build-ups land so close, the book can use one all-in figure per GPU
+# in every chapter.
 
 # %% [markdown]
 # Try other sizes, power per GPU, PUE and tariffs below: the panel moves the cluster's meter power and yearly electricity bill, each number computed by this chapter's Python.
@@ -205,6 +219,9 @@ display(Markdown(comparison_table(R, [
 glue_figure("fig_cluster_failures", figures.first_failure_by_size(C, P))
 
 # %% [markdown]
+# {numref}`fig-cluster-failures` shows how long a cluster runs, on average, before its first link
+# fails, for both link designs.
+#
 # ```{glue:figure} fig_cluster_failures
 # :name: fig-cluster-failures
 # :alt: Two falling straight lines on log-log axes, minutes to first failure against GPU count, for one link per GPU and half a link per GPU, with a dotted line at one hour.
@@ -212,6 +229,10 @@ glue_figure("fig_cluster_failures", figures.first_failure_by_size(C, P))
 # Time to the first failure falls in proportion to cluster size. Beyond
 # {glue:text}`gpus_failing_hourly_count:,.0f` GPUs, a job cannot expect an hour without a link failure.
 # ```
+#
+# The two lines fall with the same slope because every added GPU brings its own links: a larger
+# cluster cannot avoid failing more often, it can only recover faster. At this chapter's size the
+# first failure comes after {glue:text}`first_failure_minutes:.2f` minutes on average.
 
 # %% [markdown]
 # ## The seed's claims, checked

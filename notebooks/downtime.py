@@ -36,6 +36,9 @@ glue_facts("A12_tco_ratio")
 glue_figure("fig_downtime_breakeven", figures.breakeven(E))
 
 # %% [markdown]
+# {numref}`fig-downtime-breakeven` shows how much faster per GPU GB200 must be as it loses more of
+# its GPU-hours to failures and repairs than the H100 does.
+#
 # ```{glue:figure} fig_downtime_breakeven
 # :name: fig-downtime-breakeven
 # :alt: A rising curve of the per-GPU speed-up GB200 needs against the share of extra GPU-hours it loses, starting at the TCO ratio with no penalty, with three dots for the assumed cases and two horizontal lines at NVIDIA's measured speed-ups for Llama 3.1 405B and DeepSeek-V3.
@@ -43,6 +46,10 @@ glue_figure("fig_downtime_breakeven", figures.breakeven(E))
 # The break-even speed-up is the TCO ratio divided by the share of GPU-hours GB200 keeps relative
 # to the H100. Where the curve crosses a measured speed-up, GB200 stops paying for that workload.
 # ```
+#
+# Read each dot against the horizontal lines: a dot below a line is a case in which GB200 still pays
+# off on that workload, a dot above it one in which it does not. Where the true dot lies is what
+# GB200's unpublished failure rates would settle.
 
 # %% [markdown]
 # SemiAnalysis's 2025 benchmark report argues that GB200 NVL72's performance per {term}`TCO` dollar must
@@ -120,8 +127,8 @@ glue("dsv3_verdict", figures.verdict(E, "gb200_vs_h100_deepseek_v3_bf16_throughp
 # GPU-hours than the H100 (the assumptions put it at {glue:text}`gb200_extra_loss_frac:.0%`).
 # DeepSeek-V3's {glue:text}`gb200_vs_h100_deepseek_v3_bf16_throughput_ratio:.2f`x
 # {glue:text}`dsv3_verdict` even the penalty-free break-even of
-# {glue:text}`gb200_breakeven_speedup:.2f`x. The chart puts every reliability assumption on one
-# axis: the share of GPU-hours GB200 loses to failures and repairs beyond the H100's.
+# {glue:text}`gb200_breakeven_speedup:.2f`x. {numref}`fig-downtime-breakeven` puts every reliability
+# assumption on one axis: the share of GPU-hours GB200 loses to failures and repairs beyond the H100's.
 
 # %% tags=["remove-input"]
 R.add_table("breakeven_by_extra_loss", E.tables["breakeven_by_extra_loss"], "break-even speed-up against extra loss")

@@ -43,6 +43,9 @@ glue_facts("A26_household_kwh", "A26_household_w", "A28_gpt3_fp8_j_per_token", "
 glue_figure("fig_energy_power_build_up", figures.power_build_up(E))
 
 # %% [markdown]
+# {numref}`fig-energy-power-build-up` splits one GPU's power into the chip, the rest of the IT load
+# and the datacenter's overhead, for two readings of the H100 and for GB200.
+#
 # ```{glue:figure} fig_energy_power_build_up
 # :name: fig-energy-power-build-up
 # :alt: Three horizontal stacked bars in watts per GPU, each split into GPU chip, rest of IT and facility overhead: H100 with SA's all-in IT build-up and the book's PUE, H100 with the server-only build-up and the larger overhead SA's figures then imply, and GB200 with its larger chip reaching well beyond both. A dashed line marks the meter power SemiAnalysis's figures imply and a dotted line one household's average draw.
@@ -53,6 +56,10 @@ glue_figure("fig_energy_power_build_up", figures.power_build_up(E))
 # storage per GPU, the book's derived value, since SA's GB200 power figures are behind its paywall.
 # The dotted line is one average US household's draw.
 # ```
+#
+# In every bar the chip is only part of what a GPU draws at the meter, so counting chip ratings
+# alone, as Meta's model card does, leaves out much of the energy. A GB200 GPU draws more in all,
+# which its higher throughput has to repay before it saves energy per token.
 
 # %% [markdown]
 # SemiAnalysis's 2025 benchmark report puts training energy in household terms: an average US
@@ -101,7 +108,7 @@ show_parameters(P, R)
 # Both sit below the {glue:text}`fact_C05_pue_enterprise_colo:.1f`-{glue:text}`fact_C05_pue_enterprise_colo_high:.1f`
 # that SA's 2024 energy article gives for enterprise colocation; at that PUE the IT load would have
 # to be only {glue:text}`h100_it_at_colo_pue_w_per_gpu:,.0f` W per GPU. Only the product matters for joules per
-# token, so either parameter can be changed; the figure below shows where the watts go. One H100's
+# token, so either parameter can be changed; {numref}`fig-energy-power-build-up` shows where the watts go. One H100's
 # share at the meter draws about as much as {glue:text}`h100_meter_in_households_ratio:.1f` average US
 # households ({glue:text}`household_w:,.0f` W each, around the clock); one household-year is
 # {glue:text}`household_j:,.0f` joules, the unit the household comparisons below divide by.
@@ -158,6 +165,9 @@ R.add_table("joules_per_token", E.tables["joules_per_token"], "joules per token 
 glue_figure("fig_energy_joules_per_token", figures.joules_per_token(E))
 
 # %% [markdown]
+# {numref}`fig-energy-joules-per-token` plots joules per token against GPU count for every benchmark
+# row, one panel per model.
+#
 # ```{glue:figure} fig_energy_joules_per_token
 # :name: fig-energy-joules-per-token
 # :alt: Six small panels, one per model (Llama 3.1 8B, 70B, GPT-3 175B, Llama 3.1 405B, Llama 4 Maverick, DeepSeek-V3), of joules per token against GPU count on a log axis, orange for BF16 and blue for FP8, circles for H100 and squares for GB200, with SemiAnalysis's points as hollow markers.
@@ -167,6 +177,9 @@ glue_figure("fig_energy_joules_per_token", figures.joules_per_token(E))
 # count; GB200 (squares) sits below H100 for the same model. The MoE models (Maverick,
 # DeepSeek-V3) are cheap per token for their size because only their active parameters compute.
 # ```
+#
+# So the energy of a token is settled mostly when the model, the data type and the GPU are chosen;
+# running the same job on a larger cluster hardly changes it.
 
 # %% [markdown]
 # ## Training runs in household-years
@@ -223,6 +236,9 @@ display(Markdown(comparison_table(R, [
 glue_figure("fig_energy_household_years", figures.household_years(E))
 
 # %% [markdown]
+# {numref}`fig-energy-household-years` counts each training run in household-years, with the range
+# that the choice of household gives.
+#
 # ```{glue:figure} fig_energy_household_years
 # :name: fig-energy-household-years
 # :alt: Horizontal ranges on a logarithmic axis of household-years for training runs, from GPT-3 175B, the smallest, to Llama 3.1 405B, the largest, two orders of magnitude apart; each run has a narrow dark band for US averages, a wider light band for state averages, a black tick for the book's value and a red triangle for SemiAnalysis's figure where it gives one.
@@ -233,6 +249,11 @@ glue_figure("fig_energy_household_years", figures.household_years(E))
 # book's values (ticks) sit next to SemiAnalysis's (triangles) wherever it gives one; the GB200 row uses
 # NVIDIA's public throughput.
 # ```
+#
+# The runs lie far apart on the log axis, and each run's bands are short by comparison: counting in
+# another state's households moves a run by a factor of at most
+# {glue:text}`household_state_spread_ratio:.1f`, while the choice of model and tokens moves it far
+# more.
 
 # %% [markdown]
 # ## Cluster scale: H100 and GB200

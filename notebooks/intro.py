@@ -33,7 +33,7 @@ glue_values(figures.prose_numbers(E))
 glue_figure("fig_intro_verdict", figures.verdict_figure(R.upstream["benchmarks"], E))
 
 # %% [markdown]
-# The chart below is the book's answer to its first question, whether GB200 NVL72 is worth its
+# {numref}`fig-intro-verdict` is the book's answer to its first question, whether GB200 NVL72 is worth its
 # price over H100: each bar is GB200's per-GPU speed-up on a model NVIDIA publishes for both, the
 # dashed line the speed-up it needs to cost the same per token at the book's TCO, the dotted line
 # the same once failures and repairs are priced in.

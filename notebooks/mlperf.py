@@ -100,6 +100,8 @@ display(Markdown(figures.headline_table(E)))
 # {glue:text}`mlperf_scaling_efficiency_per_doubling_median_pct:.0f` %. Larger systems also run
 # larger batches, which need more samples to converge, so part of each loss is the benchmark's
 # convergence, not the network.
+# {numref}`fig-mlperf-scaling` draws these steps for Llama 3.1 405B, one line per accelerator and
+# round.
 
 # %% tags=["remove-input"]
 glue_figure("fig_mlperf_scaling", figures.scaling_figure(E))
@@ -114,6 +116,9 @@ glue_figure("fig_mlperf_scaling", figures.scaling_figure(E))
 # Newer software in v5.1 moved GB200 down by more than any change of size did, which is why the
 # rounds are drawn apart.
 # ```
+#
+# The lines rise with size: finishing sooner on a bigger system takes more GPU-hours, so at any one
+# price per GPU-hour the fastest result is not the cheapest.
 
 # %% [markdown]
 # The table gives every step for the pretraining benchmarks, with the software and the submitter at
@@ -184,6 +189,7 @@ display(figures.planner_table(E))
 # US$ an hour on demand (Google's price page, as transcribed on 2026-07-15) down to
 # {glue:text}`mlperf_tpu7x_cheapest_usd_per_gpu_hour:.2f` US$ owned (SemiAnalysis's model), about
 # {glue:text}`mlperf_tpu7x_spread_ratio:.0f` times.
+# {numref}`fig-mlperf-tiers` puts every accelerator's tiers on one axis.
 
 # %% tags=["remove-input"]
 glue_figure("fig_mlperf_tiers", figures.tiers_figure(E))
@@ -197,6 +203,10 @@ glue_figure("fig_mlperf_tiers", figures.tiers_figure(E))
 # commitments and owning costs on the left. SemiAnalysis's owning and 3-year figures are model
 # values, not transaction prices.
 # ```
+#
+# For many accelerators the markers of one row spread wider than the gap to the next row: the tier a
+# buyer pays can move the price of an hour more than the choice of chip does. The tables below give
+# each spread and the whole ladder.
 
 # %% tags=["remove-input"]
 display(Markdown(figures.spread_table(E)))

@@ -38,6 +38,9 @@ glue_facts("B23_copper_frac", "B34_capex_saving_usd", "B34_power_saving_usd_per_
 glue_figure("fig_network_options_capex", figures.options_capex(N, P))
 
 # %% [markdown]
+# {numref}`fig-network-options-capex` prices each of the article's network designs for this
+# chapter's cluster.
+#
 # ```{glue:figure} fig_network_options_capex
 # :name: fig-network-options-capex
 # :alt: Stacked horizontal bars of network capex in million USD for eight designs, split into switches, optics and the rest, each labelled with its total, IT megawatts and number of tiers.
@@ -48,6 +51,10 @@ glue_figure("fig_network_options_capex", figures.options_capex(N, P))
 # BlueField-3 adds {glue:text}`bluefield3_extra_mw:.1f` MW. Islands as small as Meta's need the same
 # tiers as the article's pods, so in this per-link model they cost the same.
 # ```
+#
+# At these prices the switches are the largest part of every bar, and the Ethernet switches' price
+# rests on one public quote: a buyer's own quote for switches is the number most likely to reorder
+# the designs.
 
 # %% [markdown]
 # Most of SemiAnalysis's "100,000 H100 Clusters" is about the network
@@ -171,6 +178,7 @@ display(Markdown(comparison_table(R, [
 # The cluster chapter reads these counts for its time to the first failure. The switch-to-switch
 # links fail too: at the same MTTF every backend link together fails first after
 # {glue:text}`network_all_links_first_failure_minutes:.1f` minutes on average.
+# {numref}`fig-network-options-failures` compares the two counts for each design.
 
 # %% tags=["remove-input"]
 glue_figure("fig_network_options_failures", figures.options_failures(N, P))
@@ -183,6 +191,9 @@ glue_figure("fig_network_options_failures", figures.options_failures(N, P))
 # Mean time to the first link failure. Twin-port node optics halve the NIC-side links; every
 # design's switch-to-switch links add about twice as many more.
 # ```
+#
+# Counted over every backend link, the designs hardly differ: the twin-port optics lengthen only the
+# NIC-side bar, so no design spares a large job frequent restarts.
 
 # %% tags=["remove-input"]
 R.save()

@@ -37,6 +37,9 @@ glue_seed_numbers("S09_h100_opex", "S09_gb200_opex")
 glue_figure("fig_opex_breakdown", figures.breakdown(E))
 
 # %% [markdown]
+# {numref}`fig-opex-breakdown` stacks one month of running costs per GPU, item by item, for both
+# systems.
+#
 # ```{glue:figure} fig_opex_breakdown
 # :name: fig-opex-breakdown
 # :alt: Two stacked bars of monthly opex per GPU, H100 and GB200 NVL72, split into power, datacenter, maintenance and support, and other, with dollar labels and totals.
@@ -44,6 +47,9 @@ glue_figure("fig_opex_breakdown", figures.breakdown(E))
 # Maintenance, which scales with capex, is the largest item and widens the GB200's total the most;
 # power and the datacenter rent follow the watts.
 # ```
+#
+# At this build's tariff, electricity, the item most often quoted, is the smallest of the three in
+# both bars: a GPU's running cost is mostly its upkeep and its space.
 
 # %% [markdown]
 # Once bought, a GPU costs money every month: electricity for it and for its share of the servers,
@@ -119,8 +125,8 @@ display(Markdown(figures.anchors_table(E)))
 #
 # Electricity prices differ widely between regions, and cooling overhead (PUE) runs from under
 # {glue:text}`fact_C05_pue_google:.2f` in Google's halls to an industry average of
-# {glue:text}`fact_C05_pue_industry_2022:.2f`. The lines below vary both for an H100 and a GB200 GPU,
-# everything else as in this build.
+# {glue:text}`fact_C05_pue_industry_2022:.2f`. The lines of {numref}`fig-opex-vs-tariff` vary
+# both for an H100 and a GB200 GPU, everything else as in this build.
 
 # %% tags=["remove-input"]
 glue_figure("fig_opex_vs_tariff", figures.vs_tariff(E, P.tariff_usd_per_kwh))
@@ -134,6 +140,10 @@ R.add_table("opex_vs_tariff", E.tables["vs_tariff"], "opex per GPU-month against
 # Opex rises linearly with the tariff, with a slope set by the all-in watts times PUE; the GB200's
 # steeper slope is its higher all-in power per GPU.
 # ```
+#
+# Every line starts far above zero, because rent and maintenance do not depend on the price of
+# power: a site with cheap electricity saves less than its tariff suggests, and better cooling (a
+# lower PUE) pays more the dearer the power.
 
 # %% [markdown]
 # ## The seed's claims, checked

@@ -42,6 +42,7 @@ figures.glue_flops(E)
 # So plan with your own measured throughput when you have one, and read the estimate's band when you
 # do not: it held the published time for {glue:text}`plan_backtest_within_band_frac:.0%` of the
 # {glue:text}`plan_backtest_timed_runs_count:.0f` published runs.
+# {numref}`fig-plan-backtest` shows that test run by run.
 
 # %% tags=["remove-input"]
 glue_figure("fig_plan_backtest", figures.backtest(E))

@@ -35,6 +35,9 @@ display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE
 glue_figure("fig_reliability_mtbf", figures.job_mtbf(E))
 
 # %% [markdown]
+# {numref}`fig-reliability-mtbf` shows how often a training job can expect to stop as it grows, from
+# the rates measured on Llama 3 and on Meta's research clusters.
+#
 # ```{glue:figure} fig_reliability_mtbf
 # :name: fig-reliability-mtbf
 # :alt: Falling straight lines on log-log axes of job MTBF in hours against job size from 8 to 300,000 GPUs: the per-GPU projection from Llama 3's rate passing through the measured Llama 3 point, a higher line for GPU-class causes only, a shaded A100 band, a lower GB200 line and a dashed links-only line. Below the projection sit Kokolis et al.'s measured points at 8 and 1,024 GPUs (an arrow marks the gap at 1,024), OPT-175B's upper bound at 1,024 and Kokolis et al.'s projections as hollow squares; a dashed purple line is the power-law fit to the measured points, shallower than the projection.
@@ -47,6 +50,10 @@ glue_figure("fig_reliability_mtbf", figures.job_mtbf(E))
 # stops a job every {glue:text}`cluster_job_mtbf_minutes:.0f` minutes, and GB200 {term}`NVL72` more often
 # still if its backplane adds the assumed faults.
 # ```
+#
+# The lines differ in level but not in slope: whatever the per-GPU rate, a bigger job stops more
+# often in proportion. The measured points below the lines are the warning: jobs smaller than
+# Llama 3's have failed more often than the projection says.
 
 # %% [markdown]
 # A synchronous training job stops whenever any one of its GPUs, hosts or links fails, so the
@@ -103,6 +110,7 @@ glue("failure_model_text", figures.failure_model_text(E))
 # of the total, printed as {glue:text}`llama3_misprinted_printed_pct:.1f` % (the printed shares add
 # up to {glue:text}`llama3_printed_pct_sum:.1f` %). The counts add up to the published total of
 # {glue:text}`llama3_interruptions_count:.0f` with the planned ones, so the book uses the counts.
+# {numref}`fig-reliability-causes` ranks the causes of the unexpected interruptions by count.
 
 # %% tags=["remove-input"]
 glue_figure("fig_reliability_causes", figures.causes(E))
@@ -115,6 +123,10 @@ glue_figure("fig_reliability_causes", figures.causes(E))
 # Llama 3's unexpected interruptions by cause, coloured by the paper's category. GPU-class causes
 # dominate; software and the network follow.
 # ```
+#
+# The GPUs and their memory stopped the job far more often than the network did, so on a run like
+# this one a better fabric alone would not have bought much reliability. The table below counts the
+# causes by category.
 
 # %% tags=["remove-input"]
 display(Markdown(figures.categories_table(E)))
@@ -236,7 +248,7 @@ display(Markdown(comparison_table(R, [("first_failure_minutes", "B27_first_failu
 # {glue:text}`cluster_daly_interval_minutes:.2f` minutes, close to SemiAnalysis's example of
 # {glue:text}`checkpoint_interval_steps:,.0f` steps of {glue:text}`step_time_seconds:g` s
 # ({glue:text}`sa_checkpoint_interval_minutes:.1f` minutes). The two formulas part only when the
-# write time approaches the MTBF:
+# write time approaches the MTBF, as {numref}`fig-reliability-interval` shows.
 
 # %% tags=["remove-input"]
 glue_figure("fig_reliability_interval", figures.intervals(E))
@@ -250,6 +262,10 @@ glue_figure("fig_reliability_interval", figures.intervals(E))
 # formula (solid) and Young's (dashed) differ only where the write time is a sizeable share of the
 # MTBF; there Daly's checkpoints once per MTBF. The top axis converts the MTBF into a job size.
 # ```
+#
+# Both job sizes marked on the chart need an interval of minutes, not hours: a large job must
+# checkpoint often, and it is the write time, not the choice between the two formulas, that sets how
+# often.
 
 # %% [markdown]
 # ## Where the time goes
@@ -323,6 +339,7 @@ glue("recovery_budget_text", figures.recovery_budget_text(E))
 # book assumes {glue:text}`recovery_minutes:g` minutes). Meta's figure is therefore also a
 # statement about its automation: on average, noticing a failure and restarting the job cannot
 # have taken much longer.
+# {numref}`fig-reliability-llama3-goodput` shows how the simulated runs spread around that mean.
 
 # %% tags=["remove-input"]
 glue_figure("fig_reliability_llama3_goodput", figures.llama3_goodput(E))
@@ -335,11 +352,17 @@ glue_figure("fig_reliability_llama3_goodput", figures.llama3_goodput(E))
 # The distribution of effective training time over simulated Llama 3 runs; its spread
 # comes from the number and timing of failures, which vary from run to run.
 # ```
+#
+# The spread is narrow, so chance alone moves a run's effective training time little; the time to
+# recover moves it far more, as {numref}`fig-reliability-goodput` shows.
+# {glue:text}`llama3_runs_above_published_frac:.0%` of the simulated runs clear Meta's mark (dashed
+# line).
 
 # %% [markdown]
-# Scaling the job up (its MTBF from the {glue:text}`failure_model_text`), goodput falls, and how
-# fast depends on the checkpoint interval (left) and on the time to recover (right). Dots are Monte Carlo means with
-# their 5th-95th percentile range, at Llama 3's size and at {glue:text}`gpus:,.0f` GPUs.
+# Scaling the job up (its MTBF from the {glue:text}`failure_model_text`), goodput falls, and
+# {numref}`fig-reliability-goodput` shows how fast it falls with the checkpoint interval (top) and
+# with the time to recover (bottom). Dots are Monte Carlo means with their 5th-95th percentile
+# range, at Llama 3's size and at {glue:text}`gpus:,.0f` GPUs.
 
 # %% tags=["remove-input"]
 glue_figure("fig_reliability_goodput", figures.goodput_by_size(E))
@@ -348,12 +371,15 @@ R.add_table("goodput_by_size", E.tables["goodput_by_size"], "expected goodput ag
 # %% [markdown]
 # ```{glue:figure} fig_reliability_goodput
 # :name: fig-reliability-goodput
-# :alt: Two panels of goodput in percent against job size, all lines falling with size. Left, for checkpoint intervals: the Daly optimum is highest among persistent checkpoints, fixed intervals lose more away from the size they suit, and in-memory recovery stays highest; black Monte Carlo dots with error bars at Llama 3's size and at the cluster size sit on the Daly line. Right, for restart times: instant, default and the longest restart that keeps Llama 3 at Meta's published bound.
+# :alt: Two panels of goodput in percent against job size, all lines falling with size. Top, for checkpoint intervals: the Daly optimum is highest among persistent checkpoints, fixed intervals lose more away from the size they suit, and in-memory recovery stays highest; black Monte Carlo dots with error bars at Llama 3's size and at the cluster size sit on the Daly line. Bottom, for restart times: instant, default and the longest restart that keeps Llama 3 at Meta's published bound.
 #
-# Goodput against job size. Left: the checkpoint interval matters less than recovery; recovering
-# from memory holds goodput up at {glue:text}`gpus:,.0f` GPUs. Right: the restart time sets how
+# Goodput against job size. Top: the checkpoint interval matters less than recovery; recovering
+# from memory holds goodput up at {glue:text}`gpus:,.0f` GPUs. Bottom: the restart time sets how
 # fast goodput falls with size.
 # ```
+#
+# For a planner both panels say the same: past Llama 3's size, how fast a job recovers decides how
+# much of the cluster trains, and no checkpoint schedule makes up for a slow restart.
 
 # %% [markdown]
 # ## What this settles

@@ -37,6 +37,9 @@ figures.glue_prose(E, P)
 glue_figure("fig_scaling_efficiency", figures.efficiency_figure(E, P))
 
 # %% [markdown]
+# {numref}`fig-scaling-efficiency` sets the two ways of adding GPUs side by side for one model on
+# H100s.
+#
 # ```{glue:figure} fig_scaling_efficiency
 # :name: fig-scaling-efficiency
 # :alt: Efficiency in percent against GPU count on a log axis; the measured weak-scaling points stay above 90 percent while the strong-scaling model curve falls steeply, with the span of the last block of GPUs shaded.
@@ -45,6 +48,10 @@ glue_figure("fig_scaling_efficiency", figures.efficiency_figure(E, P))
 # keeps nearly every GPU busy; spreading a fixed batch thinner (strong scaling, modelled) leaves
 # {glue:text}`strong_efficiency_at_max_frac_pct:.0f` % efficiency at the largest size.
 # ```
+#
+# The widening gap between the two lines is the price of growing a cluster without growing the job:
+# a lab that can grow its batch with the cluster keeps its GPUs busy, and one that cannot pays for
+# GPUs that mostly wait.
 
 # %% [markdown]
 # There are two ways to put more GPUs on a training job, and they behave very differently. The
@@ -160,6 +167,7 @@ display(Markdown(comparison_table(R, figures.COMPARED["weak"])))
 # {glue:text}`strong_marginal_block_gpus:,.0f`. Per unit of speed-up (one reference cluster's worth of speed) they cost
 # \${glue:text}`strong_last_block_usd_per_speedup_m:.2f`M, {glue:text}`strong_last_block_vs_first_block_cost_ratio:.1f`
 # times as much as the first ones.
+# {numref}`fig-scaling-cost` draws the whole trade of time against money.
 
 # %% tags=["remove-input"]
 glue_figure("fig_scaling_cost", figures.cost_figure(E, P))
@@ -174,6 +182,9 @@ R.add_table("strong", E.tables["strong"], "the strong-scaling curve (step parts,
 # {glue:text}`strong_marginal_block_gpus:,.0f` GPUs: {glue:text}`strong_last_block_time_saved_frac_pct:.0f` % less time for
 # {glue:text}`strong_last_block_cost_increase_frac_pct:.0f` % more money.
 # ```
+#
+# The curve is flat on the right and steep on the left: the first GPUs added cut the time a lot for
+# little money, the last ones cut it a little for a lot.
 
 # %% [markdown]
 # Weak scaling is how large runs avoid this: labs grow the global batch with the cluster (Meta's

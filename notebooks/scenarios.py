@@ -35,6 +35,9 @@ display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE
 glue_figure("fig_scenarios_compare", figures.compare(E))
 
 # %% [markdown]
+# {numref}`fig-scenarios-compare` sets each shipped scenario's headline results against the report's
+# defaults.
+#
 # ```{glue:figure} fig_scenarios_compare
 # :name: fig-scenarios-compare
 # :alt: Grouped horizontal bars, one group per headline result, one bar per scenario, as ratios to the report-defaults scenario, with a vertical line at 1.
@@ -43,6 +46,10 @@ glue_figure("fig_scenarios_compare", figures.compare(E))
 # cost of a token a little; financing and capex move it a lot; a mature GB200 moves only its
 # downtime-adjusted break-even.
 # ```
+#
+# In the shipped scenarios the energy rows do not move: prices and financing change what a token
+# costs, not what it draws. To move the energy, a scenario has to change the watts, the PUE or the
+# throughput.
 
 # %% [markdown]
 # A scenario is a small YAML file in `data/scenarios/` that changes a few of the book's parameters
@@ -79,8 +86,8 @@ display(Markdown(figures.files_markdown(E)))
 # bands are centred on: the {term}`TCO` per {term}`GPU-hour` of both systems, the speed-up GB200 needs to pay off
 # with and without its downtime, and the cost, energy and household-years of a Llama 3.1 405B
 # token. The point model is the chapters' own functions, so the first column repeats their
-# numbers. Reading across a row shows which scenario moves which result, and by how much; the
-# figure below shows the same as ratios to the report's defaults.
+# numbers. Reading across a row shows which scenario moves which result, and by how much;
+# {numref}`fig-scenarios-compare` shows the same as ratios to the report's defaults.
 
 # %% tags=["remove-input"]
 display(Markdown(figures.results_markdown(E)))

@@ -37,6 +37,9 @@ figures.glue_prose(E, P)
 glue_figure("fig_software_mfu", figures.release_figure(E))
 
 # %% [markdown]
+# {numref}`fig-software-mfu` follows the MFU of NVIDIA's H100 reference runs across its software
+# releases, on unchanged hardware.
+#
 # ```{glue:figure} fig_software_mfu
 # :name: fig-software-mfu
 # :alt: MFU in percent against release date from January 2024 to April 2025, one line per model and precision; GPT-3 175B rises steeply during 2024 in both BF16 and FP8, while the Llama 3.1 lines from late 2024 on are nearly flat.
@@ -45,6 +48,10 @@ glue_figure("fig_software_mfu", figures.release_figure(E))
 # from November 2024 on, moved only a few points after that. NVIDIA's v24.11.1 GPT-3 table runs
 # the NeMo 24.05 container, so its point is older software than its date suggests.
 # ```
+#
+# For an owner, software is a second source of speed on hardware already paid for, but an uneven
+# one: the large gains came in one year on one model, and the newer recipes have gained little
+# since.
 
 # %% [markdown]
 # A GPU cluster gets faster after it is bought. Between January and December 2024, with the same
@@ -82,7 +89,7 @@ display(Markdown(comparison_table(R, figures.COMPARED["gpt3"])))
 # %% [markdown]
 # ## Across NVIDIA's releases
 #
-# NVIDIA's DGXC tables let the same comparison run past 2024, for Llama 3.1 as well. The chart
+# NVIDIA's DGXC tables let the same comparison run past 2024, for Llama 3.1 as well. {numref}`fig-software-mfu`
 # takes each model at the smallest cluster each release published (where sizes differ between
 # releases, the table says so) and plots its MFU against the release date.
 

@@ -37,6 +37,9 @@ glue_facts("A12_tco_ratio", "A13_h100_usd_per_gpu_hour")
 glue_figure("fig_tco_breakeven", figures.breakeven(E))
 
 # %% [markdown]
+# {numref}`fig-tco-breakeven` shows the speed-up per GPU that GB200 needs to match the H100's cost
+# per token, against what GB200 costs to buy and to run.
+#
 # ```{glue:figure} fig_tco_breakeven
 # :name: fig-tco-breakeven
 # :alt: Three rising lines of the GB200 break-even speed-up against GB200 all-in capex per GPU, for lower, equal and higher GB200 opex, with a dot at this build's point and a dotted line at the report's ratio.
@@ -44,6 +47,9 @@ glue_figure("fig_tco_breakeven", figures.breakeven(E))
 # The speed-up GB200 needs rises in a straight line with its capex per GPU; its opex shifts the
 # line up or down.
 # ```
+#
+# Over the ranges drawn, GB200's purchase price moves the break-even much more than its running cost
+# does: a discount on the rack is worth more to a GB200 buyer than a cut in its running costs.
 
 # %% [markdown]
 # Total cost of ownership per {term}`GPU-hour` is the capital charge from the {ref}`capex chapter
@@ -191,7 +197,8 @@ display(Markdown(figures.usd_per_million_tokens_table(E)))
 #
 # Performance per TCO dollar is throughput divided by TCO per GPU-hour, so GB200 beats the H100
 # only if its per-GPU throughput exceeds the H100's by more than the TCO ratio. The ratio moves
-# with what GB200 costs to buy and to run; the chart holds the H100 at this build's TCO.
+# with what GB200 costs to buy and to run; {numref}`fig-tco-breakeven`, at the top of this chapter,
+# holds the H100 at this build's TCO.
 
 # %% [markdown]
 # Change the server price, life, cost of capital, utilization, power, PUE and tariff below and watch the TCO, the cost per million tokens and GB200's break-even move.
@@ -216,12 +223,18 @@ display(Markdown(figures.rental_table(E)))
 glue_figure("fig_tco_rent_vs_own", figures.rent_vs_own(E))
 
 # %% [markdown]
+# {numref}`fig-tco-rent-vs-own` sets each dated rental price against the cost of owning.
+#
 # ```{glue:figure} fig_tco_rent_vs_own
 # :name: fig-tco-rent-vs-own
 # :alt: Vertical bars of H100 rental price ranges by date from 2023 to 2026, falling over time, against a horizontal line at the TCO of owning.
 #
 # Rental prices fell from several times the cost of owning in 2023 to around it by late 2025.
 # ```
+#
+# The range at one date is often as wide as the fall over the years, so which offer a renter takes
+# matters as much as when. The cheapest recent quotes sit near the owner's cost, which leaves owning
+# little cheaper than the best rentals.
 
 # %% [markdown]
 # ## How sure: P10, P50 and P90

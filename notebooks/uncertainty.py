@@ -36,12 +36,19 @@ R.add_table("bands", E.tables["bands"].reset_index(names="output"), "point estim
 glue_figure("fig_uncertainty_bands", figures.bands_figure(E))
 
 # %% [markdown]
+# {numref}`fig-uncertainty-bands` shows how far each headline result can move when every uncertain
+# input is drawn within its range.
+#
 # ```{glue:figure} fig_uncertainty_bands
 # :name: fig-uncertainty-bands
 # :alt: Horizontal bars, one per headline result, spanning P10 to P90 as ratios to the point estimate, with a tick at the median and a dotted vertical line at 1.
 #
 # The middle 80 % of each result, as a ratio to its point estimate.
 # ```
+#
+# In this build the downtime-adjusted break-even has the widest band, and the most lopsided, because
+# its GB200 reliability inputs are assumptions that can run far above their defaults; the costs per
+# GPU-hour and per token move by similar amounts either way.
 
 # %% [markdown]
 # SemiAnalysis prints point estimates. This chapter gives each uncertain input of the book a range,
@@ -94,6 +101,8 @@ display(Markdown(figures.bands_markdown(E)))
 # downloadable data below. A tornado ignores how inputs combine, which the bands above capture, but
 # it says where better data would narrow a band most: a long bar on an assumed range is the first
 # place to look.
+# {numref}`fig-uncertainty-tornado-cost` ranks the inputs for the cost of a token and
+# {numref}`fig-uncertainty-tornado-breakeven` for GB200's break-even.
 
 # %% tags=["remove-input"]
 glue_figure("fig_uncertainty_tornado_cost", figures.tornado_figure(E, "tornado_cost"))
@@ -112,6 +121,9 @@ glue("top_breakeven_driver", chapter.top_driver(E, "tornado_breakeven"))
 # largest swing comes from this input: {glue:text}`top_cost_driver`.
 # ```
 #
+# In this build the long bars are what a GPU costs to own and keep, not what it draws: better data on
+# maintenance, life and prices would narrow the cost band faster than a better tariff.
+#
 # ```{glue:figure} fig_uncertainty_tornado_breakeven
 # :name: fig-uncertainty-tornado-breakeven
 # :alt: Tornado chart of GB200's downtime-adjusted break-even speed-up, one bar pair per input, sorted by swing.
@@ -120,6 +132,9 @@ glue("top_breakeven_driver", chapter.top_driver(E, "tornado_breakeven"))
 # swing comes from this input: {glue:text}`top_breakeven_driver`. The GB200 reliability inputs are assumptions:
 # the numbers the report's paywalled reliability section would have settled.
 # ```
+#
+# Prices and GB200's reliability lead this ranking. The prices are quoted in public; the reliability
+# is assumed, so published fault rates for GB200 racks would narrow this band the most.
 
 # %% tags=["remove-cell"]
 R.save()
