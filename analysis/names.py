@@ -58,10 +58,11 @@ def param_label(name: str) -> str:
     return p.description if p else name.replace("_", " ")
 
 
-def param_short_label(name: str, width: int = 40) -> str:
-    """A parameter's description cut at its first colon or parenthesis and to ``width`` characters:
-    short enough for a tornado chart's axis ('Power usage effectiveness')."""
-    text = re.split(r"[:(]", param_label(name))[0].strip()
+def param_short_label(name: str, width: int = 40, description: str | None = None) -> str:
+    """A parameter's description (or ``description``, for a model input that is no parameter) cut
+    at its first colon or parenthesis and to ``width`` characters: short enough for a tornado
+    chart's axis ('Power usage effectiveness')."""
+    text = re.split(r"[:(]", description or param_label(name))[0].strip()
     if len(text) > width:
         text = text[: width - 1].rsplit(" ", 1)[0] + "…"
     return text

@@ -227,7 +227,7 @@ glue_figure("fig_tco_rent_vs_own", figures.rent_vs_own(E))
 #
 # ```{glue:figure} fig_tco_rent_vs_own
 # :name: fig-tco-rent-vs-own
-# :alt: Vertical bars of H100 rental price ranges by date from 2023 to 2026, falling over time, against a horizontal line at the TCO of owning.
+# :alt: Horizontal bars of H100 rental price ranges by date from 2023 to 2026, falling over time, against a horizontal line at the TCO of owning.
 #
 # Rental prices fell from several times the cost of owning in 2023 to around it by late 2025.
 # ```

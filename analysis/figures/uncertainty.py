@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import textwrap
 
+from analysis.chapters.uncertainty import EXTRA_LABELS
 from analysis.formatting import plain
 from analysis.names import param_short_label
 from analysis.notebook import format_quantity
@@ -62,7 +63,7 @@ def tornado_figure(E, name: str):
         ax.barh(i, r["at_high"] - base, left=base, color=PALETTE["orange"], label="input at its high" if i == 0 else None)
     ax.axvline(base, color=PALETTE["black"], lw=0.8)
     # short labels (what each input means), wrapped so the bars keep most of the width
-    ax.set_yticks(range(len(t)), [textwrap.fill(param_short_label(p, 36), 20) for p in t["param"]])
+    ax.set_yticks(range(len(t)), [textwrap.fill(param_short_label(p, 36, EXTRA_LABELS.get(p)), 20) for p in t["param"]])
     ax.invert_yaxis()
     ax.legend(loc="upper center", bbox_to_anchor=(0.4, -0.18 - 1.2 / len(t) / 4), ncol=2)
     fig.subplots_adjust(left=0.3, right=0.97, bottom=0.25)
