@@ -414,7 +414,7 @@ MC_SEED = Param(
     "Any fixed seed makes the bands reproducible; this one is the report's date.", None,
     basis="assumption", low=0, high=2**32 - 1)
 
-# --- the measured device ("Measured on this machine" in the tco and energy chapters) ---------------------
+# --- the measured device (the rerun appendix's "Measured on the build machine") ---------------------------
 # `python -m analysis measure` times a small model on the reader's own machine (data/measured/). These two
 # parameters price and power that device; their defaults fit the measurement shipped with the book, made on
 # a 2-core cloud VM. Set them for your own device: e.g. -p local_gpu_hour_usd 2.0 -p local_power_w 700.

@@ -311,18 +311,6 @@ display(Markdown(figures.failures_table(E)))
 # rows the worst miss is {glue:text}`conversion_dense_worst_miss_frac_pct:.2f` %.
 
 # %% [markdown]
-# ## Measured on this machine
-#
-# Everything above is NVIDIA's published data. The `measure` command times this machine's dense
-# matmul peak and one training step of a small GPT-style model, counting its FLOPs with the same
-# accounting, and records the result in `data/measured/` ({ref}`how to rerun <rerun>`). It is kept
-# apart from the published rows: a two-core CPU is not a GPU cluster, but the arithmetic from
-# throughput to MFU, dollars and joules is the same.
-
-# %% tags=["remove-input"]
-display(Markdown(figures.measured_section(E, P)))
-
-# %% [markdown]
 # ## The seed's claim, checked
 
 # %% tags=["remove-input"]

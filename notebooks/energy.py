@@ -350,17 +350,5 @@ display(Markdown(bands_table(E.tables["bands"], E["monte_carlo_draws_count"])))
 # %% tags=["remove-input"]
 display(Markdown(claims_table("energy", R)))
 
-# %% [markdown]
-# ## Measured on this machine
-#
-# Everything above rests on published throughput from H100 and GB200 clusters. This section does
-# not: it turns what `python -m analysis measure` measured on the machine that built this book (one
-# training step of a small GPT-style model on one device, with warm-up runs and repeats) into
-# joules per token, at a power that is a parameter, `local_power_w`. The default fits the shipped
-# measurement; set what your meter shows, e.g. `python -m analysis run energy -p local_power_w 700`
-# for a GPU board at its TDP. The small model's tokens take far fewer FLOPs than a 405B model's, so
-# the comparison with the published rows is per model FLOP, not per token.
-
-# %% tags=["remove-input"]
-display(Markdown(figures.measured_markdown(E, P)))
+# %% tags=["remove-cell"]
 R.save()

@@ -250,20 +250,5 @@ display(Markdown(bands_table(E.tables["bands"], E["monte_carlo_draws_count"])))
 # %% tags=["remove-input"]
 display(Markdown(claims_table("tco", R)))
 
-# %% [markdown]
-# ## Measured on this machine
-#
-# Everything above is published data: NVIDIA's and SemiAnalysis's throughput on H100 and GB200
-# clusters. This section is not. It prices what `python -m analysis measure` measured on the
-# machine that built this book: one training step of a small GPT-style model on one device, timed
-# with warm-up runs and repeats, its FLOPs counted with the same accounting as the published rows.
-# The device's hourly price is a parameter, `local_gpu_hour_usd`, which the default sets for the
-# shipped measurement; set your own, e.g. `python -m analysis run tco -p local_gpu_hour_usd 2.0` for a
-# GPU rented at that price. The small model's tokens are far cheaper to compute than a 405B model's,
-# so the comparison with the published rows is per model FLOP, not per token.
-
-# %% tags=["remove-input"]
-display(Markdown(figures.measured_markdown(E, P.local_gpu_hour_usd)))
-
 # %% tags=["remove-cell"]
 R.save()

@@ -1,6 +1,6 @@
 """`python -m analysis measure`: the small model's FLOP count and gradients, the timing statistics,
 the measured rows (schema, MFU, append), the CLI (CPU --quick end to end, bad input) and the book's
-"Measured on this machine" sections. Nothing here asserts a speed: timings are `make bench`'s job."""
+"Measured on the build machine" section of the rerun appendix. Nothing here asserts a speed: timings are `make bench`'s job."""
 
 import json
 import shutil
@@ -15,7 +15,7 @@ from analysis import costs, data, energy
 from analysis.data import DataError, load_table
 from analysis.errors import ExecutionError
 from analysis.measure import gpt_numpy as g
-from analysis.measure import report, rows
+from analysis.measure import page, report, rows
 from analysis.measure.harness import SETTINGS
 from analysis.measure.timing import MatmulResult, Timing, matmul_flops, summarize_seconds, time_calls
 
@@ -278,6 +278,8 @@ def test_no_measurement_reads_as_empty_and_says_how_to_make_one(tmp_path, monkey
         assert empty.empty and list(empty.columns) == data.schema_columns("measured")
         assert report.measured_results(empty, 1.0, 1.0) == {}
         assert "python -m analysis measure --quick" in report.measured_section_markdown(empty, 1.0, 1.0)
+        values = {"tco": {"local_gpu_hour_usd": 1.0}, "energy": {"local_power_w": 1.0}}
+        assert "No measurement is present" in page.measured_page(values, tmp_path)  # no results either
     finally:
         data.clear_cache()
 
@@ -288,16 +290,19 @@ def test_chapters_build_without_any_measurement(tmp_path):
     out = tmp_path / "run"
     proc = run_cli("run", "energy", "-p", "local_power_w", "700", "--notebook", "--out", str(out), cwd=root)
     assert proc.returncode == 0, proc.stderr
-    assert "No measurement is present" in (out / "energy.ipynb").read_text()
     assert not any(k.startswith("measured_") for k in json.loads((out / "energy.json").read_text())["results"])
 
 
-def test_built_chapters_show_the_shipped_measurement_apart_from_published_data(book):
+def test_the_rerun_appendix_shows_the_shipped_measurement_and_no_chapter_does(book):
+    """The measurement of the build machine is shown once, in the rerun appendix, with both
+    chapters' comparisons against an H100; the chapters record its results but print none of it."""
     shipped = report.train_steps(load_table("measured")).iloc[-1]
-    for chapter in ("tco", "energy"):
-        html = (book / "_build" / "html" / "book" / "generated" / f"{chapter}.html").read_text()
-        measured = html.split('id="measured-on-this-machine"')[1]
-        assert shipped["run_id"] in measured and shipped["run_id"] not in html.split('id="measured-on-this-machine"')[0]
+    html = book / "_build" / "html" / "book"
+    rerun = (html / "rerun.html").read_text()
+    assert 'id="measured"' in rerun and shipped["run_id"] in rerun.split('id="measured"')[1]
+    assert "times as much energy per FLOP" in rerun and "model compute costs" in rerun
+    for chapter in ("tco", "energy", "benchmarks"):
+        assert shipped["run_id"] not in (html / "generated" / f"{chapter}.html").read_text(), chapter
         results = json.loads((book / "_build" / "results" / f"{chapter}.json").read_text())["results"]
         assert 0 < results["measured_mfu_vs_measured_peak"]["value"] <= 1
     assert Path(book / "data" / "measured" / "benchmarks_measured.csv").is_file()

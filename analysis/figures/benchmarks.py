@@ -12,7 +12,6 @@ from analysis import notebook  # notebook.glue, looked up when called (tests rep
 from analysis.chapters.benchmarks import DENSE, PRECISIONS, RELEASE, SA, model_names
 from analysis.data import fact
 from analysis.formatting import count, flop
-from analysis.measure.report import measured_section_markdown
 from analysis.names import gpu_name
 from analysis.plots import PALETTE, add_source, new_figure
 from analysis.tables import interactive_table, markdown_table, pct, rate, usd
@@ -197,12 +196,6 @@ def failures_table(E) -> str:
              flop(r.flops_per_token, ""), r.diagnosis] for r in E.tables["conversion_failures"].itertuples()]
     return markdown_table(["Model", "GPU", "Precision", "GPUs", "Printed MFU", "Reproduced MFU", "Ratio",
                            "Publisher FLOP/token", "6N+12Lhs FLOP/token", "Likely reason"], rows, "lllrrrrrrl")
-
-
-def measured_section(E, P) -> str:
-    """The "Measured on this machine" section (:mod:`analysis.measure.report`)."""
-    return measured_section_markdown(E.tables["measured"], usd_per_device_hour=P.local_gpu_hour_usd,
-                                      power_w=P.local_power_w)
 
 
 # The result keys of the box the chapter opens with, and its closing line.

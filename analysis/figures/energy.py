@@ -7,7 +7,6 @@ import textwrap
 
 import matplotlib.pyplot as plt
 
-from analysis.measure.report import fmt, measured_section_markdown
 from analysis.notebook import format_quantity, glue, markdown_table
 from analysis.plots import PALETTE, add_source, legend_above, new_figure
 
@@ -157,19 +156,6 @@ def model_card_table(E) -> str:
         (f"GPU-hours: {E['llama31_405b_train_trillion_tokens']:.0f}T tokens at the reference throughput vs "
          "the card's total",
          *_versus(E["llama31_405b_bf16_15t_tokens_gpu_hours"], E["llama31_405b_card_gpu_hours"], "GPU-hours"))])
-
-
-def measured_markdown(E, P) -> str:
-    """The "Measured on this machine" section: the measurement at ``local_power_w``, set against
-    an H100 training Llama 3.1 405B per model FLOP."""
-    text = measured_section_markdown(E.tables["measured"], power_w=P.local_power_w)
-    if "measured_vs_h100_j_per_tflop_ratio" in E:
-        text += (f"\n\nFor scale, an H100 training Llama 3.1 405B in BF16 at the reference throughput "
-                 f"({E['llama31_405b_bf16_reference_mfu_pct']:.0f} % MFU) takes "
-                 f"{fmt(E['h100_llama31_405b_bf16_j_per_tflop'])} J per 10^12 model FLOPs at this chapter's "
-                 f"{E['h100_meter_w_per_gpu']:,.0f} W per GPU at the meter: the measured device takes "
-                 f"{fmt(E['measured_vs_h100_j_per_tflop_ratio'])} times as much energy per FLOP.")
-    return text
 
 
 # The result keys of the box the chapter opens with, and its closing line.

@@ -6,7 +6,6 @@ import numpy as np
 from matplotlib.ticker import MaxNLocator
 
 from analysis.data import fact
-from analysis.measure.report import fmt, measured_section_markdown
 from analysis.plots import PALETTE, add_source, legend_above, new_figure
 from analysis.tables import markdown_table
 
@@ -83,19 +82,6 @@ def rent_vs_own(E):
     legend_above(ax)
     add_source(fig, "dated price snapshots in data/cloud_prices.csv (mostly secondary sources); TCO of this chapter.")
     return fig
-
-
-def measured_markdown(E, usd_per_device_hour: float) -> str:
-    """The body of "Measured on this machine": the measured runs (:mod:`analysis.measure.report`)
-    and, when there is a measurement, its cost per model FLOP against an H100 on Llama 3.1 405B."""
-    text = measured_section_markdown(E.tables["measured"], usd_per_device_hour=usd_per_device_hour)
-    if "h100_llama31_405b_bf16_usd_per_exaflop" not in E:
-        return text
-    return text + "\n\n" + (
-        f"For scale, an H100 training Llama 3.1 405B in BF16 at NVIDIA's published throughput "
-        f"({E['llama31_405b_bf16_2304_mfu_pct']:.0f} % MFU) costs \\${fmt(E['h100_llama31_405b_bf16_usd_per_exaflop'])} "
-        f"per 10^18 model FLOPs at this chapter's TCO of \\${E['h100_tco_usd_per_gpu_hour']:.2f} per GPU-hour: the "
-        f"measured device's model compute costs {fmt(E['measured_to_h100_usd_per_exaflop_ratio'])} times as much.")
 
 
 def a13_check_table(E) -> str:

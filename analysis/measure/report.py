@@ -1,5 +1,6 @@
-"""Measured rows in the book: the "Measured on this machine" sections of the benchmarks, TCO and
-energy chapters call these, so all three show the same thing the same way.
+"""Measured rows in the book: the rerun appendix's "Measured on the build machine" section
+(:mod:`analysis.measure.page`) shows them, and the benchmarks, TCO and energy chapters record their
+results, through these functions.
 
 Measured rows stay apart from published data: they are read from the ``measured`` table only,
 their cost and energy come from the reader's parameters for the measured device
@@ -125,7 +126,7 @@ def matmul_table_markdown(measured: pd.DataFrame) -> str:
 
 def measured_section_markdown(measured: pd.DataFrame, usd_per_device_hour: float | None = None,
                               power_w: float | None = None, max_runs: int = 5) -> str:
-    """The body of a "Measured on this machine" section: a summary of the latest run, the
+    """The body of the "Measured on the build machine" section: a summary of the latest run, the
     training steps of recent runs (with USD per 1M tokens and J/token when a price and a power
     are given) and the latest matmuls, or, with no measurement, how to make one."""
     if train_steps(measured).empty:

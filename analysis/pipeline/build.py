@@ -25,6 +25,7 @@ from pathlib import Path
 from analysis import appendices, cache, constraints
 from analysis.data import data_dir, load_table, table_closure, table_path
 from analysis.errors import InputError
+from analysis.measure.page import measured_page
 from analysis.outputs import fault_point
 from analysis.pipeline import render
 from analysis.pipeline.scheduler import RunRecord, execute_sections, package_hashes
@@ -141,7 +142,7 @@ def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario
         cache.say(f"Executing {len(SECTIONS)} sections ({jobs} processes):")
         records, keys = execute_sections(values, root, jobs, cache_root, results, generated)
         pages = {"assumptions": appendices.assumptions_page(values, scenario), "sources": appendices.sources_page(),
-                 "facts": appendices.facts_page(),
+                 "facts": appendices.facts_page(), "measured": measured_page(values, results),
                  "data_tables": appendices.cached_text(cache_root, "data_tables", inputs, appendices.data_page)}
         for name, text in pages.items():
             (generated / f"{name}.md").write_text(text, encoding="utf-8")
