@@ -10,10 +10,10 @@ rerunning the book, once, and no chapter prints it. The build writes it to
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from analysis.measure.report import fmt, load_measured, measured_section_markdown
+from analysis.results import load_results
 
 INTRO = ("Everything else in this book is published data. This section is a measurement of the computer "
          "that built this copy of it: one training step of a small GPT-style model on one device, timed "
@@ -26,17 +26,18 @@ INTRO = ("Everything else in this book is published data. This section is a meas
          "not per token.")
 
 
-def _results(path: Path) -> dict[str, float]:
-    """A chapter's results JSON as {key: value}; {} when it is absent."""
-    if not path.is_file():
+def _results(section: str, folder: Path) -> dict[str, float]:
+    """A chapter's results (:func:`analysis.results.load_results`) as {key: value}; {} when that
+    chapter has not run."""
+    if not (folder / f"{section}.json").is_file():
         return {}
-    return {k: r["value"] for k, r in json.loads(path.read_text(encoding="utf-8"))["results"].items()}
+    return {k: r["value"] for k, r in load_results(section, folder)["results"].items()}
 
 
 def measured_page(values: dict[str, dict], results_dir: Path) -> str:
     """Markdown for ``book/generated/measured.md``: ``values`` are the chapters' resolved parameters
     (the build's), ``results_dir`` holds their results JSON."""
-    tco, energy = _results(results_dir / "tco.json"), _results(results_dir / "energy.json")
+    tco, energy = _results("tco", results_dir), _results("energy", results_dir)
     out = ["(measured)=", "## Measured on the build machine", "", INTRO, "",
            measured_section_markdown(load_measured(), usd_per_device_hour=values["tco"]["local_gpu_hour_usd"],
                                      power_w=values["energy"]["local_power_w"])]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from analysis.planner.backtest import median_abs
 from analysis.planner.mfu import MIN_CLASS_RUNS, production_runs
 from analysis.planner.production_term import (
     MODEL,
@@ -52,11 +53,6 @@ VARIANTS = (  # (key, label, variant or None for the benchmark fit alone)
 PLANNER_KEY = "recompute_class_slopes"
 
 
-def _median_abs(errors) -> float:
-    errors = np.abs(np.asarray(errors, dtype=float))
-    return float(np.median(errors)) if len(errors) else float("nan")
-
-
 def _errors(table: pd.DataFrame, variant: Variant | None) -> np.ndarray:
     """Predicted / published time - 1 (= implied / predicted MFU - 1) of each run, leave-one-run-out."""
     if variant is None:
@@ -64,19 +60,21 @@ def _errors(table: pd.DataFrame, variant: Variant | None) -> np.ndarray:
     return np.exp(loo_residuals(table, variant).to_numpy(float)) - 1.0
 
 
-def selected_loo_residuals(table: pd.DataFrame, variants=VARIANTS) -> pd.DataFrame:
+def selected_loo_residuals(table: pd.DataFrame, variants=VARIANTS, errors: dict | None = None) -> pd.DataFrame:
     """The choice among ``variants`` measured leave-one-run-out: for each run, the variant with the
     lowest leave-one-out median |error| over the other runs with no published throughput (ties to
-    the earlier in the list) is fitted to those runs and predicts the run. Columns ``run_id``,
+    the earlier in the list) is fitted to those runs and predicts the run. ``errors`` (key ->
+    :func:`_errors`) saves recomputing each variant's own leave-one-out errors. Columns ``run_id``,
     ``chosen`` (its key) and ``error_frac`` (predicted / published time - 1)."""
     fitted = [(key, v, term_arrays(table, v)) for key, _, v in variants if v is not None]
-    outer = [np.exp(loo_arrays(codes, z, y, len(c), v)) - 1.0 for _, v, (c, codes, z, y) in fitted]
+    errors = errors or {}
+    outer = [errors[key] if key in errors else _errors(table, v) for key, v, _ in fitted]
     blind = ~table["throughput_given"].to_numpy()
     rows = []
     for i in range(len(table)):
         rest = np.ones(len(table), bool)
         rest[i] = False
-        scores = [_median_abs(np.exp(loo_arrays(codes, z, y, len(c), v, rest)[rest & blind]) - 1.0)
+        scores = [median_abs(np.exp(loo_arrays(codes, z, y, len(c), v, rest)[rest & blind]) - 1.0)
                   for _, v, (c, codes, z, y) in fitted]  # run i is seen by none of them
         best = int(np.argmin(scores))
         rows.append({"run_id": table["run_id"].iloc[i], "chosen": fitted[best][0], "error_frac": float(outer[best][i])})
@@ -93,14 +91,15 @@ def model_variants(table: pd.DataFrame | None = None) -> pd.DataFrame:
     classes = [c for c, n in table["gpu_class"].value_counts().items() if n >= MIN_CLASS_RUNS]
 
     def row(key, label, errors):
-        out = {"key": key, "label": label, "estimated_median_abs_error_frac": _median_abs(errors[blind]),
-               "all_median_abs_error_frac": _median_abs(errors)}
+        out = {"key": key, "label": label, "estimated_median_abs_error_frac": median_abs(errors[blind]),
+               "all_median_abs_error_frac": median_abs(errors)}
         for cls in classes:
             out[f"{cls} signed median"] = float(np.median(errors[(table["gpu_class"] == cls).to_numpy()]))
         return out
 
-    rows = [row(key, label, _errors(table, v)) for key, label, v in VARIANTS]
-    chosen = selected_loo_residuals(table)
+    errors = {key: _errors(table, v) for key, _, v in VARIANTS}
+    rows = [row(key, label, errors[key]) for key, label, _ in VARIANTS]
+    chosen = selected_loo_residuals(table, errors=errors)
     rows.append(row("selected", "the form with the lowest error on the other runs, chosen again for each run "
                                 "(the choice inside the leave-one-out)", chosen["error_frac"].to_numpy(float)))
     return pd.DataFrame(rows)
