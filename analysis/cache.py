@@ -44,6 +44,14 @@ def file_hashes(paths, root: Path) -> dict[str, str]:
             for p in sorted(paths)}
 
 
+def package_hashes(root: Path) -> dict[str, str]:
+    """The ``analysis`` package's code and the lock file under ``root``, hashed (an entry made by
+    other code, or with other libraries, is another entry)."""
+    code = [p for p in (Path(root) / "analysis").rglob("*.py") if "__pycache__" not in p.parts]
+    return {"package": sha256(json.dumps(file_hashes(code, root)).encode()),
+            "lock": file_hashes([Path(root) / "requirements.txt"], root)["requirements.txt"]}
+
+
 def say(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 

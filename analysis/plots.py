@@ -93,7 +93,7 @@ def _title_to_figure(fig) -> bool:
     title = ax.get_title(loc="left")
     if not title:
         return False
-    fig.draw_without_rendering()
+    _draw(fig)
     shown = [t for t in ax.findobj(Text) if t.get_text() == title and t.get_visible()]
     if not shown or max(t.get_window_extent().x1 for t in shown) <= 0.99 * fig.bbox.width:
         return False
@@ -139,7 +139,8 @@ def _freeze(fig) -> None:
         engine = fig.get_layout_engine()
         if engine is not None and type(engine).__name__ == "TightLayoutEngine":
             fig.set_layout_engine("tight")
-        fig.draw_without_rendering()
+            fig.stale = True  # the layout runs only in a draw
+        _draw(fig)
         fig.set_layout_engine("none")
 
 
@@ -156,9 +157,17 @@ def _relayout(fig) -> None:
             fig.draw_without_rendering()
 
 
+def _draw(fig) -> None:
+    """Draw ``fig`` unless nothing in it changed since its last draw (matplotlib marks a figure
+    stale when any of its artists changes): each draw of a laid-out figure costs a tenth of a
+    second or more, and :func:`finalize` measures a figure several times between changes."""
+    if fig.stale:
+        fig.draw_without_rendering()
+
+
 def _overflow(fig) -> float:
     """Saved (tight) width over figure width."""
-    fig.draw_without_rendering()
+    _draw(fig)
     return fig.get_tightbbox(fig.canvas.get_renderer()).width / fig.get_size_inches()[0]
 
 

@@ -19,7 +19,7 @@ from analysis.chapters import ChapterResults, compute_section
 from analysis.data import table_closure
 from analysis.errors import ExecutionError
 from analysis.pipeline.execute import execute_section
-from analysis.pipeline.scheduler import package_hashes, section_inputs
+from analysis.pipeline.scheduler import section_inputs
 from analysis.results import Results
 from analysis.sections import get_section, run_order
 
@@ -29,7 +29,7 @@ def run_section(name: str, overrides: dict, values: dict[str, dict], root: Path,
     """Compute section ``name`` with ``overrides`` (``values``: every section's parameters, as
     they resolve) into ``stage``; returns its results (``{key: {"value", "unit", "label"}}``)."""
 
-    package, done, raw = package_hashes(root), {}, {}
+    package, done, raw = cache.package_hashes(root), {}, {}
     for section in [s for level in run_order([name]) for s in level]:
         inputs = section_inputs(section, values[section.name], root, {n: raw[n] for n in section.needs}, package)
         files = None if section.name == name else \

@@ -21,11 +21,13 @@ PROJECT_FILES = ("analysis", "notebooks", "book", "data", "_config.yml", "_toc.y
 
 def copy_repo(dest: Path, root: Path = REPO) -> Path:
     """A copy of the project's sources, data and book pages at ``dest`` (no build outputs, no
-    .venv): tests build there, never in the developer's ``_build/``."""
+    .venv): tests build there, never in the developer's ``_build/``. Python's bytecode cache comes
+    along (a module compiled from other bytes is compiled again: each file records its source's
+    size and time), so a command in the copy need not compile the package again."""
     Path(dest).mkdir(parents=True, exist_ok=True)
     for name in PROJECT_FILES:
         if (root / name).is_dir():
-            shutil.copytree(root / name, Path(dest) / name, ignore=shutil.ignore_patterns("__pycache__", "generated"))
+            shutil.copytree(root / name, Path(dest) / name, ignore=shutil.ignore_patterns("generated"))
         else:
             shutil.copy2(root / name, Path(dest) / name)
     return Path(dest)

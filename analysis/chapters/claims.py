@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis import ledger
+from analysis import cache, ledger, stored
 from analysis.chapters import ChapterResults, compute_section
-from analysis.data import load_table
+from analysis.data import load_table, table_to_json
 from analysis.schemas import TOLERANCE_WITHOUT_REASON
 from analysis.sections import all_params, get_section
 
@@ -72,6 +72,22 @@ def range_table(rows: pd.DataFrame, upstream: dict[str, ChapterResults], statuse
     return pd.DataFrame(out, columns=RANGE_COLUMNS)
 
 
+RANGES_ENTRY = "chapters.claims.range_table"
+stored.NAMES.add(RANGES_ENTRY)
+
+
+def stored_range_table(rows: pd.DataFrame, upstream: dict[str, ChapterResults], statuses) -> pd.DataFrame:
+    """:func:`range_table`, kept on disk (:func:`analysis.stored.kept`): it recomputes chapters
+    at both ends of some forty ranges, seconds of work that only the data, the code, the rows it
+    reads and the scenario's values of the parameters those rows' chapters depend on decide (a
+    chapter reads its needs from ``upstream``, and their parameters are among its own)."""
+    used = rows[rows["status"].isin(statuses) & rows["results_key"].map(lambda k: isinstance(k, str))]
+    params = set().union(*(section_params(name) for name in used["section"].unique()))
+    key = {"scenario": {k: v for k, v in sorted(_scenario_overrides(upstream).items()) if k in params},
+           "statuses": list(statuses), "rows": cache.sha256(table_to_json(used.reset_index(drop=True)))}
+    return stored.kept(RANGES_ENTRY, key, lambda: range_table(rows, upstream, statuses))
+
+
 def ledger_rows(claims: pd.DataFrame, facts: pd.DataFrame) -> pd.DataFrame:
     """Claims and facts as one frame of the columns :func:`range_table` reads."""
     c = claims.rename(columns={"claim_id": "row_id", "original_value": "low", "original_high": "high"})
@@ -127,7 +143,7 @@ def compute(P, upstream) -> ChapterResults:
     claims = res.add_table("seed_claims", ledger.claims_ledger(results, at_defaults))
     facts = ledger.facts_ledger(results, at_defaults)
     uses = ledger.fact_uses(results, at_defaults)
-    ranges = res.add_table("ranges", range_table(ledger_rows(claims, facts), upstream, ("depends_on_default",)))
+    ranges = res.add_table("ranges", stored_range_table(ledger_rows(claims, facts), upstream, ("depends_on_default",)))
     ledger.check_ledger(claims, facts, uses, ranges)  # raises, and so fails the build, if the ledger does not hold
     not_checked = res.add_table("facts_not_checked", facts_not_checked())
     res.add("facts_not_checked_count", len(not_checked), "count", "Report figures the book does not check, each with why")

@@ -10,10 +10,11 @@ import re
 import pandas as pd
 
 from analysis.chapters import ChapterResults
-from analysis.data import derived, load_table
+from analysis.data import load_table
 from analysis.planner import backtest as bt
 from analysis.planner.mfu import Variant, production_runs
 from analysis.planner.variants import fitted_slopes, model_variants
+from analysis.stored import stored
 
 TIME_KEYS = ("gpu_hours", "days", "days_with_failures")
 # Named outcomes the targets hold (run id, planner key) -> result key stem.
@@ -27,21 +28,22 @@ def class_slug(gpu_class: str) -> str:
 
 
 # No parameter reaches the backtest (the planner prices and powers each run at the book's defaults
-# or at its source's own basis), so its tables are pure functions of the data: computed once per
-# process (``analysis.data.derived``) however many scenarios recompute this chapter in it.
-@derived
+# or at its source's own basis), so its tables are pure functions of the data: computed once
+# (``analysis.stored``: per process, and kept on disk for the next one) however many scenarios
+# recompute this chapter.
+@stored
 def published_backtest() -> pd.DataFrame:
     """:func:`analysis.planner.backtest.as_published` on ``data/backtest_runs.csv``."""
     return bt.as_published()
 
 
-@derived
+@stored
 def estimated_backtest() -> pd.DataFrame:
     """:func:`analysis.planner.backtest.estimated` on ``data/backtest_runs.csv``."""
     return bt.estimated()
 
 
-@derived
+@stored
 def variants_backtest() -> pd.DataFrame:
     """:func:`analysis.planner.variants.model_variants` on the production runs."""
     return model_variants()

@@ -22,13 +22,14 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from analysis import appendices, cache, constraints
+from analysis import appendices, cache, constraints, stored
+from analysis.chapters import claims, plan_backtest  # noqa: F401 (register their stored tables, which the prune keeps)
 from analysis.data import data_dir, load_table, table_closure, table_path
 from analysis.errors import InputError
 from analysis.measure.page import measured_page
 from analysis.outputs import fault_point
 from analysis.pipeline import render
-from analysis.pipeline.scheduler import RunRecord, execute_sections, package_hashes
+from analysis.pipeline.scheduler import RunRecord, execute_sections
 from analysis.schemas import SCHEMAS
 from analysis.sections import SECTIONS, resolve_section
 from analysis.whatif import GRID_FOLDER, PANELS
@@ -133,7 +134,7 @@ def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario
         shutil.copytree(root / "book", src / "book", ignore=shutil.ignore_patterns("generated"))
         shutil.copy2(root / "_toc.yml", src / "_toc.yml")
         _stage_config(root / "_config.yml", src / "_config.yml")
-        inputs = {**package_hashes(root), "data": cache.file_hashes([p for p in data_dir().rglob("*") if p.is_file()], data_dir())}
+        inputs = {**cache.package_hashes(root), "data": cache.file_hashes([p for p in data_dir().rglob("*") if p.is_file()], data_dir())}
         (src / "book" / "static" / GRID_FOLDER).mkdir(parents=True, exist_ok=True)
         for panel, text in appendices.whatif_scripts(values, inputs, cache_root).items():
             (src / "book" / "static" / GRID_FOLDER / f"{panel}.js").write_text(text, encoding="utf-8")
@@ -171,7 +172,7 @@ def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario
             fault_point("version-written")
             _swap_in(build_dir, version)
             cache.say(f"Rendered in {report.sphinx_seconds:.1f} s: {build_dir / 'html' / 'index.html'}")
-        cache.prune(cache_root, {"tables": set(SCHEMAS), "sections": {s.name for s in SECTIONS},
+        cache.prune(cache_root, {"tables": set(SCHEMAS), "sections": {s.name for s in SECTIONS}, "derived": stored.NAMES,
                                  "pages": {"data_tables", *(f"whatif-{p}" for p in PANELS)}})
         report.seconds = time.perf_counter() - started
         return report

@@ -39,13 +39,6 @@ class RunRecord:
     cached: bool
 
 
-def package_hashes(root: Path) -> dict[str, str]:
-    """The ``analysis`` package's code and the lock file, hashed once per build."""
-    code = [p for p in (root / "analysis").rglob("*.py") if "__pycache__" not in p.parts]
-    return {"package": cache.sha256(json.dumps(cache.file_hashes(code, root)).encode()),
-            "lock": cache.file_hashes([root / "requirements.txt"], root)["requirements.txt"]}
-
-
 def section_inputs(section: Section, params: dict, root: Path, needs: dict[str, bytes], package: dict) -> dict:
     """Everything a section's outputs are made from (the manifest of its cache entry)."""
     data = Path(os.environ.get("ANALYSIS_DATA_DIR", root / "data"))
@@ -132,7 +125,7 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
     root, folder = Path(root).resolve(), Path(cache_root) / "sections"
     folder.mkdir(parents=True, exist_ok=True)
     pending = [s for level in run_order([s.name for s in SECTIONS]) for s in level]
-    package, keys, records, done, errors, ready = package_hashes(root), {}, [], set(), [], []
+    package, keys, records, done, errors, ready = cache.package_hashes(root), {}, [], set(), [], []
     workers, completed = Workers(jobs, root), False
 
     def job(section: Section, work: Path) -> dict:  # execute_section's arguments
