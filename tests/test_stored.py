@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from analysis import cache, provenance, stored
-from analysis.chapters import plan_backtest
+from analysis.chapters import mlperf, plan_backtest
 from analysis.data import clear_cache, load_table
 
 CALLS = []
@@ -87,10 +87,13 @@ def test_a_table_json_would_not_give_back_is_computed_every_time(store):
     assert not store.exists() or not list(store.iterdir())
 
 
-def test_the_backtest_tables_read_back_as_computed(store, monkeypatch):
-    """The plan chapter's three backtest tables, stored and read back: the same frames and
-    reads as computed with the disk left out."""
-    for fn in (plan_backtest.published_backtest, plan_backtest.estimated_backtest, plan_backtest.variants_backtest):
+def test_the_stored_tables_read_back_as_computed(store, monkeypatch):
+    """The plan chapter's three backtest tables and the MLPerf chapter's planner check, stored
+    and read back: the same frames and reads as computed with the disk left out. (The claims
+    chapter's range table is checked through its results: tests/test_build_speed.py compares
+    `run claims`, which reads it, with the notebook that computed it, byte for byte.)"""
+    for fn in (plan_backtest.published_backtest, plan_backtest.estimated_backtest, plan_backtest.variants_backtest,
+               mlperf.planner_table):
         monkeypatch.setenv("ANALYSIS_TABLE_CACHE", "0")
         computed, reads = _read(fn)
         monkeypatch.delenv("ANALYSIS_TABLE_CACHE")
@@ -98,6 +101,6 @@ def test_the_backtest_tables_read_back_as_computed(store, monkeypatch):
         back, reads_back = _read(fn)
         assert back.equals(computed) and list(back.dtypes) == list(computed.dtypes), fn.__name__
         assert reads_back == reads, fn.__name__
-    assert len(list(store.iterdir())) == 3
+    assert len(list(store.iterdir())) == 4
     assert all(cache.read(store.parent / "derived", e.name.rsplit("-", 1)[0], stored.entry_inputs(e.name.rsplit("-", 1)[0]),
                           "entry") for e in store.iterdir())

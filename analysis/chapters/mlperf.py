@@ -12,6 +12,7 @@ import pandas as pd
 from analysis import atlas, mlperf, planner, prices, provenance
 from analysis.chapters import ChapterResults
 from analysis.data import load_table
+from analysis.stored import stored
 
 ROUNDS_PUBLISHED = ("v4.0", "v4.1", "v5.0", "v5.1", "v6.0")  # the rounds the issue asks for
 PLANNER_DRAWS = 20  # only the planner's point estimate is used; its bands are not shown here
@@ -64,6 +65,15 @@ def planner_check(results: pd.DataFrame, benchmarks: pd.DataFrame, convergence: 
     return pd.DataFrame(rows)
 
 
+@stored
+def planner_table() -> pd.DataFrame:
+    """:func:`planner_check` on every distinct scored result. It reads the results' sizes, batches
+    and scores, never their prices or power, and no parameter reaches the planner here, so it is
+    a pure function of the data: computed once, and kept on disk (``analysis.stored``)."""
+    results = mlperf.distinct(mlperf.scored(load_table("mlperf_training")))
+    return planner_check(results, load_table("mlperf_benchmarks"), load_table("mlperf_convergence"))
+
+
 @provenance.memoized
 def _planned(model_id: str, tokens: float, gpu_id: str, gpus: int) -> tuple[float, float, str]:
     """The planner's time without failures (minutes) and MFU for one run, or why it cannot plan it.
@@ -85,7 +95,6 @@ def _power(P) -> tuple[dict[str, float], dict[str, float], pd.DataFrame]:
 
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("mlperf")
-    benchmarks = load_table("mlperf_benchmarks")
     raw = load_table("mlperf_training")
     results = mlperf.scored(raw)
     res.add("mlperf_results_count", len(raw), "count", "LLM results in MLPerf Training v4.0-v5.1 read here")
@@ -159,7 +168,7 @@ def compute(P, upstream) -> ChapterResults:
             "Results whose power logs MLPerf's own summarizer cannot score")
 
     # the planner against the pretraining results
-    check = res.add_table("planner", planner_check(mlperf.distinct(table), benchmarks, load_table("mlperf_convergence")))
+    check = res.add_table("planner", planner_table())
     done = check[check["error_frac"].notna()]
     res.add("mlperf_planner_checked_count", len(done), "count", "Pretraining results the planner predicted")
     res.add("mlperf_planner_not_planned_count", (check["why_not"] != "").sum(), "count",

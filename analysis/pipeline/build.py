@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from analysis import appendices, cache, constraints, stored
-from analysis.chapters import claims, plan_backtest  # noqa: F401 (register their stored tables, which the prune keeps)
+from analysis.chapters import claims, mlperf, plan_backtest  # noqa: F401 (register their stored tables, which the prune keeps)
 from analysis.data import data_dir, load_table, table_closure, table_path
 from analysis.errors import InputError
 from analysis.measure.page import measured_page
