@@ -244,3 +244,17 @@ def test_run_from_another_folder_writes_into_the_project(tmp_path):
     proc = run_cli("run", "capex", cwd=elsewhere, env={"PYTHONPATH": str(root)})
     assert proc.returncode == 0, proc.stderr
     assert (root / "_build" / "run" / "capex.json").is_file() and not list(elsewhere.iterdir())
+
+
+def test_the_build_starts_the_longest_chains_of_needs_first():
+    """A section's chain length is one more than the longest of the sections that need it, so the
+    first started is the one most others wait on (the uncertainty chapter: tco, benchmarks,
+    energy, plan, claims and the introduction follow it), and the last is the introduction."""
+    from analysis.pipeline.scheduler import chain_lengths
+
+    lengths = chain_lengths()
+    for s in SECTIONS:
+        after = [lengths[t.name] for t in SECTIONS if s.name in t.needs]
+        assert lengths[s.name] == 1 + max(after, default=0), s.name
+    assert max(lengths, key=lengths.get) == "uncertainty" and lengths["uncertainty"] == 7
+    assert min(lengths, key=lengths.get) == "intro" and lengths["intro"] == 1

@@ -39,6 +39,19 @@ class RunRecord:
     cached: bool
 
 
+def chain_lengths() -> dict[str, int]:
+    """For each section, the number of sections on the longest chain from it to the last one
+    (itself included, each needing the one before): the build starts the longest chains first, so
+    that the chain from the uncertainty chapter to the introduction does not wait while
+    chapters that only the ledger needs run."""
+    after = {s.name: [t.name for t in SECTIONS if s.name in t.needs] for s in SECTIONS}
+    lengths: dict[str, int] = {}
+    for level in reversed(run_order([s.name for s in SECTIONS])):
+        for s in level:
+            lengths[s.name] = 1 + max((lengths[t] for t in after[s.name]), default=0)
+    return lengths
+
+
 def section_inputs(section: Section, params: dict, root: Path, needs: dict[str, bytes], package: dict) -> dict:
     """Everything a section's outputs are made from (the manifest of its cache entry)."""
     data = Path(os.environ.get("ANALYSIS_DATA_DIR", root / "data"))
@@ -124,7 +137,8 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
     and each section's cache key."""
     root, folder = Path(root).resolve(), Path(cache_root) / "sections"
     folder.mkdir(parents=True, exist_ok=True)
-    pending = [s for level in run_order([s.name for s in SECTIONS]) for s in level]
+    lengths = chain_lengths()
+    pending = sorted(SECTIONS, key=lambda s: -lengths[s.name])  # stable: the book's order among equals
     package, keys, records, done, errors, ready = cache.package_hashes(root), {}, [], set(), [], []
     workers, completed = Workers(jobs, root), False
 
@@ -150,6 +164,7 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
                     ready.append((section, inputs, needs))
                 else:
                     finish(section, files, None)
+            ready.sort(key=lambda item: -lengths[item[0].name])  # stable: first ready first among equals
             while ready and workers.free() and not errors:
                 section, inputs, needs = ready.pop(0)
                 work = folder / f".tmp-run-{section.name}-{os.getpid()}"  # removed with any failure
