@@ -44,6 +44,11 @@ def file_hashes(paths, root: Path) -> dict[str, str]:
             for p in sorted(paths)}
 
 
+def folder_hashes(folder: Path) -> dict[str, str]:
+    """:func:`file_hashes` of every file under ``folder``."""
+    return file_hashes([p for p in Path(folder).rglob("*") if p.is_file()], folder)
+
+
 def package_hashes(root: Path) -> dict[str, str]:
     """The ``analysis`` package's code and the lock file under ``root``, hashed (an entry made by
     other code, or with other libraries, is another entry)."""

@@ -89,8 +89,10 @@ def check_allowed(names) -> None:
     """Raise unless every table of ``names`` may be read here: a chapter's kernel may read only
     the tables its section declares (``ANALYSIS_ALLOWED_TABLES``), which its cache key covers."""
     allowed = os.environ.get("ANALYSIS_ALLOWED_TABLES")
+    if allowed is None:
+        return
     for name in names:
-        if allowed is not None and name not in allowed.split(","):
+        if name not in allowed.split(","):
             raise DataError(
                 f"table '{name}' is read but not declared by this section (declared: {allowed or 'none'}); "
                 "add it to the section's tables in analysis/sections.py so its cache key covers it")

@@ -32,8 +32,7 @@ NAMES: set[str] = set()  # every stored function's entry name (what the build's 
 
 def entry_inputs(name: str) -> dict:
     """What the entry ``name`` is made from, now."""
-    data = [p for p in data_dir().rglob("*") if p.is_file()]
-    return {"function": name, **cache.package_hashes(REPO_ROOT), "data": cache.file_hashes(data, data_dir())}
+    return {"function": name, **cache.package_hashes(REPO_ROOT), "data": cache.folder_hashes(data_dir())}
 
 
 def stored(fn):
@@ -52,7 +51,8 @@ def stored(fn):
 def kept(name: str, key: dict, make) -> pd.DataFrame:
     """``make()``, a DataFrame that is a pure function of the data, the code and ``key`` (plain
     JSON: the scenario it was computed under, say), read from the entry ``name`` when that holds
-    for the inputs of now, else computed and stored. ``name`` must be in :data:`NAMES`."""
+    for the inputs of now, else computed and stored. Put ``name`` in :data:`NAMES`, or the build's
+    prune removes its entries."""
     if os.environ.get("ANALYSIS_TABLE_CACHE", "1") == "0":
         return make()
     inputs = {**entry_inputs(name), **({"key": json.loads(json.dumps(key, sort_keys=True, default=repr))} if key else {})}
@@ -96,6 +96,6 @@ def _as_files(table, read: dict) -> dict[str, bytes] | None:
     except (TypeError, ValueError):  # an object JSON cannot hold, or inf/NaN in an object column
         return None
     back = table_from_json(data)
-    if not (back.equals(table) and list(back.dtypes) == list(table.dtypes) and list(back.columns) == list(table.columns)):
+    if not (back.equals(table) and list(back.dtypes) == list(table.dtypes)):
         return None
     return {FRAME: data, READS: json.dumps(read).encode()}

@@ -102,5 +102,5 @@ def test_the_stored_tables_read_back_as_computed(store, monkeypatch):
         assert back.equals(computed) and list(back.dtypes) == list(computed.dtypes), fn.__name__
         assert reads_back == reads, fn.__name__
     assert len(list(store.iterdir())) == 4
-    assert all(cache.read(store.parent / "derived", e.name.rsplit("-", 1)[0], stored.entry_inputs(e.name.rsplit("-", 1)[0]),
-                          "entry") for e in store.iterdir())
+    assert all(cache.read(store, e.name.rsplit("-", 1)[0], stored.entry_inputs(e.name.rsplit("-", 1)[0]), "entry")
+               for e in store.iterdir())

@@ -45,6 +45,11 @@ def section_params(section: str) -> set[str]:
     return set(s.param_map).union(*(section_params(n) for n in s.needs))
 
 
+def ranged_rows(rows: pd.DataFrame, statuses) -> pd.DataFrame:
+    """The ledger rows :func:`range_table` recomputes: a status in ``statuses`` and a result to read."""
+    return rows[rows["status"].isin(statuses) & rows["results_key"].map(lambda k: isinstance(k, str))]
+
+
 def range_table(rows: pd.DataFrame, upstream: dict[str, ChapterResults], statuses) -> pd.DataFrame:
     """For each ledger row (``row_id``, ``section``, ``results_key``, ``low``/``high`` of the
     original, ``params_read``, ``status``) whose status is in ``statuses``, the book's value and its
@@ -52,7 +57,7 @@ def range_table(rows: pd.DataFrame, upstream: dict[str, ChapterResults], statuse
     (default, end) computes the chapters once, through :func:`analysis.chapters.compute_section`."""
     ranges = default_ranges()
     base = _scenario_overrides(upstream)
-    wanted = [(r, p) for r in rows.itertuples() if r.status in statuses and isinstance(r.results_key, str)
+    wanted = [(r, p) for r in ranged_rows(rows, statuses).itertuples()
               for p in r.params_read if p in ranges and p in section_params(r.section)]
     computed: dict[tuple[str, int], dict] = {}
     out = []
@@ -81,7 +86,7 @@ def stored_range_table(rows: pd.DataFrame, upstream: dict[str, ChapterResults], 
     at both ends of some forty ranges, seconds of work that only the data, the code, the rows it
     reads and the scenario's values of the parameters those rows' chapters depend on decide (a
     chapter reads its needs from ``upstream``, and their parameters are among its own)."""
-    used = rows[rows["status"].isin(statuses) & rows["results_key"].map(lambda k: isinstance(k, str))]
+    used = ranged_rows(rows, statuses)
     params = set().union(*(section_params(name) for name in used["section"].unique()))
     key = {"scenario": {k: v for k, v in sorted(_scenario_overrides(upstream).items()) if k in params},
            "statuses": list(statuses), "rows": cache.sha256(table_to_json(used.reset_index(drop=True)))}

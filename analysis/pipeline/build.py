@@ -134,7 +134,7 @@ def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario
         shutil.copytree(root / "book", src / "book", ignore=shutil.ignore_patterns("generated"))
         shutil.copy2(root / "_toc.yml", src / "_toc.yml")
         _stage_config(root / "_config.yml", src / "_config.yml")
-        inputs = {**cache.package_hashes(root), "data": cache.file_hashes([p for p in data_dir().rglob("*") if p.is_file()], data_dir())}
+        inputs = {**cache.package_hashes(root), "data": cache.folder_hashes(data_dir())}
         (src / "book" / "static" / GRID_FOLDER).mkdir(parents=True, exist_ok=True)
         for panel, text in appendices.whatif_scripts(values, inputs, cache_root).items():
             (src / "book" / "static" / GRID_FOLDER / f"{panel}.js").write_text(text, encoding="utf-8")
@@ -151,7 +151,7 @@ def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario
         for name in SCHEMAS:
             if table_path(name).is_file():  # optional tables (a measurement not yet made) may be absent
                 shutil.copy2(table_path(name), generated / "data" / f"{name}.csv")
-        staged = cache.file_hashes([p for p in src.rglob("*") if p.is_file()], src)
+        staged = cache.folder_hashes(src)
         version = cache.key_of({"keys": keys, "scenario": scenario, "sources": staged})
         report = BuildReport(records=records, unchanged=version == _current_version(build_dir))
         if report.unchanged:
