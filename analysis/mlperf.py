@@ -54,20 +54,23 @@ def scaling_steps(results: pd.DataFrame) -> pd.DataFrame:
     step to the next size up: size ratio, GPU-hours ratio, ``efficiency`` (GPU-hours before / after:
     1 is perfect strong scaling) and ``efficiency_per_doubling`` (that, per doubling of the size).
     The frameworks of both ends are kept, so a software change is not read as a scaling effect."""
-    rows = []
-    for (benchmark, gpu_id, round_), g in results.dropna(subset=["gpu_id"]).groupby(["benchmark", "gpu_id", "round"]):
-        best = g.loc[g.groupby("accelerators")["score_minutes"].idxmin()].sort_values("accelerators")
-        for a, b in zip(best.itertuples(), best.iloc[1:].itertuples(), strict=False):
-            ratio = b.accelerators / a.accelerators
-            eff = a.gpu_hours / b.gpu_hours
-            rows.append({"benchmark": benchmark, "gpu_id": gpu_id, "round": round_,
-                         "accelerators_from": a.accelerators, "accelerators_to": b.accelerators,
-                         "gpu_hours_from": a.gpu_hours, "gpu_hours_to": b.gpu_hours,
-                         "submitter_from": a.submitter, "submitter_to": b.submitter,
-                         "framework_from": a.framework, "framework_to": b.framework,
-                         "same_framework": a.framework == b.framework, "size_ratio": ratio,
-                         "efficiency": eff, "efficiency_per_doubling": eff ** (1.0 / math.log2(ratio))})
-    return pd.DataFrame(rows)
+    keys = ["benchmark", "gpu_id", "round"]
+    known = results.dropna(subset=["gpu_id"])
+    # the fastest at each size (the first listed of equals), ordered by benchmark, accelerator, round and size
+    best = known.loc[known.groupby([*keys, "accelerators"])["score_minutes"].idxmin()]
+    up = best.groupby(keys).shift(-1)  # the next size up of the same benchmark, accelerator and round
+    a, b = best[up["accelerators"].notna()], up[up["accelerators"].notna()]
+    ratio = b["accelerators"].to_numpy(float) / a["accelerators"].to_numpy(float)
+    eff = a["gpu_hours"].to_numpy(float) / b["gpu_hours"].to_numpy(float)
+    return pd.DataFrame({**{k: a[k].to_numpy() for k in keys},
+                         "accelerators_from": a["accelerators"].to_numpy(),
+                         "accelerators_to": b["accelerators"].astype(a["accelerators"].dtype).to_numpy(),
+                         "gpu_hours_from": a["gpu_hours"].to_numpy(), "gpu_hours_to": b["gpu_hours"].to_numpy(),
+                         "submitter_from": a["submitter"].to_numpy(), "submitter_to": b["submitter"].to_numpy(),
+                         "framework_from": a["framework"].to_numpy(), "framework_to": b["framework"].to_numpy(),
+                         "same_framework": a["framework"].to_numpy() == b["framework"].to_numpy(), "size_ratio": ratio,
+                         "efficiency": eff,
+                         "efficiency_per_doubling": [e ** (1.0 / math.log2(r)) for e, r in zip(eff, ratio, strict=True)]})
 
 
 def cross_vendor(results: pd.DataFrame, vendor_of: dict[str, str]) -> pd.DataFrame:

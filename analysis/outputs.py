@@ -7,6 +7,8 @@
 * SIGTERM and SIGHUP end the process the way Ctrl-C does (the same cleanup, exit 130), and SIGINT
   is handled even when the process was started with it ignored (a background job of a
   non-interactive shell inherits SIGINT ignored, and Python then installs no handler).
+* :func:`follow_parent`: a helper process of the build (a worker, the renderer) ends when the
+  build does, even when the build is killed.
 * :func:`fault_point`: named points where a test can have the process killed (SIGKILL, no
   handler runs), to check what a kill at that instant leaves (``ANALYSIS_FAULT_AT=<name>``).
 """
@@ -18,6 +20,7 @@ import fcntl
 import os
 import shutil
 import signal
+import sys
 import threading
 from pathlib import Path
 
@@ -104,3 +107,13 @@ def fault_point(name: str) -> None:
     linked, swapped)."""
     if os.environ.get("ANALYSIS_FAULT_AT") == name:
         os.kill(os.getpid(), signal.SIGKILL)
+
+
+def follow_parent(parent: int) -> bool:
+    """Have Linux send this process SIGTERM when its parent dies, even by SIGKILL (prctl(2),
+    PR_SET_PDEATHSIG). False when the parent ``parent`` died before this process could ask."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    return os.getppid() == parent

@@ -42,11 +42,12 @@ def ladder(prices: pd.DataFrame, book_tco: dict[str, float] | None = None) -> pd
     ``evidence`` (the classes read, joined) and ``source_ids``. ``book_tco`` adds the book's own
     TCO per GPU-hour (the TCO chapter's result) as the last tier."""
     out = []
+    by_pair = dict(list(prices.groupby(["gpu_id", "tier"], sort=False)))  # each accelerator and tier's rows, split once
     for gpu_id in sorted(prices["gpu_id"].unique()):
         for tier in TIERS:
-            rows = tier_rows(prices, gpu_id, tier)
-            if rows.empty:
+            if (gpu_id, tier) not in by_pair:
                 continue
+            rows = tier_rows(by_pair[(gpu_id, tier)], gpu_id, tier)
             mid = (rows["low_usd_per_gpu_hour"] + rows["high_usd_per_gpu_hour"]) / 2
             out.append({"gpu_id": gpu_id, "tier": tier, "usd_per_gpu_hour": float(mid.median()),
                         "low": float(rows["low_usd_per_gpu_hour"].min()), "high": float(rows["high_usd_per_gpu_hour"].max()),

@@ -33,11 +33,13 @@ def book_state(build: Path) -> dict:
 
 
 def _workers_of(build: Path) -> list[int]:
-    """Worker processes still running in this project folder."""
+    """The build's helper processes (its workers, its renderer) still running in this project folder."""
     found = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
-            if b"analysis.pipeline.execute" in Path(f"/proc/{pid}/cmdline").read_bytes() and \
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            if (b"analysis.pipeline.execute" in cmdline or b"analysis.pipeline.render" in cmdline) and \
+                    Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z" and \
                     Path(f"/proc/{pid}/cwd").resolve() == build.parent.resolve():
                 found.append(int(pid))
         except OSError:
@@ -57,7 +59,7 @@ def test_a_kill_at_any_step_leaves_a_whole_book(book):
         state = book_state(build)
         assert state["new"] == (point == "swapped"), point
         assert (state == before) == (point != "swapped"), point
-        if point == "section-running":  # its workers die with it; its work folder stays behind
+        if point == "section-running":  # its workers and renderer die with it; its work folder stays behind
             assert list((build / "cache" / "sections").glob(".tmp-run-*"))
             deadline = time.monotonic() + 30
             while _workers_of(build) and time.monotonic() < deadline:

@@ -128,12 +128,14 @@ def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario
     started = time.perf_counter()
     stage = build_dir / f".stage-{os.getpid()}"
     src, results, cache_root = stage / "src", stage / "results", build_dir / "cache"
-    generated = src / "book" / "generated"
+    generated, renderer = src / "book" / "generated", None
     try:
         results.mkdir(parents=True)
+        src.mkdir()
+        _stage_config(root / "_config.yml", src / "_config.yml")
+        renderer = render.Renderer(src / "_config.yml", build_dir / ".render")  # loads Jupyter Book meanwhile
         shutil.copytree(root / "book", src / "book", ignore=shutil.ignore_patterns("generated"))
         shutil.copy2(root / "_toc.yml", src / "_toc.yml")
-        _stage_config(root / "_config.yml", src / "_config.yml")
         inputs = {**cache.package_hashes(root), "data": cache.folder_hashes(data_dir())}
         (src / "book" / "static" / GRID_FOLDER).mkdir(parents=True, exist_ok=True)
         for panel, text in appendices.whatif_scripts(values, inputs, cache_root).items():
@@ -163,7 +165,7 @@ def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario
             cache.say("Rendering with jupyter-book ...")
             new = build_dir / "versions" / f".tmp-{version}"
             t0 = time.perf_counter()
-            render.render(src, build_dir / ".render", new / "html", scenario)
+            renderer.render(src, new / "html", scenario)
             report.sphinx_seconds = time.perf_counter() - t0
             fault_point("rendered")
             results.rename(new / "results")
@@ -177,6 +179,8 @@ def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario
         report.seconds = time.perf_counter() - started
         return report
     finally:
+        if renderer:
+            renderer.stop()
         shutil.rmtree(stage, ignore_errors=True)
 
 

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from analysis.errors import ExecutionError
+from analysis.outputs import follow_parent
 
 # No cell of the book takes more than seconds; a cell still running after this long is hung (a
 # deadlock, an endless loop from extreme inputs) and fails with its cell named.
@@ -58,16 +59,25 @@ def _describe(section: str, source: Path, exc: BaseException) -> str:
     return f"section '{section}' failed in {source}: {cause}"
 
 
+def preload(section: str) -> list[str]:
+    """Kernel options (IPython's ``exec_lines``) that import the modules the section's notebook
+    imports while its kernel starts, so that a kernel started ahead of its job has them loaded when
+    the job comes. Nothing is bound in the notebook's namespace (a comprehension, output muted)."""
+    modules = ("analysis.notebook", "analysis.tables", f"analysis.chapters.{section}", f"analysis.figures.{section}")
+    return [f"--IPKernelApp.exec_lines=[__import__(name) for name in {modules!r}];"]
+
+
 def start_kernel(job: dict):
     """A kernel for the section of ``job`` (:func:`execute_section`'s arguments), started before
-    the job can run (jupyter_client's ``AsyncKernelManager.start_kernel``, with its variables)."""
+    the job can run (jupyter_client's ``AsyncKernelManager.start_kernel``, with its variables and
+    :func:`preload`'s imports)."""
     from jupyter_client.manager import AsyncKernelManager
     from jupyter_core.utils import run_sync
 
     km = AsyncKernelManager(kernel_name="python3")
     env = {**os.environ, "ANALYSIS_RESULTS_DIR": str(Path(job["results_dir"]).resolve()),
            "ANALYSIS_ALLOWED_TABLES": ",".join(job["tables"])}
-    run_sync(km.start_kernel)(env=env, cwd=str(Path(job["root"]).resolve()))
+    run_sync(km.start_kernel)(env=env, cwd=str(Path(job["root"]).resolve()), extra_arguments=preload(job["section"]))
     return km
 
 
@@ -125,11 +135,7 @@ def worker(parent: int) -> int:
     # Ctrl-C is the build's to handle (it stops the workers). A handler, not SIG_IGN, which the
     # kernels would inherit (a cell timeout interrupts the kernel with SIGINT).
     signal.signal(signal.SIGINT, lambda *_: None)
-    if sys.platform.startswith("linux"):  # SIGTERM when the build dies, even by SIGKILL (prctl(2))
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    if os.getppid() != parent:  # the build died before this process asked to follow it
+    if not follow_parent(parent):  # the build died before this process asked to follow it
         return 130
     answers = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)  # anything else written to standard output (by a kernel, say) goes to the log
@@ -145,8 +151,9 @@ def worker(parent: int) -> int:
             if job.pop("prepare", False):
                 kernel = (job["section"], start_kernel(job))
                 continue
+            kernel = kernel or (job["section"], start_kernel(job))  # every kernel starts with its preload
             try:
-                execute_section(**job, km=kernel and kernel[1])
+                execute_section(**job, km=kernel[1])
                 answer = {"ok": True, "seconds": time.perf_counter() - started}
             except SectionFailed as exc:
                 answer = {"ok": False, "error": str(exc)}

@@ -1,4 +1,8 @@
-"""Render the staged book with Jupyter Book's own command line, ``jupyter-book build``.
+"""Render the staged book with Jupyter Book's own command line, ``jupyter-book build``, run by a
+process of its own (:class:`Renderer`) that the build starts first: it imports Jupyter Book and the
+book's Sphinx extensions while the sections execute, then waits. When the pages are staged it runs
+the command in process, through click's public ``main(args=..., standalone_mode=False)``, so the
+render does not wait on a second start-up of Python, Sphinx and its extensions.
 
 Sphinx keeps its environment and output in ``_build/.render/`` between builds and, as for any
 project, re-reads only the pages whose files are newer than its last read: :func:`sync_tree`
@@ -11,6 +15,10 @@ interrupted render removes ``_build/.render/``, so the next one starts clean.
 
 from __future__ import annotations
 
+import contextlib
+import importlib
+import json
+import os
 import re
 import shutil
 import subprocess
@@ -19,13 +27,17 @@ import tempfile
 from html import escape as html_escape
 from pathlib import Path
 
+import yaml
+
 from analysis.errors import ExecutionError
+from analysis.outputs import follow_parent
 
 MARKER = "@@scenario-announcement@@"
 # pydata-sphinx-theme's markup for a local announcement (sections/announcement.html)
 BANNER = ('\n<aside class="bd-header-announcement" aria-label="Announcement">\n'
           '  <div class="bd-header-announcement__content">{}</div>\n</aside>')
 IN_PROGRESS = ".in-progress"
+IMPORTED = "imported-modules.txt"  # what the last render imported, loaded ahead of the next one
 OPTIONS = ("-W", "-n", "--keep-going", "--quiet")  # every warning is an error, every reference checked
 
 
@@ -59,29 +71,65 @@ def sync_tree(src: Path, dest: Path) -> int:
     return changed
 
 
-def render(src: Path, work: Path, html_out: Path, scenario: str | None) -> None:
-    """``jupyter-book build`` of the staged sources ``src`` (incrementally, in ``work``); the
-    finished HTML, banner set, goes to ``html_out``."""
-    if (work / IN_PROGRESS).exists():  # a render was interrupted: its state is not trusted
-        shutil.rmtree(work, ignore_errors=True)
-    work.mkdir(parents=True, exist_ok=True)
-    (work / IN_PROGRESS).touch()
-    sync_tree(src, work / "src")
-    built = work / "out" / "_build" / "html"
-    with tempfile.TemporaryFile() as log:
-        command = Path(sys.executable).with_name("jupyter-book")  # the console script beside this Python
-        proc = subprocess.run([str(command), "build", str(work / "src"), "--path-output", str(work / "out"),
-                               *OPTIONS], stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        if proc.returncode != 0:
-            log.seek(0)
-            tail = "\n".join(log.read().decode(errors="replace").strip().splitlines()[:40])  # warnings first
+class Renderer:
+    """The render process (``python -m analysis.pipeline.render PID CONFIG WORK``), started before
+    the sections execute; :meth:`render` hands it one render, :meth:`stop` ends it unused."""
+
+    def __init__(self, config: Path, work: Path):
+        self.work, self.log = work, tempfile.TemporaryFile()  # the log: Jupyter Book's and Sphinx's messages
+        self.proc = subprocess.Popen([sys.executable, "-m", "analysis.pipeline.render", str(os.getpid()), str(config), str(work)],
+                                     stdin=subprocess.PIPE, stdout=self.log, stderr=subprocess.STDOUT, text=True)
+
+    def render(self, src: Path, html_out: Path, scenario: str | None) -> None:
+        """``jupyter-book build`` of the staged sources ``src`` (incrementally, in the renderer's
+        ``work`` folder); the finished HTML, banner set, goes to ``html_out``."""
+        work = self.work
+        if (work / IN_PROGRESS).exists():  # a render was interrupted: its state is not trusted
             shutil.rmtree(work, ignore_errors=True)
-            raise ExecutionError(f"jupyter-book build failed (exit status {proc.returncode}); "
+        work.mkdir(parents=True, exist_ok=True)
+        (work / IN_PROGRESS).touch()
+        sync_tree(src, work / "src")
+        self.proc.stdin.write(json.dumps(["build", str(work / "src"), "--path-output", str(work / "out"), *OPTIONS]) + "\n")
+        self.proc.stdin.close()
+        if self.proc.wait() != 0:
+            self.log.seek(0)
+            tail = "\n".join(self.log.read().decode(errors="replace").strip().splitlines()[:40])  # warnings first
+            shutil.rmtree(work, ignore_errors=True)
+            raise ExecutionError(f"jupyter-book build failed (exit status {self.proc.returncode}); "
                                  f"the previous book is untouched.\n{tail}")
-    (work / IN_PROGRESS).unlink()
-    shutil.copytree(built, html_out)
-    drop_unlinked_files(html_out)
-    announce(html_out, scenario)
+        (work / IN_PROGRESS).unlink()
+        shutil.copytree(work / "out" / "_build" / "html", html_out)
+        drop_unlinked_files(html_out)
+        announce(html_out, scenario)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait()
+        self.log.close()
+
+
+def serve(parent: int, config: Path, work: Path) -> int:
+    """The render process: import Jupyter Book, the extensions ``config`` lists and every module
+    the last render in ``work`` imported (Sphinx's extensions import most of theirs only when set
+    up), then run the ``jupyter-book`` command line read from standard input, if any (a failed
+    build exits non-zero), and record the modules it imported."""
+    if not follow_parent(parent):
+        return 1
+    from jupyter_book.cli.main import main
+
+    sphinx = (yaml.safe_load(config.read_text(encoding="utf-8")) or {}).get("sphinx") or {}
+    recorded = []
+    with contextlib.suppress(OSError):  # no render yet, or its state removed
+        recorded = (work / IMPORTED).read_text(encoding="utf-8").split()
+    for name in [*(sphinx.get("config") or {}).get("extensions", []), *recorded]:
+        with contextlib.suppress(Exception):  # one an upgrade removed: the render imports what it needs
+            importlib.import_module(name)
+    line = sys.stdin.readline()
+    if line:  # none: the build needed no render
+        main.main(args=json.loads(line), standalone_mode=False)
+        (work / IMPORTED).write_text("\n".join(sorted(set(sys.modules) - {"__main__"})), encoding="utf-8")
+    return 0
 
 
 def announce(html_dir: Path, scenario: str | None) -> None:
@@ -108,3 +156,7 @@ def drop_unlinked_files(html_dir: Path) -> None:
                 path.unlink()
             elif path.is_dir() and not any(path.iterdir()):
                 path.rmdir()
+
+
+if __name__ == "__main__":
+    sys.exit(serve(int(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])))

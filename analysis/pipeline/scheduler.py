@@ -154,16 +154,19 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
 
     try:
         while (pending or ready or workers.busy) and not (errors and not workers.busy):
-            for section in [s for s in pending if set(s.needs) <= done and not errors]:
-                pending.remove(section)
-                needs = {n: (results_out / f"{n}.json").read_bytes() for n in section.needs}
-                inputs = section_inputs(section, values[section.name], root, needs, package)
-                keys[section.name] = cache.key_of(inputs)
-                files = cache.read(folder, section.name, inputs, f"  {section.name}")
-                if files is None:
-                    ready.append((section, inputs, needs))
-                else:
-                    finish(section, files, None)
+            # every section whose needs are done, again as long as the cache completes some: a kernel
+            # is then started ahead for a section that must run, not for one the cache would answer
+            while unlocked := [s for s in pending if set(s.needs) <= done and not errors]:
+                for section in unlocked:
+                    pending.remove(section)
+                    needs = {n: (results_out / f"{n}.json").read_bytes() for n in section.needs}
+                    inputs = section_inputs(section, values[section.name], root, needs, package)
+                    keys[section.name] = cache.key_of(inputs)
+                    files = cache.read(folder, section.name, inputs, f"  {section.name}")
+                    if files is None:
+                        ready.append((section, inputs, needs))
+                    else:
+                        finish(section, files, None)
             ready.sort(key=lambda item: -lengths[item[0].name])  # stable: first ready first among equals
             while ready and workers.free() and not errors:
                 section, inputs, needs = ready.pop(0)
