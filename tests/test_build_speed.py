@@ -191,7 +191,7 @@ def test_a_cache_entry_keeps_its_most_recent_versions(tmp_path):
 
 
 def test_sync_tree_writes_only_what_changed(tmp_path):
-    from analysis.pipeline.render import sync_tree
+    from analysis.site import sync_tree
 
     src, dest = tmp_path / "src", tmp_path / "dest"
     for rel, text in (("a.md", "a"), ("book/b.md", "b"), ("book/generated/c.ipynb", "c")):
@@ -211,7 +211,7 @@ def test_sync_tree_writes_only_what_changed(tmp_path):
 
 
 def test_announce_sets_or_removes_the_scenario_banner(tmp_path):
-    from analysis.pipeline.render import BANNER, MARKER, announce
+    from analysis.site import BANNER, MARKER, announce
 
     page = "<div>top</div>" + BANNER.format(MARKER) + "\n<main>body</main>"
     (tmp_path / "a").mkdir()
@@ -225,7 +225,7 @@ def test_announce_sets_or_removes_the_scenario_banner(tmp_path):
 
 
 def test_files_no_page_links_are_dropped(tmp_path):
-    from analysis.pipeline.render import drop_unlinked_files
+    from analysis.site import drop_unlinked_files
 
     for rel in ("_images/a.png", "_images/old.png", "_downloads/1/t.csv", "_downloads/2/old.csv", "_static/x.js"):
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)

@@ -278,7 +278,7 @@ BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c
 def test_bidi_and_control_characters_never_reach_a_reader(tmp_path, capsys):
     """A right-to-left override in a name would mirror the banner's warning sentence in the browser;
     an escape sequence would move the terminal's cursor. Both go, wherever the name is shown."""
-    from analysis.pipeline.render import banner_text
+    from analysis.site import banner_text
 
     path = tmp_path / "evil\u202e.yaml"
     path.write_text('name: "Cheap \\u202epower\\u2066 \\e[2J\\x07here"\n'

@@ -17,7 +17,8 @@ import pytest
 import yaml
 
 from analysis.errors import ExecutionError
-from analysis.pipeline.render import IMPORTED, MARKER, Renderer
+from analysis.pipeline.render import IMPORTED, Renderer
+from analysis.site import MARKER
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -35,6 +36,10 @@ def stage(src: Path, page: str) -> Path:
     return src
 
 
+def tree_bytes(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
 def _render(src: Path, work: Path, html: Path, scenario: str | None) -> Renderer:
     renderer = Renderer(src / "_config.yml", work)
     try:
@@ -45,7 +50,8 @@ def _render(src: Path, work: Path, html: Path, scenario: str | None) -> Renderer
 
 
 def test_a_staged_book_renders_then_a_sphinx_warning_fails_the_next_render(tmp_path):
-    """One clean render, then an incremental one of a page with a broken reference: an error naming
+    """One clean render; the next one gives the same bytes with the last render's modules loaded
+    ahead as without; then a page with a broken reference fails the render with an error naming
     Sphinx's warning, nothing written, and the renderer's state removed so the next starts clean."""
     src, work = stage(tmp_path / "src", "(start)=\n# A page\n\nSee {ref}`start`.\n"), tmp_path / "work"
     assert _render(src, work, tmp_path / "html", "my scenario").proc.returncode == 0
@@ -53,6 +59,16 @@ def test_a_staged_book_renders_then_a_sphinx_warning_fails_the_next_render(tmp_p
     assert "Scenario: my scenario." in page and MARKER not in page and "A page" in page
     assert (work / "out").is_dir() and not (work / ".in-progress").exists()  # kept for the next render
     assert {"sphinx", "myst_nb", "jupyter_book"} <= set((work / IMPORTED).read_text().split())  # loaded ahead next time
+    # an edited page rendered with those modules loaded ahead, then again without them: the same bytes
+    (src / "index.md").write_text("(start)=\n# A page, edited\n\nSee {ref}`start`.\n", encoding="utf-8")
+    _render(src, work, tmp_path / "html-warm", None)
+    (work / IMPORTED).unlink()
+    os.utime(work / "src" / "index.md", (time.time() + 5, time.time() + 5))  # read again
+    _render(src, work, tmp_path / "html-cold", None)
+    assert tree_bytes(tmp_path / "html-warm") == tree_bytes(tmp_path / "html-cold")
+    written = [(tmp_path / html / "index.html").stat().st_mtime_ns for html in ("html-warm", "html-cold")]
+    assert written[1] > written[0]  # the page was written again, not kept
+    assert "A page, edited" in (tmp_path / "html-warm" / "index.html").read_text(encoding="utf-8")
     (src / "index.md").write_text("# A page\n\nSee {ref}`no-such-label`.\n", encoding="utf-8")
     with pytest.raises(ExecutionError) as failed:
         _render(src, work, tmp_path / "html-2", None)

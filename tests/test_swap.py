@@ -10,7 +10,7 @@ from pathlib import Path
 
 from conftest import run_cli
 
-from analysis.pipeline.render import banner_text
+from analysis.site import banner_text
 
 # In the order a build reaches them; the last one is after the new version is in place.
 POINTS = ("section-running", "rendered", "version-written", "linked", "swapped")

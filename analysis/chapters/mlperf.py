@@ -12,6 +12,7 @@ import pandas as pd
 from analysis import atlas, mlperf, planner, prices, provenance
 from analysis.chapters import ChapterResults
 from analysis.data import load_table
+from analysis.planner.cache import data_key
 from analysis.stored import stored
 
 ROUNDS_PUBLISHED = ("v4.0", "v4.1", "v5.0", "v5.1", "v6.0")  # the rounds the issue asks for
@@ -59,7 +60,7 @@ def planner_check(results: pd.DataFrame, benchmarks: pd.DataFrame, convergence: 
                "submitter": r.submitter, "accelerators": r.accelerators, "global_batch_size": r.global_batch_size,
                "tokens_to_target": tokens, "batch_within_reference": inside, "score_minutes": r.score_minutes,
                "predicted_minutes": np.nan, "mfu": np.nan, "error_frac": np.nan, "why_not": ""}
-        minutes, mfu, why = _planned(b["model_id"], tokens, r.gpu_id, int(r.accelerators))
+        minutes, mfu, why = _planned(b["model_id"], tokens, r.gpu_id, int(r.accelerators), data_key())
         row.update(predicted_minutes=minutes, mfu=mfu, why_not=why, error_frac=minutes / r.score_minutes - 1)
         rows.append(row)
     return pd.DataFrame(rows)
@@ -75,9 +76,11 @@ def planner_table() -> pd.DataFrame:
 
 
 @provenance.memoized
-def _planned(model_id: str, tokens: float, gpu_id: str, gpus: int) -> tuple[float, float, str]:
+def _planned(model_id: str, tokens: float, gpu_id: str, gpus: int, key: tuple) -> tuple[float, float, str]:
     """The planner's time without failures (minutes) and MFU for one run, or why it cannot plan it.
-    No parameter of this chapter reaches it, so one process asks the planner once per run."""
+    No parameter of this chapter reaches it, so one process asks the planner once per run and state
+    of the data (``key``, :func:`analysis.planner.cache.data_key`: a test's edited copy of a table
+    the planner reads is another state, not the book's)."""
     try:
         plan = planner.plan(planner.PlanInputs(model=planner.model_from_registry(model_id), tokens=tokens,
                                                gpu_id=gpu_id, gpus=gpus, precision="bf16", draws=PLANNER_DRAWS))

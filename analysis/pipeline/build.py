@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from analysis import appendices, cache, constraints, stored
+from analysis import appendices, cache, constraints, site, stored
 from analysis.chapters import claims, mlperf, plan_backtest  # noqa: F401 (register their stored tables, which the prune keeps)
 from analysis.data import data_dir, load_table, table_closure, table_path
 from analysis.errors import InputError
@@ -206,9 +206,9 @@ def _swap_in(build_dir: Path, version: str) -> None:
 
 
 def _stage_config(source: Path, dest: Path) -> None:
-    """The theme's banner holds a marker that :func:`render.announce` replaces after rendering."""
+    """The theme's banner holds a marker that :func:`analysis.site.announce` replaces after rendering."""
     import yaml
 
     config = yaml.safe_load(source.read_text(encoding="utf-8"))
-    config.setdefault("html", {})["announcement"] = render.MARKER
+    config.setdefault("html", {})["announcement"] = site.MARKER
     dest.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")

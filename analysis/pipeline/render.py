@@ -1,16 +1,14 @@
-"""Render the staged book with Jupyter Book's own command line, ``jupyter-book build``, run by a
-process of its own (:class:`Renderer`) that the build starts first: it imports Jupyter Book and the
-book's Sphinx extensions while the sections execute, then waits. When the pages are staged it runs
-the command in process, through click's public ``main(args=..., standalone_mode=False)``, so the
-render does not wait on a second start-up of Python, Sphinx and its extensions.
+"""Render the staged book with Jupyter Book's own command line, ``jupyter-book build``, in a process
+of its own (:class:`Renderer`) that the build starts first: while the sections execute it imports
+Jupyter Book, the book's Sphinx extensions and every module the last render imported; when the
+pages are staged it runs the command in process, through click's public ``main(args=...,
+standalone_mode=False)``, so the render does not wait on Python, Sphinx and their imports.
 
-Sphinx keeps its environment and output in ``_build/.render/`` between builds and, as for any
-project, re-reads only the pages whose files are newer than its last read: :func:`sync_tree`
-writes only the staged files whose bytes differ, so an unchanged page keeps its modification
-time. The HTML is then copied out (Sphinx rewrites its output in place next time), without the
-files no page links any more, and the scenario banner is set in the copy: the configuration holds
-a fixed marker, because a changed configuration makes Sphinx write every page again. A failed or
-interrupted render removes ``_build/.render/``, so the next one starts clean.
+Sphinx keeps its environment and output in ``_build/.render/`` between builds and re-reads only
+the pages whose files are newer than its last read (:func:`analysis.site.sync_tree` rewrites only
+what changed). The HTML is copied out (Sphinx rewrites its output in place next time), without the
+files no page links any more, and the scenario banner is set in the copy (:mod:`analysis.site`).
+A failed or interrupted render removes ``_build/.render/``, so the next one starts clean.
 """
 
 from __future__ import annotations
@@ -19,56 +17,21 @@ import contextlib
 import importlib
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
-from html import escape as html_escape
 from pathlib import Path
 
 import yaml
 
 from analysis.errors import ExecutionError
 from analysis.outputs import follow_parent
+from analysis.site import announce, drop_unlinked_files, sync_tree
 
-MARKER = "@@scenario-announcement@@"
-# pydata-sphinx-theme's markup for a local announcement (sections/announcement.html)
-BANNER = ('\n<aside class="bd-header-announcement" aria-label="Announcement">\n'
-          '  <div class="bd-header-announcement__content">{}</div>\n</aside>')
 IN_PROGRESS = ".in-progress"
 IMPORTED = "imported-modules.txt"  # what the last render imported, loaded ahead of the next one
 OPTIONS = ("-W", "-n", "--keep-going", "--quiet")  # every warning is an error, every reference checked
-
-
-def banner_text(scenario: str) -> str:
-    """The banner every page of a scenario build shows; the user's text is escaped (the theme
-    inserts it as raw HTML)."""
-    return (f"Scenario: {html_escape(scenario)}. The numbers on this page are not the report's defaults; "
-            "the Assumptions appendix lists what changed.")
-
-
-def sync_tree(src: Path, dest: Path) -> int:
-    """Make ``dest`` a copy of ``src``, writing only files whose bytes differ and removing files
-    ``src`` lacks. Returns the number of files written or removed."""
-    changed = 0
-    wanted = {p.relative_to(src) for p in src.rglob("*") if p.is_file()}
-    if dest.exists():
-        for path in sorted(dest.rglob("*"), reverse=True):
-            rel = path.relative_to(dest)
-            if path.is_file() and rel not in wanted:
-                path.unlink()
-                changed += 1
-            elif path.is_dir() and not any(path.iterdir()):
-                path.rmdir()
-    for rel in sorted(wanted):
-        target, data = dest / rel, (src / rel).read_bytes()
-        if target.is_file() and target.read_bytes() == data:
-            continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)  # a new modification time: Sphinx re-reads this page
-        changed += 1
-    return changed
 
 
 class Renderer:
@@ -89,8 +52,9 @@ class Renderer:
         work.mkdir(parents=True, exist_ok=True)
         (work / IN_PROGRESS).touch()
         sync_tree(src, work / "src")
-        self.proc.stdin.write(json.dumps(["build", str(work / "src"), "--path-output", str(work / "out"), *OPTIONS]) + "\n")
-        self.proc.stdin.close()
+        with contextlib.suppress(BrokenPipeError):  # a renderer that died: its exit status and log say why
+            self.proc.stdin.write(json.dumps(["build", str(work / "src"), "--path-output", str(work / "out"), *OPTIONS]) + "\n")
+            self.proc.stdin.close()
         if self.proc.wait() != 0:
             self.log.seek(0)
             tail = "\n".join(self.log.read().decode(errors="replace").strip().splitlines()[:40])  # warnings first
@@ -130,32 +94,6 @@ def serve(parent: int, config: Path, work: Path) -> int:
         main.main(args=json.loads(line), standalone_mode=False)
         (work / IMPORTED).write_text("\n".join(sorted(set(sys.modules) - {"__main__"})), encoding="utf-8")
     return 0
-
-
-def announce(html_dir: Path, scenario: str | None) -> None:
-    """Put the scenario banner where the marker is on every page, or remove the banner."""
-    banner = BANNER.format(MARKER).encode()
-    replacement = BANNER.format(banner_text(scenario)).encode() if scenario else b""
-    for page in html_dir.rglob("*.html"):
-        data = page.read_bytes()
-        if banner in data:
-            page.write_bytes(data.replace(banner, replacement))
-
-
-LINKED = re.compile(rb'(?:src|href)="(?:\.\./)*(_images/[^"#?]+|_downloads/[^"#?]+)"')
-
-
-def drop_unlinked_files(html_dir: Path) -> None:
-    """Remove from ``_images/`` and ``_downloads/`` the files no page links: what an incremental
-    build keeps of earlier versions of the pages it re-read (a clean build has none)."""
-    linked = {m.decode() for page in html_dir.rglob("*.html") for m in LINKED.findall(page.read_bytes())}
-    for folder in ("_images", "_downloads"):
-        for path in sorted((html_dir / folder).rglob("*"), reverse=True):
-            rel = path.relative_to(html_dir).as_posix()
-            if path.is_file() and rel not in linked:
-                path.unlink()
-            elif path.is_dir() and not any(path.iterdir()):
-                path.rmdir()
 
 
 if __name__ == "__main__":

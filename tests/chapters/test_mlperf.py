@@ -70,6 +70,37 @@ def test_planner_check_is_the_planners_own_answer(E):
     assert (check.loc[check["error_frac"].isna(), "gpu_id"].str.startswith("tpu")).all()  # only TPUs go unplanned
 
 
+def test_the_planner_check_follows_the_data_it_is_computed_from(tmp_path, monkeypatch):
+    """The check's planner answers are kept per run and per state of the data: a process that
+    computed the check on an edited copy of a table the planner reads (as a test does) gets the
+    book's answers again on the book's data, and never stores the copy's under the book's key. A
+    memo keyed on the run alone once did, and a later test read the copy's answer from the store."""
+    import shutil
+
+    import pandas as pd
+
+    from analysis import data
+    from analysis.chapters import mlperf
+
+    monkeypatch.setenv("ANALYSIS_TABLE_CACHE", "0")  # computed here, not read from a stored entry
+
+    def first_planned():
+        data.clear_cache()
+        check = mlperf.planner_table()
+        return check.loc[check["error_frac"].notna(), "predicted_minutes"].iloc[0]
+
+    book = first_planned()
+    folder = shutil.copytree(data.DATA_DIR, tmp_path / "data")
+    runs = pd.read_csv(folder / "backtest_runs.csv", dtype=str, keep_default_na=False)
+    runs.loc[runs["run_id"] == "llama31_70b", "published_gpu_hours"] = "14000000"  # moves the production term
+    runs.to_csv(folder / "backtest_runs.csv", index=False)
+    monkeypatch.setenv("ANALYSIS_DATA_DIR", str(folder))
+    assert first_planned() != pytest.approx(book, rel=1e-6)
+    monkeypatch.delenv("ANALYSIS_DATA_DIR")
+    assert first_planned() == book
+    data.clear_cache()
+
+
 def test_scaling_steps_and_cross_vendor_rows(E):
     steps = E.tables["scaling"]
     assert (steps["efficiency_per_doubling"] > 0).all()
