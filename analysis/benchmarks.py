@@ -10,6 +10,7 @@ conventions that make one throughput several "MFU"s.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from analysis import provenance
@@ -53,9 +54,10 @@ def load_benchmarks() -> pd.DataFrame:
 def pick(bench: pd.DataFrame, **where) -> pd.Series:
     """The one benchmark row matching every ``column=value`` in ``where``; an error naming the
     criteria if none or several match (so a notebook never silently averages or picks the first)."""
-    match = bench
+    keep = np.ones(len(bench), dtype=bool)  # one mask, one selection: a filtered copy per criterion costs ms each
     for column, value in where.items():
-        match = match[match[column] == value]
+        keep &= bench[column].eq(value).fillna(False).to_numpy(dtype=bool)
+    match = bench[keep]
     if len(match) != 1:
         raise LookupError(f"{len(match)} benchmark rows match {where}; expected exactly one")
     provenance.note_rows("benchmarks", match)

@@ -172,10 +172,10 @@ def facts_ledger(results: Results, at_defaults: dict[str, bool]) -> pd.DataFrame
     checks = load_table("fact_checks")
     facts = load_table("report_facts").set_index("fact_id")
     places = fact_uses(results, at_defaults)
+    primaries = {r["fact_id"]: r for r in places[places["primary"]].to_dict("records")}  # each fact's first place
     rows = []
     for f in checks.itertuples():
-        mine = places[places["fact_id"] == f.fact_id]
-        primary = mine[mine["primary"]].iloc[0]
+        primary = primaries[f.fact_id]
         rows.append({
             "fact_id": f.fact_id, "quantity": facts.loc[f.fact_id, "quantity"], "section": f.section,
             "results_key": f.results_key, "uses": f.uses if isinstance(f.uses, str) else None,
