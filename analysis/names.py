@@ -18,9 +18,8 @@ for figure labels and plain strings.
 from __future__ import annotations
 
 import re
-from functools import cache
 
-from analysis.data import load_table
+from analysis.data import derived, load_table
 from analysis.formatting import humanize
 from analysis.sections import all_params
 
@@ -28,7 +27,7 @@ __all__ = ["gpu_name", "model_name", "param_label", "param_short_label", "fact_l
            "source_label", "source_link", "author", "clean_note"]
 
 
-@cache
+@derived  # per data folder: a test's edited copy has its own names
 def _gpus() -> dict[str, str]:
     return dict(zip(load_table("gpus")["gpu_id"], load_table("gpus")["name"], strict=True))
 
@@ -40,7 +39,7 @@ def gpu_name(gpu_id: str, vendor: bool = False) -> str:
     return name if vendor else re.sub(r"^NVIDIA\s+", "", name)
 
 
-@cache
+@derived
 def _models() -> dict[str, str]:
     return dict(zip(load_table("models")["model_id"], load_table("models")["name"], strict=True))
 
@@ -94,7 +93,7 @@ def _year(date) -> str:
     return match.group(1) if match else "n.d."
 
 
-@cache
+@derived
 def _sources() -> dict[str, tuple[str, str]]:
     return {s.source_id: (author(s.publisher), _year(s.date)) for s in load_table("sources").itertuples()}
 

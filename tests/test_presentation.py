@@ -56,6 +56,24 @@ def test_reader_facing_names():
     assert names.clean_note("a not_a_source word") == "a not_a_source word"
 
 
+def test_names_follow_the_data_folder_they_are_read_from(data_copy):
+    """A process that read names from an edited copy of the data (as a test does) reads the book's
+    again on the book's data: the names are kept per data folder, not once per process."""
+    import pandas as pd
+
+    from analysis import data
+
+    gpus = pd.read_csv(data_copy / "gpus.csv", dtype=str, keep_default_na=False)
+    gpus.loc[gpus["gpu_id"] == "h100_sxm", "name"] = "NVIDIA Renamed H100"
+    gpus.to_csv(data_copy / "gpus.csv", index=False)
+    data.clear_cache()
+    assert names.gpu_name("h100_sxm") == "Renamed H100"
+    book = data.DATA_DIR
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("ANALYSIS_DATA_DIR", str(book))
+        assert names.gpu_name("h100_sxm") == "H100 SXM 80GB"
+
+
 def test_source_titles_quote_repository_names_as_code_and_units_as_text():
     assert pages.code_names("Training v5.0 results (results/*/llama2_70b_lora, llama31_405b; systems/*.json)") == \
         "Training v5.0 results (`results/*/llama2_70b_lora`, `llama31_405b`; `systems/*.json`)"
