@@ -1,9 +1,8 @@
 """Execute one chapter notebook with papermill's public API (``papermill.execute_notebook``):
-``notebooks/<section>.py``, read with jupytext, runs in a new kernel that jupyter_client launches
-(``python3``) and is written to ``<out_dir>/<section>.ipynb``; the chapter writes its results and
-tables into ``ANALYSIS_RESULTS_DIR``. The build runs sections in worker processes
-(``python -m analysis.pipeline.execute --worker PID``, :func:`worker`), each running one at a
-time, so the variables a kernel inherits are set in a process of its own.
+``notebooks/<section>.py``, read with jupytext, runs in a kernel of its own (:func:`start_kernel`)
+and is written to ``<out_dir>/<section>.ipynb``; the chapter writes its results and tables into
+``ANALYSIS_RESULTS_DIR``. The build runs sections in worker processes (:func:`worker`), one at a
+time each, a worker starting the next section's kernel ahead while it waits.
 """
 
 from __future__ import annotations
@@ -12,8 +11,10 @@ import contextlib
 import json
 import logging
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -68,13 +69,15 @@ def preload(section: str) -> list[str]:
 
 
 def start_kernel(job: dict):
-    """A kernel for the section of ``job`` (:func:`execute_section`'s arguments), started before
-    the job can run (jupyter_client's ``AsyncKernelManager.start_kernel``, with its variables and
-    :func:`preload`'s imports)."""
+    """A kernel for the section of ``job`` (:func:`execute_section`'s arguments), with its variables
+    and :func:`preload`'s imports (jupyter_client's ``AsyncKernelManager.start_kernel``). Its
+    sockets are files in a folder of its own (IPC), not TCP ports: a port that one worker's
+    jupyter_client found free could be taken by another worker's kernel before its own bound it,
+    and the kernel then died on start ("Address already in use")."""
     from jupyter_client.manager import AsyncKernelManager
     from jupyter_core.utils import run_sync
 
-    km = AsyncKernelManager(kernel_name="python3")
+    km = AsyncKernelManager(kernel_name="python3", transport="ipc", ip=os.path.join(tempfile.mkdtemp(prefix="kernel-"), "ipc"))
     env = {**os.environ, "ANALYSIS_RESULTS_DIR": str(Path(job["results_dir"]).resolve()),
            "ANALYSIS_ALLOWED_TABLES": ",".join(job["tables"])}
     run_sync(km.start_kernel)(env=env, cwd=str(Path(job["root"]).resolve()), extra_arguments=preload(job["section"]))
@@ -86,14 +89,14 @@ def stop_kernel(km) -> None:
 
     with contextlib.suppress(RuntimeError):  # already stopped (a signal's cleanup, a dead kernel)
         run_sync(km.shutdown_kernel)(now=True)
+    shutil.rmtree(Path(km.ip).parent, ignore_errors=True)  # its socket folder
 
 
 def execute_section(section: str, params: dict, out_dir: Path, root: Path, results_dir: Path,
                     tables: list[str], km=None) -> Path:
     """Run ``section``'s notebook with ``params`` (the chapter writes into ``results_dir`` and may
-    read ``tables``), in the kernel ``km`` started for it, or else a new one: this sets the
-    kernel's variables in ``os.environ``, so call it in a process of its own (a worker, or
-    ``run --notebook``). Raises :class:`SectionFailed` naming the cell."""
+    read ``tables``), in the kernel ``km`` started for it, or else a new one, and stop that kernel.
+    Raises :class:`SectionFailed` naming the cell."""
     import jupytext
     import nbformat
     import papermill
@@ -102,18 +105,18 @@ def execute_section(section: str, params: dict, out_dir: Path, root: Path, resul
     source = root / "notebooks" / f"{section}.py"
     nb = jupytext.read(source)
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    os.environ.update({"ANALYSIS_RESULTS_DIR": str(results_dir), "ANALYSIS_ALLOWED_TABLES": ",".join(tables)})
     # Parameter cells hold no assignments (every parameter is defined once, in analysis/defaults.py,
     # and injected here), so papermill's warning about each injected name says nothing.
     logging.getLogger("papermill").setLevel(logging.ERROR)
     try:
+        km = km or start_kernel({"section": section, "results_dir": results_dir, "root": root, "tables": tables})
         executed = papermill.execute_notebook(
             nb, None, parameters=params, kernel_name="python3", cwd=str(root), progress_bar=False,
-            log_output=False, execution_timeout=CELL_TIMEOUT_S, **({"km": km} if km else {}))
+            log_output=False, execution_timeout=CELL_TIMEOUT_S, km=km)
     except Exception as exc:
         raise SectionFailed(_describe(section, source, exc)) from None
     finally:
-        if km is not None:  # papermill stops only the kernels it started
+        if km is not None:  # papermill stops only the kernels it started, and every kernel here is ours
             stop_kernel(km)
     if not (results_dir / f"{section}.json").is_file():
         raise SectionFailed(f"section '{section}' ran but wrote no results JSON; the notebook must end with R.save()")
@@ -127,10 +130,9 @@ def _stop(signum, _frame):
 
 
 def worker(parent: int) -> int:
-    """The build's worker (:mod:`.scheduler`): a JSON job per line in, a JSON answer per line
-    out; a job marked ``prepare`` only starts its kernel, for the job that follows (the next
-    section, while the one it needs runs elsewhere). Ends at end of input, on SIGTERM (stopping
-    its kernel) or when the build dies."""
+    """The build's worker (:mod:`.scheduler`): a JSON job per line in, a JSON answer per line out; a
+    job marked ``prepare`` only starts the kernel of the job that follows. Ends at end of input, on
+    SIGTERM (stopping its kernel) or when the build dies."""
     signal.signal(signal.SIGTERM, _stop)
     # Ctrl-C is the build's to handle (it stops the workers). A handler, not SIG_IGN, which the
     # kernels would inherit (a cell timeout interrupts the kernel with SIGINT).
@@ -151,16 +153,15 @@ def worker(parent: int) -> int:
             if job.pop("prepare", False):
                 kernel = (job["section"], start_kernel(job))
                 continue
-            kernel = kernel or (job["section"], start_kernel(job))  # every kernel starts with its preload
             try:
-                execute_section(**job, km=kernel[1])
+                execute_section(**job, km=kernel and kernel[1])
                 answer = {"ok": True, "seconds": time.perf_counter() - started}
             except SectionFailed as exc:
                 answer = {"ok": False, "error": str(exc)}
             kernel = None
             answers.write(json.dumps(answer) + "\n")
             answers.flush()
-    except KeyboardInterrupt:  # papermill has shut the kernel down on its way out
+    except KeyboardInterrupt:  # execute_section has stopped the kernel on its way out
         return 130
     finally:
         if kernel:
