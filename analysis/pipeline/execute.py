@@ -97,19 +97,20 @@ def execute_section(section: str, params: dict, out_dir: Path, root: Path, resul
     """Run ``section``'s notebook with ``params`` (the chapter writes into ``results_dir`` and may
     read ``tables``), in the kernel ``km`` started for it, or else a new one, and stop that kernel.
     Raises :class:`SectionFailed` naming the cell."""
-    import jupytext
-    import nbformat
-    import papermill
-
     root, out_dir, results_dir = Path(root).resolve(), Path(out_dir), Path(results_dir).resolve()
     source = root / "notebooks" / f"{section}.py"
-    nb = jupytext.read(source)
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    # Parameter cells hold no assignments (every parameter is defined once, in analysis/defaults.py,
-    # and injected here), so papermill's warning about each injected name says nothing.
-    logging.getLogger("papermill").setLevel(logging.ERROR)
     try:
+        # the kernel first: it starts (seconds, its imports) while papermill and jupytext are imported
         km = km or start_kernel({"section": section, "results_dir": results_dir, "root": root, "tables": tables})
+        import jupytext
+        import nbformat
+        import papermill
+
+        nb = jupytext.read(source)
+        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+        # Parameter cells hold no assignments (every parameter is defined once, in analysis/defaults.py,
+        # and injected here), so papermill's warning about each injected name says nothing.
+        logging.getLogger("papermill").setLevel(logging.ERROR)
         executed = papermill.execute_notebook(
             nb, None, parameters=params, kernel_name="python3", cwd=str(root), progress_bar=False,
             log_output=False, execution_timeout=CELL_TIMEOUT_S, km=km)
@@ -141,8 +142,6 @@ def worker(parent: int) -> int:
         return 130
     answers = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)  # anything else written to standard output (by a kernel, say) goes to the log
-    import papermill  # noqa: F401 (imported once, before the first job)
-
     kernel = None  # (section, kernel manager), started ahead of its job
     try:
         for line in sys.stdin:
@@ -152,6 +151,7 @@ def worker(parent: int) -> int:
                 kernel = None
             if job.pop("prepare", False):
                 kernel = (job["section"], start_kernel(job))
+                import papermill  # noqa: F401 (while its kernel starts, and before the job comes)
                 continue
             try:
                 execute_section(**job, km=kernel and kernel[1])
