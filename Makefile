@@ -14,16 +14,20 @@ export PYTHONDONTWRITEBYTECODE :=
 
 .PHONY: book test bench venv lock clean
 
-# The lock installs with --require-hashes, so nothing outside it enters .venv and pip fails if the
-# lock misses a dependency; the project itself is then installed editable (no dependencies, no build
-# isolation: setuptools comes from the lock), so `python -m analysis` works from any folder.
+# The lock installs with --require-hashes, so nothing outside it enters .venv and the install fails
+# if the lock misses a dependency. pip installs uv first, from uv's own lines of the lock (pinned,
+# hashes checked), and uv installs the lock: seconds, where pip takes a minute or more. The project
+# itself is then installed editable (no dependencies, no build isolation: setuptools comes from the
+# lock), so `python -m analysis` works from any folder.
 venv:
 	@want=$$(cat requirements.txt pyproject.toml | sha256sum | cut -d' ' -f1); \
 	have=$$(cat $(STAMP) 2>/dev/null || true); \
 	if [ "$$want" != "$$have" ] || [ ! -x $(PY) ]; then \
 	  echo "Setting up $(VENV) from the lock file requirements.txt"; \
 	  rm -rf $(VENV) && $(PYTHON) -m venv $(VENV) && \
-	  $(PIP) install --require-hashes -r requirements.txt && \
+	  awk '/^uv==/ { on = 1 } on { print } on && !/\\$$/ { exit }' requirements.txt > $(VENV)/uv-lock.txt && \
+	  $(PIP) install --require-hashes --no-deps -r $(VENV)/uv-lock.txt && \
+	  $(VENV)/bin/uv pip install --quiet --python $(PY) --require-hashes -r requirements.txt && \
 	  PYTHONWARNINGS=ignore $(PIP) install --no-deps --no-build-isolation -e . && \
 	  $(PY) -m ipykernel install --prefix $(VENV) --name python3 >/dev/null && \
 	  echo "$$want" > $(STAMP); \
