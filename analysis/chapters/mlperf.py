@@ -46,7 +46,7 @@ def planner_check(results: pd.DataFrame, benchmarks: pd.DataFrame, convergence: 
     """For each distinct pretraining result on a GPU the planner can plan: the reference's tokens to
     target at the result's batch size, the planner's time without failures at its BF16 MFU estimate,
     and its error against MLPerf's score. Rows the planner cannot plan carry the reason."""
-    bench = benchmarks.set_index("benchmark")
+    bench, key = benchmarks.set_index("benchmark"), data_key()  # one state of the data for every run
     rows = []
     for r in results.itertuples():
         b = bench.loc[r.benchmark]
@@ -60,7 +60,7 @@ def planner_check(results: pd.DataFrame, benchmarks: pd.DataFrame, convergence: 
                "submitter": r.submitter, "accelerators": r.accelerators, "global_batch_size": r.global_batch_size,
                "tokens_to_target": tokens, "batch_within_reference": inside, "score_minutes": r.score_minutes,
                "predicted_minutes": np.nan, "mfu": np.nan, "error_frac": np.nan, "why_not": ""}
-        minutes, mfu, why = _planned(b["model_id"], tokens, r.gpu_id, int(r.accelerators), data_key())
+        minutes, mfu, why = _planned(b["model_id"], tokens, r.gpu_id, int(r.accelerators), key)
         row.update(predicted_minutes=minutes, mfu=mfu, why_not=why, error_frac=minutes / r.score_minutes - 1)
         rows.append(row)
     return pd.DataFrame(rows)

@@ -153,12 +153,12 @@ def worker(parent: int) -> int:
                 kernel = (job["section"], start_kernel(job))
                 import papermill  # noqa: F401 (while its kernel starts, and before the job comes)
                 continue
+            km, kernel = kernel and kernel[1], None  # execute_section stops it, whatever happens
             try:
-                execute_section(**job, km=kernel and kernel[1])
+                execute_section(**job, km=km)
                 answer = {"ok": True, "seconds": time.perf_counter() - started}
             except SectionFailed as exc:
                 answer = {"ok": False, "error": str(exc)}
-            kernel = None
             answers.write(json.dumps(answer) + "\n")
             answers.flush()
     except KeyboardInterrupt:  # execute_section has stopped the kernel on its way out
