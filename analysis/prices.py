@@ -23,9 +23,9 @@ EVIDENCE_ORDER = ("primary page", "dated transcription", "aggregator", "model va
 BOOK_TCO_TIER = "owning (the book's TCO)"
 
 
-def tier_rows(prices: pd.DataFrame, gpu_id: str, tier: str) -> pd.DataFrame:
-    """The rows that price ``gpu_id`` in ``tier``: of the latest year, own prices before stand-ins."""
-    rows = prices[(prices["gpu_id"] == gpu_id) & (prices["tier"] == tier)]
+def tier_rows(rows: pd.DataFrame) -> pd.DataFrame:
+    """Of one accelerator's rows in one tier, those that price it: of the latest year, own prices
+    before stand-ins, of the strongest evidence class present."""
     if rows.empty:
         return rows
     year = rows["period"].str[:4]
@@ -47,7 +47,7 @@ def ladder(prices: pd.DataFrame, book_tco: dict[str, float] | None = None) -> pd
         for tier in TIERS:
             if (gpu_id, tier) not in by_pair:
                 continue
-            rows = tier_rows(by_pair[(gpu_id, tier)], gpu_id, tier)
+            rows = tier_rows(by_pair[(gpu_id, tier)])
             mid = (rows["low_usd_per_gpu_hour"] + rows["high_usd_per_gpu_hour"]) / 2
             out.append({"gpu_id": gpu_id, "tier": tier, "usd_per_gpu_hour": float(mid.median()),
                         "low": float(rows["low_usd_per_gpu_hour"].min()), "high": float(rows["high_usd_per_gpu_hour"].max()),

@@ -63,20 +63,24 @@ def note_rows(table: str, rows) -> None:
     report's, keyed by ``key`` columns where the table has them, else by the row's position."""
     if not _STACK or rows is None:
         return
-    frame = rows.to_frame().T if hasattr(rows, "to_frame") and not hasattr(rows, "columns") else rows
-    if "source_id" not in frame.columns:
+    if not hasattr(rows, "columns"):  # one row: no frame is built around it
+        if rows.get("source_id") in REPORT_SOURCES:
+            note(f"row:{table}:{_row_key(rows.to_dict(), rows.name)}")
         return
-    mine = frame[frame["source_id"].isin(REPORT_SOURCES)]
-    note(*(f"row:{table}:{_row_key(r)}" for _, r in mine.iterrows()))
+    if "source_id" not in rows.columns:
+        return
+    mine = rows[rows["source_id"].isin(REPORT_SOURCES)]
+    note(*(f"row:{table}:{_row_key(r, name)}" for name, r in zip(mine.index, mine.to_dict("records"), strict=True)))
 
 
-def _row_key(r) -> str:
-    """A readable key of a data row: its id column if it has one, else model/GPU/precision/size/date."""
+def _row_key(r: dict, name) -> str:
+    """A readable key of a data row (``r``, its values by column; ``name``, its index label): its
+    id column if it has one, else model/GPU/precision/size/date, else its label."""
     for column in ("row_id", "run_id", "number_id", "snapshot_id", "component_id", "anchor_id", "item_id"):
-        if column in r.index and isinstance(r[column], str):
+        if isinstance(r.get(column), str):
             return r[column]
-    parts = [str(r[c]) for c in ("model_id", "gpu_id", "precision", "gpus", "date") if c in r.index]
-    return "/".join(parts) if parts else str(r.name)
+    parts = [str(r[c]) for c in ("model_id", "gpu_id", "precision", "gpus", "date") if c in r]
+    return "/".join(parts) if parts else str(name)
 
 
 def snapshot() -> frozenset[str] | None:

@@ -1,9 +1,13 @@
 """Every value the book calls valid gives an answer. Over every parameter's declared range, the
 chapter computations (analysis.chapters) return finite numbers, or the inputs break a rule between
 parameters and the error (exit code 2) names them. Hypothesis draws the combinations
-(derandomized: the same examples every run); two real executions of every chapter, with every
-parameter at its low and at its high bound, check the notebooks and their figures themselves."""
+(derandomized: the same examples every run); two executions of every chapter's notebook, with
+every parameter at its low and at its high bound, check the notebooks and their figures themselves."""
 
+import json
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -99,11 +103,12 @@ def test_every_chapter_computes_over_its_ranges(section, at_defaults):
 
 @pytest.mark.parametrize("bound", ["low", "high"])
 def test_every_chapter_runs_with_every_parameter_at_a_bound(bound, tmp_path):
-    """All thirteen sections executed (2 processes) with every numeric parameter at its ``bound``
-    and every text parameter at its last choice for "high"; where a rule between parameters
-    forbids the extreme (all opex items 0; a job too large to make progress), the first parameter
-    the rule names keeps its default."""
-    from analysis.pipeline.build import execute_sections, resolve_all
+    """Every chapter's notebook executed (tests/notebooks_in_process.py: papermill's parameters,
+    IPython's shell and formatters, no kernel) with every numeric parameter at its ``bound`` and
+    every text parameter at its last choice for "high"; where a rule between parameters forbids
+    the extreme (all opex items 0; a job too large to make progress), the first parameter the
+    rule names keeps its default. Each chapter's results record the parameters it ran with."""
+    from analysis.pipeline.build import resolve_all
 
     overrides = {}
     for name, p in PARAMS.items():
@@ -122,8 +127,11 @@ def test_every_chapter_runs_with_every_parameter_at_a_bound(bound, tmp_path):
             first = str(exc).split("'")[1]
             assert overrides[first] != PARAMS[first].default, exc
             overrides[first] = PARAMS[first].default
-    results, notebooks = tmp_path / "results", tmp_path / "notebooks"
-    results.mkdir()
-    notebooks.mkdir()
-    records, _ = execute_sections(values, REPO, 2, tmp_path / "cache", results, notebooks)
-    assert len(records) == len(SECTIONS)
+    (tmp_path / "values.json").write_text(json.dumps(values), encoding="utf-8")
+    (tmp_path / "results").mkdir()
+    proc = subprocess.run([sys.executable, str(REPO / "tests" / "notebooks_in_process.py"), str(tmp_path / "values.json"),
+                           str(tmp_path / "results")], cwd=REPO, capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    for s in SECTIONS:
+        assert json.loads((tmp_path / "results" / f"{s.name}.json").read_text())["parameters"] == values[s.name], s.name
