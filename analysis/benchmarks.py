@@ -57,11 +57,12 @@ def pick(bench: pd.DataFrame, **where) -> pd.Series:
     keep = np.ones(len(bench), dtype=bool)  # one mask, one selection: a filtered copy per criterion costs ms each
     for column, value in where.items():
         keep &= bench[column].eq(value).fillna(False).to_numpy(dtype=bool)
-    match = bench[keep]
-    if len(match) != 1:
-        raise LookupError(f"{len(match)} benchmark rows match {where}; expected exactly one")
-    provenance.note_rows("benchmarks", match)
-    return match.iloc[0]
+    positions = np.flatnonzero(keep)
+    if len(positions) != 1:
+        raise LookupError(f"{len(positions)} benchmark rows match {where}; expected exactly one")
+    found = bench.iloc[positions[0]]
+    provenance.note_rows("benchmarks", found)
+    return found
 
 
 # The book's one reference run for costs and energy per token: Llama 3.1 405B on 2,304 H100s

@@ -150,13 +150,15 @@ def add_joules_per_token(bench: pd.DataFrame, meter_w_by_gpu: dict[str, float]) 
 def benchmark_row(bench: pd.DataFrame, model_id: str, gpu_id: str, precision: str, gpus: int,
                   publisher: str, date: str | None = None) -> pd.Series:
     """The one benchmark row matching all the given fields; an error if none or several match."""
-    match = bench[(bench["model_id"] == model_id) & (bench["gpu_id"] == gpu_id)
-                  & (bench["precision"] == precision) & (bench["gpus"] == gpus)
-                  & (bench["publisher"] == publisher)]
-    if date is not None:
-        match = match[match["date"] == date]
-    if len(match) != 1:
-        raise ValueError(f"{len(match)} benchmark rows match {model_id} {gpu_id} {precision} {gpus} "
+    keep = np.ones(len(bench), dtype=bool)  # one mask, one row taken (as benchmarks.pick)
+    for column, value in (("model_id", model_id), ("gpu_id", gpu_id), ("precision", precision), ("gpus", gpus),
+                          ("publisher", publisher), ("date", date)):
+        if value is not None:
+            keep &= bench[column].eq(value).fillna(False).to_numpy(dtype=bool)
+    positions = np.flatnonzero(keep)
+    if len(positions) != 1:
+        raise ValueError(f"{len(positions)} benchmark rows match {model_id} {gpu_id} {precision} {gpus} "
                          f"{publisher} {date or ''}; expected one")
-    provenance.note_rows("benchmarks", match)
-    return match.iloc[0]
+    found = bench.iloc[positions[0]]
+    provenance.note_rows("benchmarks", found)
+    return found

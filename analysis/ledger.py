@@ -149,10 +149,10 @@ def fact_uses(results: Results, at_defaults: dict[str, bool]) -> pd.DataFrame:
     """One row per place a checked fact is shown: its primary result (``primary`` True) and each
     of its ``uses``, with the book's value there and its difference from the report's."""
     checks = load_table("fact_checks")
-    facts = load_table("report_facts").set_index("fact_id")
+    facts = load_table("report_facts").set_index("fact_id").to_dict("index")  # by id: no pandas lookup per value
     rows = []
     for f in checks.itertuples():
-        low, high = facts.loc[f.fact_id, "value"], facts.loc[f.fact_id, "value_high"]
+        low, high = facts[f.fact_id]["value"], facts[f.fact_id]["value_high"]
         places = [(f.section, f.results_key, False), *((s, k, False) for s, k in parse_uses(f.uses)),
                   *((s, k, True) for s, k in parse_uses(f.context_uses))]
         for i, (section, key, context) in enumerate(places):
@@ -170,18 +170,18 @@ def facts_ledger(results: Results, at_defaults: dict[str, bool]) -> pd.DataFrame
     """One row per checked report fact: the report's value, the book's (at the primary result),
     the difference, the tolerance, the status and where else the book shows it (``also_in``)."""
     checks = load_table("fact_checks")
-    facts = load_table("report_facts").set_index("fact_id")
+    facts = load_table("report_facts").set_index("fact_id").to_dict("index")
     places = fact_uses(results, at_defaults)
     primaries = {r["fact_id"]: r for r in places[places["primary"]].to_dict("records")}  # each fact's first place
     rows = []
     for f in checks.itertuples():
-        primary = primaries[f.fact_id]
+        primary, fact = primaries[f.fact_id], facts[f.fact_id]
         rows.append({
-            "fact_id": f.fact_id, "quantity": facts.loc[f.fact_id, "quantity"], "section": f.section,
+            "fact_id": f.fact_id, "quantity": fact["quantity"], "section": f.section,
             "results_key": f.results_key, "uses": f.uses if isinstance(f.uses, str) else None,
             "also_in": [s for s, _ in parse_uses(f.uses)],
-            "report_value": facts.loc[f.fact_id, "value"], "report_high": facts.loc[f.fact_id, "value_high"],
-            "unit": facts.loc[f.fact_id, "unit"], "book_value": primary["book_value"],
+            "report_value": fact["value"], "report_high": fact["value_high"],
+            "unit": fact["unit"], "book_value": primary["book_value"],
             "difference_rel": primary["difference_rel"], "status": f.status, "tolerance_rel": f.tolerance_rel,
             "tolerance_why": f.tolerance_why, "chapter_built": bool(primary["chapter_built"]),
             "at_defaults": bool(primary["at_defaults"]), "note": f.note, **read_columns(primary["reads"]),

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from analysis.data import derived, load_table
+
 # The tiers in ladder order, dearest first as a buyer usually meets them.
 TIERS = ("on-demand", "neocloud list", "market range", "spot/flex", "1-year", "3-year",
          "owning (SemiAnalysis model)", "owning (the book's TCO)")
@@ -41,6 +43,21 @@ def ladder(prices: pd.DataFrame, book_tco: dict[str, float] | None = None) -> pd
     rows' midpoints), ``low``/``high``, ``rows``, ``proxy`` (stand-ins only), ``period`` (latest),
     ``evidence`` (the classes read, joined) and ``source_ids``. ``book_tco`` adds the book's own
     TCO per GPU-hour (the TCO chapter's result) as the last tier."""
+    return _with_book_tco(_tier_prices(prices), book_tco)
+
+
+def cloud_ladder(book_tco: dict[str, float] | None = None) -> pd.DataFrame:
+    """:func:`ladder` of ``data/cloud_prices.csv``, whose tiers are computed once per state of the
+    data (the chapters that price in every scenario differ only in ``book_tco``)."""
+    return _with_book_tco(_cloud_tier_prices(), book_tco)
+
+
+@derived
+def _cloud_tier_prices() -> pd.DataFrame:
+    return _tier_prices(load_table("cloud_prices"))
+
+
+def _tier_prices(prices: pd.DataFrame) -> pd.DataFrame:
     out = []
     by_pair = dict(list(prices.groupby(["gpu_id", "tier"], sort=False)))  # each accelerator and tier's rows, split once
     for gpu_id in sorted(prices["gpu_id"].unique()):
@@ -54,11 +71,14 @@ def ladder(prices: pd.DataFrame, book_tco: dict[str, float] | None = None) -> pd
                         "rows": len(rows), "proxy": bool(rows["what"].str.startswith("proxy:").all()),
                         "period": rows["period"].max(), "evidence": ", ".join(sorted(set(rows["evidence"]))),
                         "source_ids": ", ".join(sorted(set(rows["source_id"])))})
-    for gpu_id, value in sorted((book_tco or {}).items()):
-        out.append({"gpu_id": gpu_id, "tier": BOOK_TCO_TIER, "usd_per_gpu_hour": float(value), "low": float(value),
-                    "high": float(value), "rows": 0, "proxy": False, "period": "", "evidence": "the book's model",
-                    "source_ids": ""})
-    table = pd.DataFrame(out)
+    return pd.DataFrame(out)
+
+
+def _with_book_tco(tiers: pd.DataFrame, book_tco: dict[str, float] | None) -> pd.DataFrame:
+    book = [{"gpu_id": gpu_id, "tier": BOOK_TCO_TIER, "usd_per_gpu_hour": float(value), "low": float(value),
+             "high": float(value), "rows": 0, "proxy": False, "period": "", "evidence": "the book's model",
+             "source_ids": ""} for gpu_id, value in sorted((book_tco or {}).items())]
+    table = pd.concat([tiers, pd.DataFrame(book)], ignore_index=True) if book else tiers
     table["tier_order"] = table["tier"].map({t: i for i, t in enumerate(TIERS)})
     return table.sort_values(["gpu_id", "tier_order"]).reset_index(drop=True)
 

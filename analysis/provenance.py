@@ -69,17 +69,24 @@ def note_rows(table: str, rows) -> None:
         return
     if "source_id" not in rows.columns:
         return
-    mine = rows[rows["source_id"].isin(REPORT_SOURCES)]
-    note(*(f"row:{table}:{_row_key(r, name)}" for name, r in zip(mine.index, mine.to_dict("records"), strict=True)))
+    # plain arrays, not a filtered frame: this runs for every benchmark row a chapter picks
+    hits = [i for i, source in enumerate(rows["source_id"].to_numpy(dtype=object)) if source in REPORT_SOURCES]
+    if hits:
+        columns = {c: rows[c].to_numpy(dtype=object) for c in (*ID_COLUMNS, *PART_COLUMNS) if c in rows.columns}
+        note(*(f"row:{table}:{_row_key({c: v[i] for c, v in columns.items()}, rows.index[i])}" for i in hits))
+
+
+ID_COLUMNS = ("row_id", "run_id", "number_id", "snapshot_id", "component_id", "anchor_id", "item_id")
+PART_COLUMNS = ("model_id", "gpu_id", "precision", "gpus", "date")
 
 
 def _row_key(r: dict, name) -> str:
     """A readable key of a data row (``r``, its values by column; ``name``, its index label): its
     id column if it has one, else model/GPU/precision/size/date, else its label."""
-    for column in ("row_id", "run_id", "number_id", "snapshot_id", "component_id", "anchor_id", "item_id"):
+    for column in ID_COLUMNS:
         if isinstance(r.get(column), str):
             return r[column]
-    parts = [str(r[c]) for c in ("model_id", "gpu_id", "precision", "gpus", "date") if c in r]
+    parts = [str(r[c]) for c in PART_COLUMNS if c in r]
     return "/".join(parts) if parts else str(name)
 
 

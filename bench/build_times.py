@@ -132,6 +132,10 @@ def main() -> None:
         cleans.append(_timed([*cli, "build"], _copy(tmp / "pipeline-2")))
         jbs.append(_jupyter_book_executes(_copy(tmp / "jupyter-book-2"), pipeline))
         clean, jb = min(cleans), min(jbs)
+        # the two clean builds' whole books, rendered pages included (the tests compare what the
+        # notebooks produce, not a second render)
+        first, second = _tree_digests(pipeline / "_build" / "html"), _tree_digests(tmp / "pipeline-2" / "_build" / "html")
+        clean_differ = sorted(n for n in set(first) | set(second) if first.get(n) != second.get(n))
         unchanged = _timed([*cli, "build"], pipeline)
         runs = {s.name: _timed([*cli, "run", s.name, *_changed(s), "--out", str(tmp / "run")], pipeline)
                 for s in SECTIONS}
@@ -184,6 +188,8 @@ def main() -> None:
     for label, seconds in rows:
         print(f"  {label:<96} {seconds:7.2f} s")
     print("\n  run, per chapter: " + ", ".join(f"{n} {t:.2f}" for n, t in runs.items()))
+    print(f"  Two clean builds of the same inputs: "
+          f"{'byte-identical' if not clean_differ else f'{len(clean_differ)} files differ, e.g. {clean_differ[:4]}'}")
     print(f"  Rebuilt book against a clean build of the same scenario: "
           f"{'byte-identical' if not differ else f'{len(differ)} files differ, e.g. {differ[:4]}'}")
     targets = [  # issue 26's targets, from this one run

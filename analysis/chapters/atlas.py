@@ -82,7 +82,7 @@ def compute(P, upstream) -> ChapterResults:
     summary["price_is_proxy"] = [atlas.price_is_proxy(prices_table, g) for g in summary["gpu_id"]]
     summary["price_tiers"] = [atlas.price_tiers(prices_table, g) for g in summary["gpu_id"]]
     # the spread across every tier of the ladder (commitments and owning included), beside the list price
-    spread = ladder_prices.spread(ladder_prices.ladder(prices_table)).set_index("gpu_id")
+    spread = ladder_prices.spread(ladder_prices.cloud_ladder()).set_index("gpu_id")
     summary = summary.join(spread[["cheapest_tier", "cheapest_usd", "dearest_tier", "dearest_usd", "spread_ratio"]],
                            on="gpu_id")
     res.add_table("spread", spread.reset_index())

@@ -117,7 +117,7 @@ def compute(P, upstream) -> ChapterResults:
 
     # prices: the ladder, with the book's own TCO as the last tier
     book_tco = {g: upstream["tco"][key] for g, key in TCO_KEYS.items()}
-    ladder = res.add_table("ladder", prices.ladder(load_table("cloud_prices"), book_tco))
+    ladder = res.add_table("ladder", prices.cloud_ladder(book_tco))
     it_w, tdp_w, acc = _power(P)
     table = priced(results, ladder, it_w, tdp_w, P.pue)
     table["vendor"] = table["gpu_id"].map(acc["vendor"])
