@@ -40,6 +40,25 @@ def run_cli(*args: str, cwd: Path = REPO, env=None) -> subprocess.CompletedProce
                           text=True, env=full_env, timeout=600)
 
 
+def run_notebooks_in_process(values: dict[str, dict], folder: Path) -> Path:
+    """Execute every chapter's notebook with ``values`` (``{section: parameters}``) in one IPython
+    shell (tests/notebooks_in_process.py, a process of its own); assert that all ran, each with its
+    parameters. Returns the folder of their results JSON, under ``folder``."""
+    import json
+
+    from analysis.sections import SECTIONS
+
+    (folder / "values.json").write_text(json.dumps(values), encoding="utf-8")
+    (folder / "results").mkdir()
+    proc = subprocess.run([sys.executable, str(REPO / "tests" / "notebooks_in_process.py"), str(folder / "values.json"),
+                           str(folder / "results")], cwd=REPO, capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    for s in SECTIONS:
+        assert json.loads((folder / "results" / f"{s.name}.json").read_text())["parameters"] == values[s.name], s.name
+    return folder / "results"
+
+
 @pytest.fixture(scope="session")
 def book(tmp_path_factory) -> Path:
     """Root of a repository copy whose book has been built once with default parameters: this

@@ -4,14 +4,9 @@ parameters and the error (exit code 2) names them. Hypothesis draws the combinat
 (derandomized: the same examples every run); two executions of every chapter's notebook, with
 every parameter at its low and at its high bound, check the notebooks and their figures themselves."""
 
-import json
-import os
-import subprocess
-import sys
-
 import numpy as np
 import pytest
-from conftest import REPO
+from conftest import run_notebooks_in_process
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -127,11 +122,4 @@ def test_every_chapter_runs_with_every_parameter_at_a_bound(bound, tmp_path):
             first = str(exc).split("'")[1]
             assert overrides[first] != PARAMS[first].default, exc
             overrides[first] = PARAMS[first].default
-    (tmp_path / "values.json").write_text(json.dumps(values), encoding="utf-8")
-    (tmp_path / "results").mkdir()
-    proc = subprocess.run([sys.executable, str(REPO / "tests" / "notebooks_in_process.py"), str(tmp_path / "values.json"),
-                           str(tmp_path / "results")], cwd=REPO, capture_output=True, text=True, timeout=600,
-                          env={**os.environ, "PYTHONPATH": str(REPO)})
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    for s in SECTIONS:
-        assert json.loads((tmp_path / "results" / f"{s.name}.json").read_text())["parameters"] == values[s.name], s.name
+    run_notebooks_in_process(values, tmp_path)

@@ -2,19 +2,21 @@
 
 - Each computes every chapter through the chapter layer (what `run` does, no kernel): the values
   the build would resolve for each chapter, and finite results.
-- The scenario that changes the most chapters also executes every chapter's notebook (in the test
-  book's copy, reusing its cache, so only the chapters it changes run).
+- The scenario that changes the most chapters also executes every chapter's notebook, in one
+  IPython shell (tests/notebooks_in_process.py, as test_ranges' all-low and all-high runs).
 
 Every notebook under values far from the defaults is executed by test_ranges' all-low and all-high
-runs, so executing each scenario's notebooks too would add minutes and no new code path.
-`build --scenario` adds only the render, which the hygiene tests exercise."""
+runs, so executing each scenario's notebooks too would add minutes and no new code path. The
+build's own execution under a scenario (kernels, the cache) and `build --scenario`'s render are
+exercised by the hygiene tests and tests/test_book.py."""
 
 import numpy as np
 import pytest
+from conftest import run_notebooks_in_process
 
 from analysis import constraints, scenarios
 from analysis.chapters import compute_section
-from analysis.pipeline.build import execute_sections, resolve_all
+from analysis.pipeline.build import resolve_all
 from analysis.sections import SECTIONS
 
 SHIPPED = scenarios.shipped()
@@ -39,14 +41,10 @@ def test_shipped_scenario_computes_every_chapter(scenario):
         assert not bad, (s.name, bad)
 
 
-def test_the_scenario_changing_most_chapters_executes_every_notebook(book, tmp_path):
+def test_the_scenario_changing_most_chapters_executes_every_notebook(tmp_path):
     scenario = max(SHIPPED, key=_changed_chapters)  # the first such, in shipped() order
     assert _changed_chapters(scenario) >= 3, scenario.path
     values = resolve_all(scenario.overrides, scenario.origin)
     constraints.check(values, scenario.origin)
-    results, notebooks = tmp_path / "results", tmp_path / "notebooks"
-    results.mkdir()
-    notebooks.mkdir()
-    records, _ = execute_sections(values, book, 2, book / "_build" / "cache", results, notebooks)
-    assert len(records) == len(SECTIONS)
+    results = run_notebooks_in_process(values, tmp_path)
     assert sorted(p.stem for p in results.glob("*.json")) == sorted(s.name for s in SECTIONS)
