@@ -115,10 +115,21 @@ def _make_test_on_a_fresh_clone(tmp: Path) -> float:
     return _timed(["make", "test"], clone)
 
 
+def _cpu_probe_seconds() -> float:
+    """The same pure-Python work every run (the best of three): how fast this machine is right now.
+    On a shared machine it moves with its neighbours, and every other row with it."""
+    def once() -> float:
+        started = time.perf_counter()
+        sum(i * i for i in range(5_000_000))
+        return time.perf_counter() - started
+    return min(once() for _ in range(3))
+
+
 def main() -> None:
     from analysis.sections import SECTIONS
 
     cli = [sys.executable, "-m", "analysis"]
+    probe_before = _cpu_probe_seconds()
     with tempfile.TemporaryDirectory(prefix="book-bench-") as tmp:
         tmp = Path(tmp)
         cold = _copy(tmp / "cold")
@@ -165,7 +176,10 @@ def main() -> None:
     monte_carlo = _monte_carlo_seconds(100_000)
     lines = sum(len(p.read_text().splitlines()) for p in (REPO / "analysis" / "pipeline").glob("*.py"))
     times = sorted(runs.values())
+    probe_after = _cpu_probe_seconds()
     rows = [
+        ("CPU probe: the same pure-Python loop before and after (best of 3; lower is a faster machine)",
+         (probe_before + probe_after) / 2),
         (f"clean build, papermill workers (2 processes; best of {', '.join(f'{t:.1f}' for t in cleans)})", clean),
         (f"clean build, jupyter-book executing the same notebooks itself (best of {', '.join(f'{t:.1f}' for t in jbs)})", jb),
         ("rebuild, nothing changed", unchanged),
@@ -187,7 +201,8 @@ def main() -> None:
           f"Python {platform.python_version()}):\n")
     for label, seconds in rows:
         print(f"  {label:<96} {seconds:7.2f} s")
-    print("\n  run, per chapter: " + ", ".join(f"{n} {t:.2f}" for n, t in runs.items()))
+    print(f"\n  CPU probe before the first step {probe_before:.2f} s, after the last {probe_after:.2f} s")
+    print("  run, per chapter: " + ", ".join(f"{n} {t:.2f}" for n, t in runs.items()))
     print(f"  Two clean builds of the same inputs: "
           f"{'byte-identical' if not clean_differ else f'{len(clean_differ)} files differ, e.g. {clean_differ[:4]}'}")
     print(f"  Rebuilt book against a clean build of the same scenario: "
