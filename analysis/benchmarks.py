@@ -10,12 +10,11 @@ conventions that make one throughput several "MFU"s.
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
 from analysis import provenance
 from analysis.costs import usd_per_million_tokens
-from analysis.data import derived, load_table
+from analysis.data import derived, load_table, matching_positions
 from analysis.flops import (
     attention_flops_per_token,
     matmul_params,
@@ -54,10 +53,7 @@ def load_benchmarks() -> pd.DataFrame:
 def pick(bench: pd.DataFrame, **where) -> pd.Series:
     """The one benchmark row matching every ``column=value`` in ``where``; an error naming the
     criteria if none or several match (so a notebook never silently averages or picks the first)."""
-    keep = np.ones(len(bench), dtype=bool)  # one mask, one selection: a filtered copy per criterion costs ms each
-    for column, value in where.items():
-        keep &= bench[column].eq(value).fillna(False).to_numpy(dtype=bool)
-    positions = np.flatnonzero(keep)
+    positions = matching_positions(bench, where)
     if len(positions) != 1:
         raise LookupError(f"{len(positions)} benchmark rows match {where}; expected exactly one")
     found = bench.iloc[positions[0]]

@@ -21,6 +21,7 @@ import json
 import os
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from analysis import cache, provenance
@@ -292,6 +293,15 @@ def load_table(name: str) -> pd.DataFrame:
     table_path(name)
     _check_allowed(name)
     return _validated(name, str(data_dir())).copy()
+
+
+def matching_positions(table: pd.DataFrame, where: dict) -> np.ndarray:
+    """Positions of the rows of ``table`` whose columns equal every ``column: value`` of ``where``
+    (a missing value matches nothing): one mask, where a filtered copy per criterion costs ms each."""
+    keep = np.ones(len(table), dtype=bool)
+    for column, value in where.items():
+        keep &= table[column].eq(value).fillna(False).to_numpy(dtype=bool)
+    return np.flatnonzero(keep)
 
 
 def row(name: str, key: str) -> pd.Series:

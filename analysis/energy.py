@@ -16,6 +16,7 @@ import pandas as pd
 
 from analysis import provenance
 from analysis.cluster import facility_w
+from analysis.data import matching_positions
 from analysis.units import HOURS_PER_YEAR, JOULES_PER_KWH, SECONDS_PER_HOUR
 
 # --- power per GPU -------------------------------------------------------------------------------
@@ -150,12 +151,8 @@ def add_joules_per_token(bench: pd.DataFrame, meter_w_by_gpu: dict[str, float]) 
 def benchmark_row(bench: pd.DataFrame, model_id: str, gpu_id: str, precision: str, gpus: int,
                   publisher: str, date: str | None = None) -> pd.Series:
     """The one benchmark row matching all the given fields; an error if none or several match."""
-    keep = np.ones(len(bench), dtype=bool)  # one mask, one row taken (as benchmarks.pick)
-    for column, value in (("model_id", model_id), ("gpu_id", gpu_id), ("precision", precision), ("gpus", gpus),
-                          ("publisher", publisher), ("date", date)):
-        if value is not None:
-            keep &= bench[column].eq(value).fillna(False).to_numpy(dtype=bool)
-    positions = np.flatnonzero(keep)
+    where = {"model_id": model_id, "gpu_id": gpu_id, "precision": precision, "gpus": gpus, "publisher": publisher}
+    positions = matching_positions(bench, where if date is None else {**where, "date": date})
     if len(positions) != 1:
         raise ValueError(f"{len(positions)} benchmark rows match {model_id} {gpu_id} {precision} {gpus} "
                          f"{publisher} {date or ''}; expected one")
