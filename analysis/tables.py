@@ -55,10 +55,18 @@ def rate(tokens_per_s: float) -> str:
 
 
 class HTMLTable(str):
-    """An HTML string that Jupyter displays as HTML (``display(interactive_table(...))``)."""
+    """An HTML string that Jupyter displays as HTML (``display(interactive_table(...))``). Its
+    plain-text form, what a viewer without HTML shows, is ``summary`` (caption and row count),
+    not the HTML again: that copy doubled each long table in the executed notebook and in the
+    page Sphinx stores and reads back on every build."""
+
+    summary = "A sortable table (HTML)"
 
     def _repr_html_(self) -> str:
         return str(self)
+
+    def _repr_pretty_(self, printer, cycle) -> None:
+        printer.text(self.summary)
 
 
 _ids = itertools.count(1)
@@ -114,7 +122,7 @@ def interactive_table(table, columns: dict | None = None, caption: str | None = 
         body.append("<tr>" + "".join(cells) + "</tr>")
     n = len(df)
     cap = f"<caption>{_html.escape(caption)}</caption>" if caption else ""
-    return HTMLTable(
+    table = HTMLTable(
         f'<div class="book-datatable-wrap" id="{table_id}">'
         f'<div class="book-datatable-controls"><label>Filter rows <input type="search" '
         f'aria-controls="{table_id}-table" placeholder="type to filter"></label>'
@@ -122,6 +130,8 @@ def interactive_table(table, columns: dict | None = None, caption: str | None = 
         f'<span>Click a column heading to sort.</span></div>'
         f'<div class="book-datatable-scroll"><table class="book-datatable table" id="{table_id}-table">{cap}'
         f'<thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div></div>')
+    table.summary = f"{caption or 'A sortable table'}: {formatting.plural(n, 'row')} (HTML)"
+    return table
 
 
 _ID_IN_PARENS = re.compile(r"\s*\((?:`)?[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:`)?\)")

@@ -195,6 +195,26 @@ def test_two_clean_builds_are_byte_identical(book, tmp_path):
             assert (mine / name).read_bytes() == (theirs / name).read_bytes(), f"{mine.name}/{name} differs"
 
 
+def test_a_long_html_table_is_stored_once_in_its_notebook(book):
+    """A sortable table's plain-text form in the executed notebook is one line (caption and row
+    count), not its HTML again; the page shows the HTML, with every row."""
+    tables = 0
+    for path in sorted((book / "_build" / "executed").glob("*.ipynb")):
+        for cell in json.loads(path.read_text())["cells"]:
+            for output in cell.get("outputs", []):
+                html = "".join(output.get("data", {}).get("text/html", []))
+                if "book-datatable-wrap" not in html:
+                    continue
+                tables += 1
+                plain = "".join(output["data"]["text/plain"])
+                rows = html.count("<tr>") - 1  # the heading's row
+                assert "<" not in plain and "\n" not in plain, f"{path.name}: {plain[:80]}"
+                assert plain.endswith(f"{rows:,} row{'s' if rows != 1 else ''} (HTML)"), f"{path.name}: {plain}"
+                page = _page(book, path.stem)
+                assert html.split("<tbody>")[1].split("</tbody>")[0] in page, f"{path.name}: rows not on the page"
+    assert tables >= 5  # the benchmark chapter's every-row table and the MLPerf chapter's
+
+
 def test_built_pages_need_no_network(book):
     """No page loads a script or stylesheet from another host (the build and the book work offline)."""
     remote = re.compile(r'<(?:script|link)\b[^>]*\b(?:src|href)="(?:https?:)?//[^"]*"[^>]*>', re.I)

@@ -105,9 +105,7 @@ def benchmark_fit(gpu_id: str, precision: str, key: tuple | None = None) -> Benc
     16-bit tensor peak); computed once per state of the data (:func:`analysis.planner.cache.data_key`)."""
 
     key = key or data_key()
-    bench, _ = _benchmark_rows(key)
-    # the fit rests on the rows of its precision, the report's included (the claims ledger's reads)
-    provenance.note_rows("benchmarks", bench[bench["precision"] == PEAK_COLUMN[precision]])
+    _precision_rows(key, PEAK_COLUMN[precision])  # the rows the fit rests on: their reads, noted again
     return _benchmark_fit(gpu_id, precision, key)
 
 
@@ -122,12 +120,22 @@ def _benchmark_rows(key: tuple) -> tuple:
 
 
 @memoized
+def _precision_rows(key: tuple, column: str) -> tuple:
+    """The benchmark rows of one peak column (``bf16`` or ``fp8``) with their active parameters,
+    the report's included (the claims ledger's reads): filtered once per state of the data, not
+    once for each run the planner's evidence predicts."""
+
+    bench, active = _benchmark_rows(key)
+    keep = (bench["precision"] == column).to_numpy()
+    provenance.note_rows("benchmarks", bench[keep])
+    return bench[keep], active[keep]
+
+
+@memoized
 def _benchmark_fit(gpu_id: str, precision: str, key: tuple) -> BenchmarkFit:
 
     column = PEAK_COLUMN[precision]
-    bench, active = _benchmark_rows(key)
-    keep = (bench["precision"] == column).to_numpy()
-    bench, active = bench[keep], active[keep]
+    bench, active = _precision_rows(key, column)
     own = (bench["gpu_id"] == gpu_id).to_numpy()
     if own.sum() >= MIN_FIT_ROWS:
         coef, *_ = np.linalg.lstsq(_design(active[own], bench["gpus"].to_numpy(float)[own]),
