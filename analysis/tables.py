@@ -122,7 +122,7 @@ def interactive_table(table, columns: dict | None = None, caption: str | None = 
         body.append("<tr>" + "".join(cells) + "</tr>")
     n = len(df)
     cap = f"<caption>{_html.escape(caption)}</caption>" if caption else ""
-    table = HTMLTable(
+    shown = HTMLTable(
         f'<div class="book-datatable-wrap" id="{table_id}">'
         f'<div class="book-datatable-controls"><label>Filter rows <input type="search" '
         f'aria-controls="{table_id}-table" placeholder="type to filter"></label>'
@@ -130,8 +130,8 @@ def interactive_table(table, columns: dict | None = None, caption: str | None = 
         f'<span>Click a column heading to sort.</span></div>'
         f'<div class="book-datatable-scroll"><table class="book-datatable table" id="{table_id}-table">{cap}'
         f'<thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div></div>')
-    table.summary = f"{caption or 'A sortable table'}: {formatting.plural(n, 'row')} (HTML)"
-    return table
+    shown.summary = f"{caption or 'A sortable table'}: {formatting.plural(n, 'row')} (HTML)"
+    return shown
 
 
 _ID_IN_PARENS = re.compile(r"\s*\((?:`)?[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:`)?\)")
