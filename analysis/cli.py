@@ -44,9 +44,9 @@ def _overrides(args) -> tuple[dict, dict]:
 def _check_params_belong(section, names) -> None:
     """``run SECTION -p NAME`` with a parameter that neither the section nor a section it needs
     (which ``run`` executes first) reads would change nothing: say so."""
-    from analysis.sections import all_params, run_order
+    from analysis.sections import all_params, in_order
 
-    involved = [s for level in run_order([section.name]) for s in level]
+    involved = in_order([section.name])
     for name in names:
         if name in all_params() and not any(name in s.param_map for s in involved):
             users = ", ".join(s.name for s in _users(name))
@@ -95,14 +95,14 @@ def cmd_run(args) -> int:
     from analysis import constraints
     from analysis.pipeline.build import resolve_all
     from analysis.run import run_section
-    from analysis.sections import get_section, run_order
+    from analysis.sections import get_section, in_order
 
     section = get_section(args.section)
     out = paths.check_out_dir("--out", args.out if args.out is not None else REPO_ROOT / "_build" / "run", staged_beside=True)
     overrides, origin = _overrides(args)
     values = resolve_all(overrides, origin)  # everything is validated before anything is written
     _check_params_belong(section, [name for name, _ in args.param or []])
-    involved = [s.name for level in run_order([section.name]) for s in level]
+    involved = [s.name for s in in_order([section.name])]
     constraints.check({name: values[name] for name in involved}, origin)
     # A staging folder of this process's own: a concurrent run into the same --out cannot mix files
     # with this one, and the numbers printed are this run's own.

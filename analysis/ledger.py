@@ -145,11 +145,15 @@ def claims_ledger(results: Results, at_defaults: dict[str, bool]) -> pd.DataFram
     return pd.DataFrame(rows)
 
 
+def _facts_by_id() -> dict[str, dict]:
+    """The report's facts by id, each a dict of its columns: no pandas lookup per value."""
+    return load_table("report_facts").set_index("fact_id").to_dict("index")
+
+
 def fact_uses(results: Results, at_defaults: dict[str, bool]) -> pd.DataFrame:
     """One row per place a checked fact is shown: its primary result (``primary`` True) and each
     of its ``uses``, with the book's value there and its difference from the report's."""
-    checks = load_table("fact_checks")
-    facts = load_table("report_facts").set_index("fact_id").to_dict("index")  # by id: no pandas lookup per value
+    checks, facts = load_table("fact_checks"), _facts_by_id()
     rows = []
     for f in checks.itertuples():
         low, high = facts[f.fact_id]["value"], facts[f.fact_id]["value_high"]
@@ -169,8 +173,7 @@ def fact_uses(results: Results, at_defaults: dict[str, bool]) -> pd.DataFrame:
 def facts_ledger(results: Results, at_defaults: dict[str, bool]) -> pd.DataFrame:
     """One row per checked report fact: the report's value, the book's (at the primary result),
     the difference, the tolerance, the status and where else the book shows it (``also_in``)."""
-    checks = load_table("fact_checks")
-    facts = load_table("report_facts").set_index("fact_id").to_dict("index")
+    checks, facts = load_table("fact_checks"), _facts_by_id()
     places = fact_uses(results, at_defaults)
     primaries = {r["fact_id"]: r for r in places[places["primary"]].to_dict("records")}  # each fact's first place
     rows = []

@@ -58,6 +58,11 @@ def note(*tags: str) -> None:
         recorder.note(tags)
 
 
+# A data row's key (:func:`_row_key`): its id column, else these parts joined.
+ID_COLUMNS = ("row_id", "run_id", "number_id", "snapshot_id", "component_id", "anchor_id", "item_id")
+PART_COLUMNS = ("model_id", "gpu_id", "precision", "gpus", "date")
+
+
 def note_rows(table: str, rows) -> None:
     """Record the rows among ``rows`` (a DataFrame or one row, a Series) whose ``source_id`` is a
     report's, keyed by ``key`` columns where the table has them, else by the row's position."""
@@ -74,10 +79,6 @@ def note_rows(table: str, rows) -> None:
     if hits:
         columns = {c: rows[c].to_numpy(dtype=object) for c in (*ID_COLUMNS, *PART_COLUMNS) if c in rows.columns}
         note(*(f"row:{table}:{_row_key({c: v[i] for c, v in columns.items()}, rows.index[i])}" for i in hits))
-
-
-ID_COLUMNS = ("row_id", "run_id", "number_id", "snapshot_id", "component_id", "anchor_id", "item_id")
-PART_COLUMNS = ("model_id", "gpu_id", "precision", "gpus", "date")
 
 
 def _row_key(r: dict, name) -> str:

@@ -21,7 +21,7 @@ from analysis.errors import ExecutionError
 from analysis.pipeline.execute import execute_section
 from analysis.pipeline.scheduler import section_inputs
 from analysis.results import Results
-from analysis.sections import get_section, run_order
+from analysis.sections import get_section, in_order
 
 
 def run_section(name: str, overrides: dict, values: dict[str, dict], root: Path, stage: Path,
@@ -30,7 +30,7 @@ def run_section(name: str, overrides: dict, values: dict[str, dict], root: Path,
     they resolve) into ``stage``; returns its results (``{key: {"value", "unit", "label"}}``)."""
 
     package, done, raw = cache.package_hashes(root), {}, {}
-    for section in [s for level in run_order([name]) for s in level]:
+    for section in in_order([name]):
         inputs = section_inputs(section, values[section.name], root, {n: raw[n] for n in section.needs}, package)
         files = None if section.name == name else \
             cache.read(root / "_build" / "cache" / "sections", section.name, inputs, section.name)

@@ -356,3 +356,9 @@ def run_order(names: list[str]) -> list[list[Section]]:
         levels.append(level)
         done |= {s.name for s in level}
     return levels
+
+
+def in_order(names: list[str]) -> list[Section]:
+    """``names`` and the sections they need, each after those it needs: :func:`run_order`'s
+    levels, one after the other."""
+    return [s for level in run_order(names) for s in level]

@@ -29,7 +29,7 @@ from papermill.parameterize import parameterize_notebook
 from traitlets.config import Config
 
 from analysis.data import table_closure
-from analysis.sections import SECTIONS, run_order
+from analysis.sections import SECTIONS, in_order
 
 
 def main(values_json: str, results_dir: str) -> int:
@@ -39,7 +39,7 @@ def main(values_json: str, results_dir: str) -> int:
     config.HistoryManager.enabled = False  # nothing written to ~/.ipython
     shell = InteractiveShell.instance(config=config)
     os.environ["ANALYSIS_RESULTS_DIR"] = str(Path(results_dir).resolve())  # as the build sets it
-    for section in [s for level in run_order([s.name for s in SECTIONS]) for s in level]:
+    for section in in_order([s.name for s in SECTIONS]):
         os.environ["ANALYSIS_ALLOWED_TABLES"] = ",".join(table_closure(section.tables))
         nb = jupytext.read(Path("notebooks") / f"{section.name}.py")
         nb.metadata["papermill"] = {}

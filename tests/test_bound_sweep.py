@@ -21,11 +21,11 @@ import pytest
 from analysis import constraints
 from analysis.chapters import compute_section
 from analysis.params import ParameterError
-from analysis.sections import SECTIONS, all_params, resolve_section, run_order
+from analysis.sections import SECTIONS, all_params, in_order, resolve_section
 
 FULL = os.environ.get("ANALYSIS_SWEEP_FULL") == "1"
 SAMPLE_SIZES = {"mc_draws": 1_000, "goodput_trials": 10}  # their lower bounds (checked below)
-ORDER = [s for level in run_order([s.name for s in SECTIONS]) for s in level]
+ORDER = in_order([s.name for s in SECTIONS])
 
 
 def _bounds(params, which: str) -> dict:

@@ -127,8 +127,9 @@ def _precision_rows(key: tuple, column: str) -> tuple:
 
     bench, active = _benchmark_rows(key)
     keep = (bench["precision"] == column).to_numpy()
-    provenance.note_rows("benchmarks", bench[keep])
-    return bench[keep], active[keep]
+    rows = bench[keep]
+    provenance.note_rows("benchmarks", rows)
+    return rows, active[keep]
 
 
 @memoized
