@@ -27,7 +27,7 @@ from analysis import cache
 from analysis.data import table_closure, table_file
 from analysis.errors import ExecutionError
 from analysis.outputs import fault_point
-from analysis.sections import SECTIONS, Section, run_order
+from analysis.sections import SECTIONS, Section, in_order
 
 ENTRIES_PER_SECTION = 8
 
@@ -46,9 +46,8 @@ def chain_lengths() -> dict[str, int]:
     chapters that only the ledger needs run."""
     after = {s.name: [t.name for t in SECTIONS if s.name in t.needs] for s in SECTIONS}
     lengths: dict[str, int] = {}
-    for level in reversed(run_order([s.name for s in SECTIONS])):
-        for s in level:
-            lengths[s.name] = 1 + max((lengths[t] for t in after[s.name]), default=0)
+    for s in reversed(in_order([s.name for s in SECTIONS])):  # each after every section that needs it
+        lengths[s.name] = 1 + max((lengths[t] for t in after[s.name]), default=0)
     return lengths
 
 
