@@ -76,10 +76,13 @@ def build_book(overrides: dict | None = None, origin: dict | None = None, jobs: 
                root: Path = REPO_ROOT, scenario: str | None = None) -> BuildReport:
     """Build the book into ``root/_build/html``; see the module docstring."""
     root = Path(root).resolve()
-    values = resolve_all(overrides or {}, origin)
-    constraints.check(values, origin)
     build_dir = root / "_build"
+    # Jupyter Book loads (seconds of one core) while this process checks every input on the other
+    renderer = render.Renderer(root / "_config.yml", build_dir / ".render")
     with contextlib.ExitStack() as stack:
+        stack.callback(renderer.stop)
+        values = resolve_all(overrides or {}, origin)
+        constraints.check(values, origin)
         try:
             build_dir.mkdir(exist_ok=True)
             stack.enter_context(_build_lock(build_dir))
@@ -89,7 +92,7 @@ def build_book(overrides: dict | None = None, origin: dict | None = None, jobs: 
             if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
                 raise
             raise InputError(f"{build_dir}: not writable ({exc.strerror}); the build writes its output there") from None
-        return _build_locked(values, jobs, root, build_dir, scenario)
+        return _build_locked(values, jobs, root, build_dir, scenario, renderer)
 
 
 def _clear_debris(build_dir: Path) -> None:
@@ -124,16 +127,15 @@ def _current_version(build_dir: Path) -> str | None:
     return Path(os.readlink(link)).name if link.is_symlink() else None
 
 
-def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario: str | None) -> BuildReport:
+def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario: str | None,
+                  renderer: render.Renderer) -> BuildReport:
     started = time.perf_counter()
-    stage = build_dir / f".stage-{os.getpid()}"
-    src, results, cache_root = stage / "src", stage / "results", build_dir / "cache"
-    generated, renderer = src / "book" / "generated", None
+    stage, cache_root = build_dir / f".stage-{os.getpid()}", build_dir / "cache"
+    src, results, generated = stage / "src", stage / "results", stage / "src" / "book" / "generated"
     try:
         results.mkdir(parents=True)
         src.mkdir()
         _stage_config(root / "_config.yml", src / "_config.yml")
-        renderer = render.Renderer(src / "_config.yml", build_dir / ".render")  # loads Jupyter Book meanwhile
         shutil.copytree(root / "book", src / "book", ignore=shutil.ignore_patterns("generated"))
         shutil.copy2(root / "_toc.yml", src / "_toc.yml")
         inputs = {**cache.package_hashes(root), "data": cache.folder_hashes(data_dir())}
@@ -179,8 +181,6 @@ def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario
         report.seconds = time.perf_counter() - started
         return report
     finally:
-        if renderer:
-            renderer.stop()
         shutil.rmtree(stage, ignore_errors=True)
 
 

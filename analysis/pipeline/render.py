@@ -1,8 +1,9 @@
 """Render the staged book with Jupyter Book's own command line, ``jupyter-book build``, in a process
-of its own (:class:`Renderer`) that the build starts first: while the sections execute it imports
-Jupyter Book, the book's Sphinx extensions and every module the last render imported; when the
-pages are staged it runs the command in process, through click's public ``main(args=...,
-standalone_mode=False)``, so the render does not wait on Python, Sphinx and their imports.
+of its own (:class:`Renderer`) that the build starts first: while the inputs are checked and the
+sections execute it imports Jupyter Book, the book's Sphinx extensions and every module the last
+render imported; when the pages are staged it runs the command in process, through click's public
+``main(args=..., standalone_mode=False)``, so the render does not wait on Python, Sphinx and their
+imports.
 
 Sphinx keeps its environment and output in ``_build/.render/`` between builds and re-reads only
 the pages whose files are newer than its last read (:func:`analysis.site.sync_tree` rewrites only
@@ -36,7 +37,7 @@ OPTIONS = ("-W", "-n", "--keep-going", "--quiet")  # every warning is an error, 
 
 class Renderer:
     """The render process (``python -m analysis.pipeline.render PID CONFIG WORK``), started before
-    the sections execute; :meth:`render` hands it one render, :meth:`stop` ends it unused."""
+    anything else; :meth:`render` hands it one render, :meth:`stop` ends it unused."""
 
     def __init__(self, config: Path, work: Path):
         self.work, self.log = work, tempfile.TemporaryFile()  # the log: Jupyter Book's and Sphinx's messages
