@@ -2,7 +2,7 @@
 
 1. a clean build (`python -m analysis build`, empty cache), and Jupyter Book executing the same
    notebooks itself (jupytext `.py` sources, `execute_notebooks: force`) into the same pages, each
-   twice in turn in fresh copies: the ratio of the better of each pair;
+   three times in turn in fresh copies: the ratio of the best of each;
 2. a rebuild with nothing changed; a rebuild after one chapter's parameter changed (`build -p
    gpt3_train_tokens ...`, median of 3) and after a scenario that moves many chapters (pue 1.2);
 3. `run SECTION -p NAME VALUE` for every chapter (a parameter of its own, changed; the chapters
@@ -134,19 +134,19 @@ def main() -> None:
         tmp = Path(tmp)
         cold = _copy(tmp / "cold")
         run_cold = _timed([*cli, "run", "cluster", "-p", "gpus", "50000", "--out", str(tmp / "run")], cold)
-        # The two clean builds, each twice in turn in fresh copies, best of two: one run of either
-        # has moved by a fifth on this machine with nothing else running (Jupyter Book's from 81 to
-        # 104 s), so each keeps its better run.
+        # The two clean builds, each three times in turn in fresh copies, best of three: one run of
+        # either has moved by a quarter on this machine with nothing else running (Jupyter Book's
+        # from 109 to 86 s within minutes), so each keeps its best run.
         pipeline = _copy(tmp / "pipeline")
-        cleans = [_timed([*cli, "build"], pipeline)]
-        jbs = [_jupyter_book_executes(_copy(tmp / "jupyter-book"), pipeline)]
-        cleans.append(_timed([*cli, "build"], _copy(tmp / "pipeline-2")))
-        jbs.append(_jupyter_book_executes(_copy(tmp / "jupyter-book-2"), pipeline))
+        cleans, jbs = [], []
+        for i, copy in enumerate((pipeline, tmp / "pipeline-2", tmp / "pipeline-3")):
+            cleans.append(_timed([*cli, "build"], copy if i == 0 else _copy(copy)))
+            jbs.append(_jupyter_book_executes(_copy(tmp / f"jupyter-book-{i + 1}"), pipeline))
         clean, jb = min(cleans), min(jbs)
-        # the two clean builds' whole books, rendered pages included (the tests compare what the
+        # the three clean builds' whole books, rendered pages included (the tests compare what the
         # notebooks produce, not a second render)
-        first, second = _tree_digests(pipeline / "_build" / "html"), _tree_digests(tmp / "pipeline-2" / "_build" / "html")
-        clean_differ = sorted(n for n in set(first) | set(second) if first.get(n) != second.get(n))
+        first, *others = [_tree_digests(tmp / name / "_build" / "html") for name in ("pipeline", "pipeline-2", "pipeline-3")]
+        clean_differ = sorted({n for other in others for n in set(first) | set(other) if first.get(n) != other.get(n)})
         unchanged = _timed([*cli, "build"], pipeline)
         runs = {s.name: _timed([*cli, "run", s.name, *_changed(s), "--out", str(tmp / "run")], pipeline)
                 for s in SECTIONS}
@@ -203,7 +203,7 @@ def main() -> None:
         print(f"  {label:<96} {seconds:7.2f} s")
     print(f"\n  CPU probe before the first step {probe_before:.2f} s, after the last {probe_after:.2f} s")
     print("  run, per chapter: " + ", ".join(f"{n} {t:.2f}" for n, t in runs.items()))
-    print(f"  Two clean builds of the same inputs: "
+    print(f"  Three clean builds of the same inputs: "
           f"{'byte-identical' if not clean_differ else f'{len(clean_differ)} files differ, e.g. {clean_differ[:4]}'}")
     print(f"  Rebuilt book against a clean build of the same scenario: "
           f"{'byte-identical' if not differ else f'{len(differ)} files differ, e.g. {differ[:4]}'}")
