@@ -104,3 +104,44 @@ def test_the_stored_tables_read_back_as_computed(store, monkeypatch):
     assert len(list(store.iterdir())) == 4
     assert all(cache.read(store, e.name.rsplit("-", 1)[0], stored.entry_inputs(e.name.rsplit("-", 1)[0]), "entry")
                for e in store.iterdir())
+
+
+def test_the_ledger_kernel_stores_its_range_table_ahead_and_the_chapter_reads_it(store, tmp_path, monkeypatch):
+    """``Section.ahead``: the build's kernel for the claims ledger, started while the ledger still
+    waits on its last need (in a clean build the plan chapter, which runs alone at the end),
+    stores the range table from the results published so far; the ledger, given every chapter,
+    then reads that entry and computes no range, and its table and results are the ones it computes
+    with no store at all."""
+    from analysis.chapters import claims, compute_section
+    from analysis.pipeline.execute import preload
+    from analysis.results import Results
+    from analysis.sections import get_section
+
+    done: dict = {}
+    for name in get_section("claims").needs:
+        compute_section(name, {}, done)
+    monkeypatch.setenv("ANALYSIS_TABLE_CACHE", "0")
+    expected = compute_section("claims", {}, dict(done))
+    monkeypatch.delenv("ANALYSIS_TABLE_CACHE")
+    folder = tmp_path / "published"
+    for name, chapter in done.items():
+        if name != "plan":  # still running
+            results = Results(name, chapter.parameters)
+            results.record(chapter, glue=False)
+            results.save(folder)
+    def entries():
+        return sorted(p.name for p in store.iterdir() if p.name.startswith(claims.RANGES_ENTRY + "-"))
+
+    assert entries() == []
+    clear_cache()
+    claims.store_range_table_ahead(str(folder))
+    assert len(entries()) == 1
+    monkeypatch.setattr(claims, "range_table", lambda *args: pytest.fail("the ledger computed its ranges again"))
+    clear_cache()
+    read = compute_section("claims", {}, dict(done))
+    pd.testing.assert_frame_equal(read.tables["ranges"], expected.tables["ranges"])
+    assert len(expected.tables["ranges"]) > 0
+    assert {k: q.value for k, q in read.quantities.items()} == {k: q.value for k, q in expected.quantities.items()}
+    # the kernel started ahead for the ledger does it (with the folder the build publishes to); no other does
+    assert f"store_range_table_ahead')({str(folder)!r})" in preload("claims", str(folder))[0]
+    assert "ahead" not in preload("tco", str(folder))[0] and "store_" not in preload("claims")[0]

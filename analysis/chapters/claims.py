@@ -7,14 +7,18 @@ row's value at each end of the sourced range of every default it reads (:func:`r
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 
 from analysis import cache, ledger, stored
 from analysis.chapters import ChapterResults, compute_section
 from analysis.data import load_table, table_to_json
+from analysis.results import load_results
 from analysis.schemas import TOLERANCE_WITHOUT_REASON
 from analysis.sections import all_params, get_section
 
+RANGED_STATUSES = ("depends_on_default",)  # the statuses whose rows range_table recomputes
 RANGE_COLUMNS = ["row_id", "param", "low", "high", "book_low", "book_high", "difference_low", "difference_high"]
 
 
@@ -93,6 +97,21 @@ def stored_range_table(rows: pd.DataFrame, upstream: dict[str, ChapterResults], 
     return stored.kept(RANGES_ENTRY, key, lambda: range_table(rows, upstream, statuses))
 
 
+def store_range_table_ahead(results_folder: str) -> None:
+    """:func:`stored_range_table` computed into its entry from the chapters' results published so
+    far in ``results_folder`` (``Section.ahead``): the build's kernel for this chapter calls it
+    while the chapter still waits on its last needs (in a clean build, the plan chapter, which runs
+    alone), so the chapter reads the entry. Its key holds the ranged rows and the scenario's values
+    of their chapters' parameters: where a chapter with ranged rows has not run yet, the key is
+    another one and the chapter computes its table itself, as it would without this."""
+    folder = Path(results_folder)
+    upstream = {name: ChapterResults.from_json(load_results(name, folder))
+                for name in get_section("claims").needs if (folder / f"{name}.json").is_file()}
+    results, at_defaults = ledger_inputs(upstream)
+    rows = ledger_rows(ledger.claims_ledger(results, at_defaults), ledger.facts_ledger(results, at_defaults))
+    stored_range_table(rows, upstream, RANGED_STATUSES)
+
+
 def ledger_rows(claims: pd.DataFrame, facts: pd.DataFrame) -> pd.DataFrame:
     """Claims and facts as one frame of the columns :func:`range_table` reads."""
     c = claims.rename(columns={"claim_id": "row_id", "original_value": "low", "original_high": "high"})
@@ -148,7 +167,7 @@ def compute(P, upstream) -> ChapterResults:
     claims = res.add_table("seed_claims", ledger.claims_ledger(results, at_defaults))
     facts = ledger.facts_ledger(results, at_defaults)
     uses = ledger.fact_uses(results, at_defaults)
-    ranges = res.add_table("ranges", stored_range_table(ledger_rows(claims, facts), upstream, ("depends_on_default",)))
+    ranges = res.add_table("ranges", stored_range_table(ledger_rows(claims, facts), upstream, RANGED_STATUSES))
     ledger.check_ledger(claims, facts, uses, ranges)  # raises, and so fails the build, if the ledger does not hold
     not_checked = res.add_table("facts_not_checked", facts_not_checked())
     res.add("facts_not_checked_count", len(not_checked), "count", "Report figures the book does not check, each with why")

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from analysis.errors import ExecutionError
 from analysis.outputs import follow_parent
+from analysis.sections import get_section
 
 # No cell of the book takes more than seconds; a cell still running after this long is hung (a
 # deadlock, an endless loop from extreme inputs) and fails with its cell named.
@@ -60,12 +61,14 @@ def _describe(section: str, source: Path, exc: BaseException) -> str:
     return f"section '{section}' failed in {source}: {cause}"
 
 
-def preload(section: str) -> list[str]:
+def preload(section: str, published: str | None = None) -> list[str]:
     """Kernel options (IPython's ``exec_lines``) that import the modules the section's notebook
     imports while its kernel starts, so that a kernel started ahead of its job has them loaded when
-    the job comes. Nothing is bound in the notebook's namespace (a comprehension, output muted)."""
+    it comes, then the section's ``ahead`` work with the results ``published`` so far; nothing bound."""
     modules = ("analysis.notebook", "analysis.tables", f"analysis.chapters.{section}", f"analysis.figures.{section}")
-    return [f"--IPKernelApp.exec_lines=[__import__(name) for name in {modules!r}];"]
+    module, _, name = get_section(section).ahead.partition(":")
+    ahead = f"getattr(__import__({module!r}, fromlist=['_']), {name!r})({published!r});" if module and published else ""
+    return [f"--IPKernelApp.exec_lines=[__import__(name) for name in {modules!r}];{ahead}"]
 
 
 def start_kernel(job: dict):
@@ -80,7 +83,7 @@ def start_kernel(job: dict):
     km = AsyncKernelManager(kernel_name="python3", transport="ipc", ip=os.path.join(tempfile.mkdtemp(prefix="kernel-"), "ipc"))
     env = {**os.environ, "ANALYSIS_RESULTS_DIR": str(Path(job["results_dir"]).resolve()),
            "ANALYSIS_ALLOWED_TABLES": ",".join(job["tables"])}
-    run_sync(km.start_kernel)(env=env, cwd=str(Path(job["root"]).resolve()), extra_arguments=preload(job["section"]))
+    run_sync(km.start_kernel)(env=env, cwd=str(Path(job["root"]).resolve()), extra_arguments=preload(job["section"], job.get("published")))
     return km
 
 
@@ -135,8 +138,7 @@ def worker(parent: int) -> int:
     job marked ``prepare`` only starts the kernel of the job that follows. Ends at end of input, on
     SIGTERM (stopping its kernel) or when the build dies."""
     signal.signal(signal.SIGTERM, _stop)
-    # Ctrl-C is the build's to handle (it stops the workers). A handler, not SIG_IGN, which the
-    # kernels would inherit (a cell timeout interrupts the kernel with SIGINT).
+    # Ctrl-C is the build's (it stops the workers); a handler, not SIG_IGN, which kernels inherit
     signal.signal(signal.SIGINT, lambda *_: None)
     if not follow_parent(parent):  # the build died before this process asked to follow it
         return 130
@@ -147,15 +149,14 @@ def worker(parent: int) -> int:
         for line in sys.stdin:
             job, started = json.loads(line), time.perf_counter()
             if kernel and (job.get("prepare") or kernel[0] != job["section"]):
-                stop_kernel(kernel[1])
-                kernel = None
+                kernel = stop_kernel(kernel[1])  # None
             if job.pop("prepare", False):
                 kernel = (job["section"], start_kernel(job))
                 import papermill  # noqa: F401 (while its kernel starts, and before the job comes)
                 continue
             km, kernel = kernel and kernel[1], None  # execute_section stops it, whatever happens
             try:
-                execute_section(**job, km=km)
+                execute_section(**{k: v for k, v in job.items() if k != "published"}, km=km)
                 answer = {"ok": True, "seconds": time.perf_counter() - started}
             except SectionFailed as exc:
                 answer = {"ok": False, "error": str(exc)}

@@ -42,8 +42,7 @@ class RunRecord:
 def chain_lengths() -> dict[str, int]:
     """For each section, the number of sections on the longest chain from it to the last one
     (itself included, each needing the one before): the build starts the longest chains first, so
-    that the chain from the uncertainty chapter to the introduction does not wait while
-    chapters that only the ledger needs run."""
+    that the chain from the uncertainty chapter to the introduction waits on no other chapter."""
     after = {s.name: [t.name for t in SECTIONS if s.name in t.needs] for s in SECTIONS}
     lengths: dict[str, int] = {}
     for s in reversed(in_order([s.name for s in SECTIONS])):  # each after every section that needs it
@@ -143,7 +142,7 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
 
     def job(section: Section, work: Path) -> dict:  # execute_section's arguments
         return {"section": section.name, "params": values[section.name], "out_dir": str(work), "root": str(root),
-                "results_dir": str(work), "tables": table_closure(section.tables)}
+                "results_dir": str(work), "tables": table_closure(section.tables), "published": str(results_out)}
 
     def finish(section: Section, files: dict[str, bytes], seconds: float | None) -> None:
         _publish(files, section.name, results_out, notebooks_out)
