@@ -137,15 +137,14 @@ def main() -> None:
         # The two clean builds, each three times in turn in fresh copies, best of three: one run of
         # either has moved by a quarter on this machine with nothing else running (Jupyter Book's
         # from 109 to 86 s within minutes), so each keeps its best run.
-        pipeline = _copy(tmp / "pipeline")
-        cleans, jbs = [], []
-        for i, copy in enumerate((pipeline, tmp / "pipeline-2", tmp / "pipeline-3")):
-            cleans.append(_timed([*cli, "build"], copy if i == 0 else _copy(copy)))
+        pipeline, names, cleans, jbs = tmp / "pipeline", ("pipeline", "pipeline-2", "pipeline-3"), [], []
+        for i, name in enumerate(names):
+            cleans.append(_timed([*cli, "build"], _copy(tmp / name)))
             jbs.append(_jupyter_book_executes(_copy(tmp / f"jupyter-book-{i + 1}"), pipeline))
         clean, jb = min(cleans), min(jbs)
         # the three clean builds' whole books, rendered pages included (the tests compare what the
         # notebooks produce, not a second render)
-        first, *others = [_tree_digests(tmp / name / "_build" / "html") for name in ("pipeline", "pipeline-2", "pipeline-3")]
+        first, *others = [_tree_digests(tmp / name / "_build" / "html") for name in names]
         clean_differ = sorted({n for other in others for n in set(first) | set(other) if first.get(n) != other.get(n)})
         unchanged = _timed([*cli, "build"], pipeline)
         runs = {s.name: _timed([*cli, "run", s.name, *_changed(s), "--out", str(tmp / "run")], pipeline)

@@ -85,11 +85,13 @@ RANGES_ENTRY = "chapters.claims.range_table"
 stored.NAMES.add(RANGES_ENTRY)
 
 
-def stored_range_table(rows: pd.DataFrame, upstream: dict[str, ChapterResults], statuses) -> pd.DataFrame:
-    """:func:`range_table`, kept on disk (:func:`analysis.stored.kept`): it recomputes chapters
-    at both ends of some forty ranges, seconds of work that only the data, the code, the rows it
-    reads and the scenario's values of the parameters those rows' chapters depend on decide (a
-    chapter reads its needs from ``upstream``, and their parameters are among its own)."""
+def stored_range_table(claims: pd.DataFrame, facts: pd.DataFrame, upstream: dict[str, ChapterResults]) -> pd.DataFrame:
+    """:func:`range_table` of the ledger's rows whose status is in ``RANGED_STATUSES``, kept on
+    disk (:func:`analysis.stored.kept`): it recomputes chapters at both ends of some forty ranges,
+    seconds of work that only the data, the code, the rows it reads and the scenario's values of
+    the parameters those rows' chapters depend on decide (a chapter reads its needs from
+    ``upstream``, and their parameters are among its own)."""
+    rows, statuses = ledger_rows(claims, facts), RANGED_STATUSES
     used = ranged_rows(rows, statuses)
     params = set().union(*(section_params(name) for name in used["section"].unique()))
     key = {"scenario": {k: v for k, v in sorted(_scenario_overrides(upstream).items()) if k in params},
@@ -108,8 +110,7 @@ def store_range_table_ahead(results_folder: str) -> None:
     upstream = {name: ChapterResults.from_json(load_results(name, folder))
                 for name in get_section("claims").needs if (folder / f"{name}.json").is_file()}
     results, at_defaults = ledger_inputs(upstream)
-    rows = ledger_rows(ledger.claims_ledger(results, at_defaults), ledger.facts_ledger(results, at_defaults))
-    stored_range_table(rows, upstream, RANGED_STATUSES)
+    stored_range_table(ledger.claims_ledger(results, at_defaults), ledger.facts_ledger(results, at_defaults), upstream)
 
 
 def ledger_rows(claims: pd.DataFrame, facts: pd.DataFrame) -> pd.DataFrame:
@@ -167,7 +168,7 @@ def compute(P, upstream) -> ChapterResults:
     claims = res.add_table("seed_claims", ledger.claims_ledger(results, at_defaults))
     facts = ledger.facts_ledger(results, at_defaults)
     uses = ledger.fact_uses(results, at_defaults)
-    ranges = res.add_table("ranges", stored_range_table(ledger_rows(claims, facts), upstream, RANGED_STATUSES))
+    ranges = res.add_table("ranges", stored_range_table(claims, facts, upstream))
     ledger.check_ledger(claims, facts, uses, ranges)  # raises, and so fails the build, if the ledger does not hold
     not_checked = res.add_table("facts_not_checked", facts_not_checked())
     res.add("facts_not_checked_count", len(not_checked), "count", "Report figures the book does not check, each with why")
