@@ -1,7 +1,7 @@
 """Shared model for the book "The economics of training large models on GPU clusters".
 
-Data flows one way: ``data/*.csv`` (validated by :mod:`analysis.data`) -> small pure domain
+Data flows one way: ``data/*.csv`` (validated by :mod:`analysis.data.load`) -> small pure domain
 functions (:mod:`analysis.flops`, :mod:`analysis.cluster`, ...) -> notebooks -> the book.
 The book machinery (papermill runner, cache, build and swap) lives apart in
-:mod:`analysis.pipeline`; no domain module imports it.
+:mod:`analysis.build`; no domain module imports it.
 """

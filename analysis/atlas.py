@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.costs import usd_per_million_tokens
-from analysis.data import DataError, load_table, table_path
+from analysis.data.load import DataError, load_table, table_path
 from analysis.energy import it_w_with_chip_swapped, joules_per_token, meter_w_per_gpu
 from analysis.flops import attention_flops_per_token, matmul_params, mfu_from_tokens_per_s
 from analysis.prices import LIST_TIERS

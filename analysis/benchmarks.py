@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis import provenance
 from analysis.costs import usd_per_million_tokens
-from analysis.data import derived, load_table, matching_positions
+from analysis.data import provenance
+from analysis.data.load import derived, load_table, matching_positions
 from analysis.flops import (
     attention_flops_per_token,
     matmul_params,

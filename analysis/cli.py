@@ -13,10 +13,11 @@ import os
 import sys
 from pathlib import Path
 
-from analysis import paths, plan_cli
+from analysis.build import paths
+from analysis.build.outputs import clip, install_signal_handlers, staged
 from analysis.errors import ExecutionError, InputError
-from analysis.inputs import NEGATIVE_VALUE
-from analysis.outputs import clip, install_signal_handlers, staged
+from analysis.params.grammar import NEGATIVE_VALUE
+from analysis.planner import cli as plan_cli
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,7 +31,7 @@ class Parser(argparse.ArgumentParser):
 
 
 def _overrides(args) -> tuple[dict, dict]:
-    from analysis.scenario_file import load_scenario
+    from analysis.params.scenario_file import load_scenario
 
     overrides, origin = {}, {}
     if getattr(args, "scenario", None) is not None:  # `--scenario ''` is an error, not "no scenario"
@@ -44,7 +45,7 @@ def _overrides(args) -> tuple[dict, dict]:
 def _check_params_belong(section, names) -> None:
     """``run SECTION -p NAME`` with a parameter that neither the section nor a section it needs
     (which ``run`` executes first) reads would change nothing: say so."""
-    from analysis.sections import all_params, in_order
+    from analysis.chapters.registry import all_params, in_order
 
     involved = in_order([section.name])
     for name in names:
@@ -55,13 +56,13 @@ def _check_params_belong(section, names) -> None:
 
 
 def _users(name: str):
-    from analysis.sections import SECTIONS
+    from analysis.chapters.registry import SECTIONS
 
     return [s for s in SECTIONS if name in s.param_map]
 
 
 def cmd_sections(args) -> int:
-    from analysis.sections import SECTIONS
+    from analysis.chapters.registry import SECTIONS
 
     for s in SECTIONS:
         print(f"{s.name:<10} {s.title}\n{'':<10} {s.question}")
@@ -69,7 +70,7 @@ def cmd_sections(args) -> int:
 
 
 def cmd_params(args) -> int:
-    from analysis.sections import get_section
+    from analysis.chapters.registry import get_section
 
     section = get_section(args.section)
     if not section.params:
@@ -92,10 +93,10 @@ def _headline_table(section, results: dict) -> str:
 
 
 def cmd_run(args) -> int:
-    from analysis import constraints
-    from analysis.pipeline.build import resolve_all
-    from analysis.run import run_section
-    from analysis.sections import get_section, in_order
+    from analysis.build.book import resolve_all
+    from analysis.build.run import run_section
+    from analysis.chapters.registry import get_section, in_order
+    from analysis.params import constraints
 
     section = get_section(args.section)
     out = paths.check_out_dir("--out", args.out if args.out is not None else REPO_ROOT / "_build" / "run", staged_beside=True)
@@ -115,12 +116,12 @@ def cmd_run(args) -> int:
 
 
 def cmd_build(args) -> int:
-    from analysis.pipeline.build import build_book
+    from analysis.build.book import build_book
 
     overrides, origin = _overrides(args)
     label = None
     if args.scenario is not None:
-        from analysis.scenarios import load
+        from analysis.chapters.compare import load
 
         label = load(args.scenario).label
     if args.param:
@@ -134,9 +135,9 @@ def cmd_build(args) -> int:
 
 
 def cmd_compare(args) -> int:
-    from analysis import scenarios
-    from analysis.notebook import format_quantity
-    from analysis.plots import compare_figure
+    from analysis.chapters import compare as scenarios
+    from analysis.page.notebook import format_quantity
+    from analysis.page.plots import compare_figure
 
     out = paths.check_out_dir("--out", args.out, staged_beside=True)
     loaded = [scenarios.load(path) for path in args.files]  # every file is checked before anything runs
@@ -156,7 +157,7 @@ def cmd_compare(args) -> int:
 
 
 def cmd_measure(args) -> int:
-    from analysis.data import data_dir
+    from analysis.data.load import data_dir
     from analysis.measure import harness
 
     # one check of the folder, before the measurement runs: the given --out, or data/measured
@@ -256,7 +257,7 @@ OUT_KINDS = {"run": "staged folder", "compare": "staged folder", "measure": "fol
 
 
 def check_outputs(args) -> None:
-    """Check ``--out`` before the command does any work (exit 2 naming the flag; analysis.paths)."""
+    """Check ``--out`` before the command does any work (exit 2 naming the flag; analysis.build.paths)."""
     kind, out = OUT_KINDS.get(args.command), getattr(args, "out", None)
     if out is None or kind is None:
         return
@@ -277,9 +278,9 @@ def _interrupted(exc: KeyboardInterrupt, command: str | None = None) -> str:
     what = f"{exc.args[0]} received" if exc.args else "interrupted"
     if command != "build":
         return f"{what}: {STOPPED[command]}" if command in STOPPED else what
-    from analysis.pipeline import build
+    from analysis.build import book
 
-    if build.SWAPPED_IN:
+    if book.SWAPPED_IN:
         return f"{what} after the new book was swapped in; _build/html holds the finished book"
     return f"{what}: nothing was swapped in; the previous book and results are untouched"
 

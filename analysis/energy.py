@@ -14,9 +14,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import provenance
 from analysis.cluster import facility_w
-from analysis.data import matching_positions
+from analysis.data import provenance
+from analysis.data.load import matching_positions
 from analysis.units import HOURS_PER_YEAR, JOULES_PER_KWH, SECONDS_PER_HOUR
 
 # --- power per GPU -------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from analysis.data import DataError, load_table, row
+from analysis.data.load import DataError, load_table, row
 
 DTYPES = ("bf16", "fp8", "fp4", "tf32")
 

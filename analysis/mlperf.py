@@ -1,5 +1,5 @@
 """MLPerf Training, priced: every LLM result of ``data/mlperf_training.csv`` (scored by MLPerf's own
-rule, :mod:`analysis.mlperf_logs`) as GPU-hours to reach the quality target, dollars at a price
+rule, :mod:`analysis.data.mlperf_logs`) as GPU-hours to reach the quality target, dollars at a price
 tier, megawatt-hours, and the efficiency of each step up in system size.
 
 Pure functions of the tables; the chapter layer (:mod:`analysis.chapters.mlperf`) wires prices,

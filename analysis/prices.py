@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.data import derived, load_table
+from analysis.data.load import derived, load_table
 
 # The tiers in ladder order, dearest first as a buyer usually meets them.
 TIERS = ("on-demand", "neocloud list", "market range", "spot/flex", "1-year", "3-year",

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analysis.data import load_table, row
+from analysis.data.load import load_table, row
 from analysis.opex import HOURS_PER_MONTH
 from analysis.tco import breakeven_speedup
 from analysis.units import HOURS_PER_DAY, HOURS_PER_YEAR

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 import numpy as np
 import pandas as pd
 
-from analysis.data import load_table
+from analysis.data.load import load_table
 
 
 def distributions() -> pd.DataFrame:

@@ -13,7 +13,7 @@
 5. the goodput and uncertainty Monte Carlo, `measure --quick`, `plan` (a fresh process, best of
    3), the power-budget table of every priced accelerator (`plan --power-mw 50`, best of 3) and
    the what-if grids;
-6. the size of `analysis/pipeline/`, and `make test` on a fresh clone of the repository, virtual
+6. the size of `analysis/build/`, and `make test` on a fresh clone of the repository, virtual
    environment included (`BENCH_MAKE_TEST=0` skips it).
 
 Each step runs in a fresh copy of the repository under a temporary folder, so the developer's own
@@ -126,7 +126,7 @@ def _cpu_probe_seconds() -> float:
 
 
 def main() -> None:
-    from analysis.sections import SECTIONS
+    from analysis.chapters.registry import SECTIONS
 
     cli = [sys.executable, "-m", "analysis"]
     probe_before = _cpu_probe_seconds()
@@ -164,16 +164,16 @@ def main() -> None:
                            "--gpus", "4096", "--json"], pipeline) for _ in range(3))
         budget = min(_timed([*cli, "plan", "--model", "llama31_405b", "--tokens", "15e12", "--power-mw", "50", "--json"],
                             pipeline) for _ in range(3))
-        grids = _timed([sys.executable, "-m", "analysis.whatif", str(tmp / "whatif")], pipeline)
+        grids = _timed([sys.executable, "-m", "analysis.page.whatif", str(tmp / "whatif")], pipeline)
         make_test = _make_test_on_a_fresh_clone(tmp) if os.environ.get("BENCH_MAKE_TEST", "1") != "0" else None
-    from analysis import defaults as d
     from analysis.goodput import benchmark_seconds, llama3_simulation_inputs
+    from analysis.params import defaults as d
 
     simulation = benchmark_seconds(llama3_simulation_inputs(d.CHECKPOINT_WRITE_SECONDS.default,
                                                             d.FAILURE_DETECTION_MINUTES.default,
                                                             d.RESTART_MINUTES.default), trials=1_000)
     monte_carlo = _monte_carlo_seconds(100_000)
-    lines = sum(len(p.read_text().splitlines()) for p in (REPO / "analysis" / "pipeline").glob("*.py"))
+    lines = sum(len(p.read_text().splitlines()) for p in (REPO / "analysis" / "build").glob("*.py"))
     times = sorted(runs.values())
     probe_after = _cpu_probe_seconds()
     rows = [
@@ -192,7 +192,7 @@ def main() -> None:
         ("measure --quick on the CPU (matmul sweep, one training step)", measure),
         ("plan one run (python -m analysis plan, best of 3, fresh process)", plan),
         ("power-budget table, every priced accelerator (plan --power-mw 50, best of 3)", budget),
-        ("what-if grids of every panel (python -m analysis.whatif, fresh process)", grids),
+        ("what-if grids of every panel (python -m analysis.page.whatif, fresh process)", grids),
     ]
     if make_test is not None:
         rows.append(("make test on a fresh clone, virtual environment included", make_test))
@@ -213,7 +213,7 @@ def main() -> None:
         ("rebuild after one parameter of one chapter changed", one_param, 12.0, "s"),
         ("plan one run", plan, 1.0, "s"),
         ("power-budget table (plan --power-mw 50)", budget, 2.0, "s"),
-        ("analysis/pipeline/ (lines)", lines, 700, "lines"),
+        ("analysis/build/ (lines)", lines, 700, "lines"),
         *([("make test on a fresh clone (venv included)", make_test / 60, 10.0, "min")] if make_test else []),
     ]
     print("\nTargets:")

@@ -16,15 +16,15 @@
 # # Accelerator atlas
 
 # %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
+# The runner injects this chapter's parameters here; each is defined once, in analysis/params/defaults.py.
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display
 
 from analysis.chapters import atlas as chapter
 from analysis.figures import atlas as figures
-from analysis.notebook import glue_figure, start
-from analysis.tables import answer_from_results
+from analysis.page.notebook import glue_figure, start
+from analysis.page.tables import answer_from_results
 
 P, R = start("atlas", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
@@ -67,7 +67,7 @@ glue_figure("fig_atlas_mfu", figures.mfu_figure(E))
 # `analysis.atlas` and `analysis.chapters.atlas.compute`; the figures are drawn by `analysis.figures.atlas`.
 
 # %% tags=["remove-input"]
-from analysis.notebook import show_parameters
+from analysis.page.notebook import show_parameters
 
 show_parameters(P, R)
 

@@ -16,15 +16,15 @@
 # # Benchmarks: MFU, throughput and cost per token
 
 # %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
+# The runner injects this chapter's parameters here; each is defined once, in analysis/params/defaults.py.
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display
 
 from analysis.chapters import benchmarks as chapter
 from analysis.figures import benchmarks as figures
-from analysis.notebook import claims_table, comparison_table, glue_facts, glue_figure, start
-from analysis.tables import answer_from_results
+from analysis.page.notebook import claims_table, comparison_table, glue_facts, glue_figure, start
+from analysis.page.tables import answer_from_results
 
 P, R = start("benchmarks", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
@@ -64,7 +64,7 @@ glue_figure("fig_bench_mfu", figures.mfu_figure(E))
 # published MFU against its published throughput.
 
 # %% tags=["remove-input"]
-from analysis.notebook import show_parameters
+from analysis.page.notebook import show_parameters
 
 show_parameters(P, R)
 

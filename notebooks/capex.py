@@ -16,15 +16,15 @@
 # # Capex: what an H100 and a GB200 GPU cost to buy
 
 # %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
+# The runner injects this chapter's parameters here; each is defined once, in analysis/params/defaults.py.
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display
 
 from analysis.chapters import capex as chapter
 from analysis.figures import capex as figures
-from analysis.notebook import claims_table, comparison_table, glue_facts, glue_figure, glue_seed_numbers, start
-from analysis.tables import answer_from_results
+from analysis.page.notebook import claims_table, comparison_table, glue_facts, glue_figure, glue_seed_numbers, start
+from analysis.page.tables import answer_from_results
 
 # %% tags=["remove-input"]
 P, R = start("capex", globals(), show_parameters=False)
@@ -61,7 +61,7 @@ glue_figure("fig_capex_build_up", figures.build_up(E))
 # `python -m analysis run capex -p gb200_allin_usd 3500000 -p useful_life_years 5`.
 
 # %% tags=["remove-input"]
-from analysis.notebook import show_parameters
+from analysis.page.notebook import show_parameters
 
 show_parameters(P, R)
 
@@ -81,7 +81,7 @@ display(Markdown(comparison_table(R, [
     ("gb200_to_h100_capex_ratio", "A09_allin_capex_ratio")])))
 
 # %% tags=["remove-input"]
-from analysis.notebook import glue_money
+from analysis.page.notebook import glue_money
 
 glue_money(R, "gb200_capex_usd_per_gpu", "h100_capex_usd_per_gpu")
 
@@ -108,7 +108,7 @@ glue_money(R, "gb200_capex_usd_per_gpu", "h100_capex_usd_per_gpu")
 # {glue:text}`seed_to_report_h100_server_price_pct:.0f` % of the real one. The book uses the report's figures.
 
 # %% tags=["remove-input"]
-from analysis.notebook import seed_vs_source_table
+from analysis.page.notebook import seed_vs_source_table
 
 display(Markdown(seed_vs_source_table(["S03", "S05", "S06", "S07"])))
 

@@ -16,15 +16,15 @@
 # # The claims ledger
 
 # %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
+# The runner injects this chapter's parameters here; each is defined once, in analysis/params/defaults.py.
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display
 
 from analysis.chapters import claims as chapter
 from analysis.figures import claims as figures
-from analysis.notebook import start
-from analysis.tables import answer_from_results
+from analysis.page.notebook import start
+from analysis.page.tables import answer_from_results
 
 P, R = start("claims", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)  # raises, and so fails the build, if the ledger does not hold
@@ -61,7 +61,7 @@ display(Markdown(figures.statuses_markdown()))
 # when you rebuild with your own, the rows show where your numbers land.
 
 # %% tags=["remove-input"]
-from analysis.notebook import show_parameters
+from analysis.page.notebook import show_parameters
 
 show_parameters(P, R)
 

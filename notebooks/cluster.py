@@ -16,15 +16,15 @@
 # # The 100,000-H100 cluster
 
 # %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
+# The runner injects this chapter's parameters here; each is defined once, in analysis/params/defaults.py.
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display
 
 from analysis.chapters import cluster as chapter
 from analysis.figures import cluster as figures
-from analysis.notebook import claims_table, comparison_table, glue, glue_facts, glue_figure, start
-from analysis.tables import answer_from_results
+from analysis.page.notebook import claims_table, comparison_table, glue, glue_facts, glue_figure, start
+from analysis.page.tables import answer_from_results
 
 P, R = start("cluster", globals(), show_parameters=False)
 C = chapter.compute(P, R.upstream)
@@ -67,7 +67,7 @@ glue_figure("fig_cluster_eflops", figures.eflops_by_size(C, P))
 # `analysis.figures.cluster`.
 
 # %% tags=["remove-input"]
-from analysis.notebook import show_parameters
+from analysis.page.notebook import show_parameters
 
 show_parameters(P, R)
 
@@ -171,7 +171,7 @@ glue_figure("fig_cluster_power", figures.power_build_up(C, P))
 # %% tags=["remove-input"]
 from IPython.display import HTML
 
-from analysis.whatif import whatif_panel
+from analysis.page.whatif import whatif_panel
 
 display(HTML(whatif_panel("cluster")))
 

@@ -16,15 +16,15 @@
 # # GB200 NVL72's downtime penalty
 
 # %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
+# The runner injects this chapter's parameters here; each is defined once, in analysis/params/defaults.py.
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display
 
 from analysis.chapters import downtime as chapter
 from analysis.figures import downtime as figures
-from analysis.notebook import bands_table, claims_table, comparison_table, glue, glue_facts, glue_figure, start
-from analysis.tables import answer_from_results
+from analysis.page.notebook import bands_table, claims_table, comparison_table, glue, glue_facts, glue_figure, start
+from analysis.page.tables import answer_from_results
 
 P, R = start("downtime", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
@@ -64,7 +64,7 @@ glue_figure("fig_downtime_breakeven", figures.breakeven(E))
 # `python -m analysis run downtime -p gb200_nvlink_faults_per_rack_month 0.2 -p gb200_repair_hours 24`.
 
 # %% tags=["remove-input"]
-from analysis.notebook import show_parameters
+from analysis.page.notebook import show_parameters
 
 show_parameters(P, R)
 
@@ -140,7 +140,7 @@ R.add_table("breakeven_by_extra_loss", E.tables["breakeven_by_extra_loss"], "bre
 # %% tags=["remove-input"]
 from IPython.display import HTML
 
-from analysis.whatif import whatif_panel
+from analysis.page.whatif import whatif_panel
 
 display(HTML(whatif_panel("downtime")))
 

@@ -16,15 +16,15 @@
 # # Energy: joules per token, household-years and cluster power
 
 # %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
+# The runner injects this chapter's parameters here; each is defined once, in analysis/params/defaults.py.
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display
 
 from analysis.chapters import energy as chapter
 from analysis.figures import energy as figures
-from analysis.notebook import bands_table, claims_table, comparison_table, glue_facts, glue_figure, start
-from analysis.tables import answer_from_results
+from analysis.page.notebook import bands_table, claims_table, comparison_table, glue_facts, glue_figure, start
+from analysis.page.tables import answer_from_results
 
 P, R = start("energy", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
@@ -76,7 +76,7 @@ glue_figure("fig_energy_power_build_up", figures.power_build_up(E))
 # `analysis.chapters.energy.compute`; its figures are drawn by `analysis.figures.energy`.
 
 # %% tags=["remove-input"]
-from analysis.notebook import show_parameters
+from analysis.page.notebook import show_parameters
 
 show_parameters(P, R)
 

@@ -15,15 +15,15 @@
 # # The economics of training large models on GPU clusters
 
 # %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
+# The runner injects this chapter's parameters here; each is defined once, in analysis/params/defaults.py.
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display
 
 from analysis.chapters import intro as chapter
 from analysis.figures import intro as figures
-from analysis.notebook import chapters_table, glue_figure, glue_values, start
-from analysis.tables import answer_from_results
+from analysis.page.notebook import chapters_table, glue_figure, glue_values, start
+from analysis.page.tables import answer_from_results
 
 P, R = start("intro", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
@@ -61,7 +61,7 @@ glue_figure("fig_intro_verdict", figures.verdict_figure(R.upstream["benchmarks"]
 # says which it uses.
 
 # %% tags=["remove-input"]
-from analysis.notebook import show_parameters
+from analysis.page.notebook import show_parameters
 
 show_parameters(P, R)
 

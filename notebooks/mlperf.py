@@ -16,15 +16,15 @@
 # # MLPerf Training, priced
 
 # %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
+# The runner injects this chapter's parameters here; each is defined once, in analysis/params/defaults.py.
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display
 
 from analysis.chapters import mlperf as chapter
 from analysis.figures import mlperf as figures
-from analysis.notebook import glue_figure, start
-from analysis.tables import answer_from_results
+from analysis.page.notebook import glue_figure, start
+from analysis.page.tables import answer_from_results
 
 P, R = start("mlperf", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
@@ -47,11 +47,11 @@ figures.glue_prose(E)
 # {glue:text}`mlperf_submitters_count:.0f` submitters on {glue:text}`mlperf_benchmarks_count:.0f`
 # benchmarks, and turns each into GPU-hours to the target, dollars at each tier of a dated price
 # ladder and megawatt-hours. Its arithmetic is `analysis.mlperf` and `analysis.chapters.mlperf.compute`;
-# the table is rebuilt from the logs by `python -m analysis.mlperf_logs`, and the book reads the
+# the table is rebuilt from the logs by `python -m analysis.data.mlperf_logs`, and the book reads the
 # committed CSV.
 
 # %% tags=["remove-input"]
-from analysis.notebook import show_parameters
+from analysis.page.notebook import show_parameters
 
 show_parameters(P, R)
 

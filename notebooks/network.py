@@ -16,15 +16,15 @@
 # # The network of a 100,000-H100 cluster
 
 # %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
+# The runner injects this chapter's parameters here; each is defined once, in analysis/params/defaults.py.
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display
 
 from analysis.chapters import network as chapter
 from analysis.figures import network as figures
-from analysis.notebook import comparison_table, glue_facts, glue_figure, glue_money, start
-from analysis.tables import answer_from_results
+from analysis.page.notebook import comparison_table, glue_facts, glue_figure, glue_money, start
+from analysis.page.tables import answer_from_results
 
 P, R = start("network", globals(), show_parameters=False)
 N = chapter.compute(P, R.upstream)
@@ -67,7 +67,7 @@ glue_figure("fig_network_options_capex", figures.options_capex(N, P))
 # arithmetic is `analysis.network` (pure functions) and `analysis.chapters.network.compute`.
 
 # %% tags=["remove-input"]
-from analysis.notebook import show_parameters
+from analysis.page.notebook import show_parameters
 
 show_parameters(P, R)
 

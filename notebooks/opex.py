@@ -16,15 +16,15 @@
 # # Opex: what an H100 and a GB200 GPU cost to run
 
 # %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
+# The runner injects this chapter's parameters here; each is defined once, in analysis/params/defaults.py.
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display
 
 from analysis.chapters import opex as chapter
 from analysis.figures import opex as figures
-from analysis.notebook import claims_table, glue_facts, glue_figure, glue_seed_numbers, start
-from analysis.tables import answer_from_results
+from analysis.page.notebook import claims_table, glue_facts, glue_figure, glue_seed_numbers, start
+from analysis.page.tables import answer_from_results
 
 P, R = start("opex", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
@@ -58,7 +58,7 @@ glue_figure("fig_opex_breakdown", figures.breakdown(E))
 # own tariff or cooling: `python -m analysis run opex -p tariff_usd_per_kwh 0.12 -p pue 1.2`.
 
 # %% tags=["remove-input"]
-from analysis.notebook import show_parameters
+from analysis.page.notebook import show_parameters
 
 show_parameters(P, R)
 

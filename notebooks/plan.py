@@ -16,15 +16,15 @@
 # # Plan a run
 
 # %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
+# The runner injects this chapter's parameters here; each is defined once, in analysis/params/defaults.py.
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display
 
 from analysis.chapters import plan as chapter
 from analysis.figures import plan as figures
-from analysis.notebook import glue_figure, glue_money, start
-from analysis.tables import answer_from_results
+from analysis.page.notebook import glue_figure, glue_money, start
+from analysis.page.tables import answer_from_results
 
 P, R = start("plan", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
@@ -78,7 +78,7 @@ glue_figure("fig_plan_backtest", figures.backtest(E))
 # `analysis.figures.plan`.
 
 # %% tags=["remove-input"]
-from analysis.notebook import show_parameters
+from analysis.page.notebook import show_parameters
 
 show_parameters(P, R)
 
@@ -152,7 +152,7 @@ display(Markdown(figures.one_run_table(E)))
 # %% tags=["remove-input"]
 from IPython.display import HTML
 
-from analysis.whatif import whatif_panel
+from analysis.page.whatif import whatif_panel
 
 display(HTML(whatif_panel("plan")))
 

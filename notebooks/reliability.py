@@ -16,15 +16,15 @@
 # # Reliability: failures, checkpoints and goodput
 
 # %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
+# The runner injects this chapter's parameters here; each is defined once, in analysis/params/defaults.py.
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display
 
 from analysis.chapters import reliability as chapter
 from analysis.figures import reliability as figures
-from analysis.notebook import comparison_table, glue, glue_figure, start
-from analysis.tables import answer_from_results
+from analysis.page.notebook import comparison_table, glue, glue_figure, start
+from analysis.page.tables import answer_from_results
 
 P, R = start("reliability", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
@@ -68,7 +68,7 @@ glue_figure("fig_reliability_mtbf", figures.job_mtbf(E))
 # `python -m analysis run reliability -p restart_minutes 15 -p checkpoint_write_seconds 30`.
 
 # %% tags=["remove-input"]
-from analysis.notebook import show_parameters
+from analysis.page.notebook import show_parameters
 
 show_parameters(P, R)
 
@@ -310,7 +310,7 @@ display(Markdown(comparison_table(R, [
 # %% tags=["remove-input"]
 from IPython.display import HTML
 
-from analysis.whatif import whatif_panel
+from analysis.page.whatif import whatif_panel
 
 display(HTML(whatif_panel("goodput")))
 

@@ -16,15 +16,15 @@
 # # Scaling: weak against strong
 
 # %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
+# The runner injects this chapter's parameters here; each is defined once, in analysis/params/defaults.py.
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display
 
 from analysis.chapters import scaling as chapter
 from analysis.figures import scaling as figures
-from analysis.notebook import claims_table, comparison_table, glue_facts, glue_figure, start
-from analysis.tables import answer_from_results
+from analysis.page.notebook import claims_table, comparison_table, glue_facts, glue_figure, start
+from analysis.page.tables import answer_from_results
 
 P, R = start("scaling", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
@@ -61,7 +61,7 @@ glue_figure("fig_scaling_efficiency", figures.efficiency_figure(E, P))
 # GPUs of a cluster buy when the job cannot grow with them.
 
 # %% tags=["remove-input"]
-from analysis.notebook import show_parameters
+from analysis.page.notebook import show_parameters
 
 show_parameters(P, R)
 

@@ -16,15 +16,15 @@
 # # Scenarios side by side
 
 # %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
+# The runner injects this chapter's parameters here; each is defined once, in analysis/params/defaults.py.
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display
 
 from analysis.chapters import scenarios as chapter
 from analysis.figures import scenarios as figures
-from analysis.notebook import glue_figure, start
-from analysis.tables import answer_from_results
+from analysis.page.notebook import glue_figure, start
+from analysis.page.tables import answer_from_results
 
 P, R = start("scenarios", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
@@ -62,7 +62,7 @@ glue_figure("fig_scenarios_compare", figures.compare(E))
 # ```
 
 # %% tags=["remove-input"]
-from analysis.notebook import show_parameters
+from analysis.page.notebook import show_parameters
 
 show_parameters(P, R)
 

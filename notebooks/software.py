@@ -16,15 +16,15 @@
 # # Software gains on unchanged hardware
 
 # %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
+# The runner injects this chapter's parameters here; each is defined once, in analysis/params/defaults.py.
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display
 
 from analysis.chapters import software as chapter
 from analysis.figures import software as figures
-from analysis.notebook import claims_table, comparison_table, glue_facts, glue_figure, start
-from analysis.tables import answer_from_results
+from analysis.page.notebook import claims_table, comparison_table, glue_facts, glue_figure, start
+from analysis.page.tables import answer_from_results
 
 P, R = start("software", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
@@ -63,7 +63,7 @@ glue_figure("fig_software_mfu", figures.release_figure(E))
 # NVIDIA's public tables, prices it, and corrects the {term}`seed` summary's version of it.
 
 # %% tags=["remove-input"]
-from analysis.notebook import show_parameters
+from analysis.page.notebook import show_parameters
 
 show_parameters(P, R)
 

@@ -16,7 +16,7 @@
 # # TCO: dollars per GPU-hour and per million tokens
 
 # %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
+# The runner injects this chapter's parameters here; each is defined once, in analysis/params/defaults.py.
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display
@@ -24,8 +24,8 @@ from IPython.display import Markdown, display
 from analysis.chapters import tco as chapter
 from analysis.figures import opex as opex_figures
 from analysis.figures import tco as figures
-from analysis.notebook import bands_table, claims_table, comparison_table, glue_facts, glue_figure, start
-from analysis.tables import answer_from_results
+from analysis.page.notebook import bands_table, claims_table, comparison_table, glue_facts, glue_figure, start
+from analysis.page.tables import answer_from_results
 
 P, R = start("tco", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
@@ -65,7 +65,7 @@ glue_figure("fig_tco_breakeven", figures.breakeven(E))
 # `python -m analysis run tco -p utilization 0.8 -p cost_of_capital 0.12`.
 
 # %% tags=["remove-input"]
-from analysis.notebook import show_parameters
+from analysis.page.notebook import show_parameters
 
 show_parameters(P, R)
 
@@ -206,7 +206,7 @@ display(Markdown(figures.usd_per_million_tokens_table(E)))
 # %% tags=["remove-input"]
 from IPython.display import HTML
 
-from analysis.whatif import whatif_panel
+from analysis.page.whatif import whatif_panel
 
 display(HTML(whatif_panel("tco")))
 

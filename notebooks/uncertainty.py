@@ -16,15 +16,15 @@
 # # How sure are these numbers?
 
 # %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/defaults.py.
+# The runner injects this chapter's parameters here; each is defined once, in analysis/params/defaults.py.
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display
 
 from analysis.chapters import uncertainty as chapter
 from analysis.figures import uncertainty as figures
-from analysis.notebook import glue, glue_figure, start
-from analysis.tables import answer_from_results
+from analysis.page.notebook import glue, glue_figure, start
+from analysis.page.tables import answer_from_results
 
 P, R = start("uncertainty", globals(), show_parameters=False)
 E = chapter.compute(P, R.upstream)
@@ -62,7 +62,7 @@ glue_figure("fig_uncertainty_bands", figures.bands_figure(E))
 # `python -m analysis run uncertainty -p tariff_usd_per_kwh 0.12 -p mc_draws 1000000`.
 
 # %% tags=["remove-input"]
-from analysis.notebook import show_parameters
+from analysis.page.notebook import show_parameters
 
 show_parameters(P, R)
 

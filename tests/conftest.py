@@ -46,7 +46,7 @@ def run_notebooks_in_process(values: dict[str, dict], folder: Path) -> Path:
     parameters. Returns the folder of their results JSON, under ``folder``."""
     import json
 
-    from analysis.sections import SECTIONS
+    from analysis.chapters.registry import SECTIONS
 
     (folder / "values.json").write_text(json.dumps(values), encoding="utf-8")
     (folder / "results").mkdir()
@@ -162,11 +162,11 @@ def pytest_terminal_summary(terminalreporter):
 
 @pytest.fixture(autouse=True)
 def no_recording_left_over():
-    """A test that opens a chapter as a notebook does (``analysis.notebook.start``) leaves its
+    """A test that opens a chapter as a notebook does (``analysis.page.notebook.start``) leaves its
     recorder running, as a kernel would; end it, so that no later test in this process (whatever
     the order the tests run in) sees a computation under way."""
     yield
-    from analysis import provenance
+    from analysis.data import provenance
 
     provenance.end()
 
@@ -176,7 +176,7 @@ def data_copy(tmp_path, monkeypatch):
     """A writable copy of data/ that the loader reads instead of the real one."""
     import shutil
 
-    from analysis import data
+    from analysis.data import load as data
 
     folder = tmp_path / "data"
     shutil.copytree(data.DATA_DIR, folder)

@@ -1,12 +1,12 @@
 """Execute every chapter notebook, in the order of their needs, in one IPython shell in this process:
 ``python tests/notebooks_in_process.py VALUES.json RESULTS_DIR``, where VALUES.json holds each
-section's parameters (``{section: {name: value}}``, as ``analysis.pipeline.build.resolve_all``
+section's parameters (``{section: {name: value}}``, as ``analysis.build.book.resolve_all``
 gives them).
 
 Each notebook is read with jupytext and parameterized with papermill's public
 ``parameterize_notebook``, as the build does; its code cells then run in IPython's
 ``InteractiveShell`` (``run_cell``), its namespace reset between chapters, with the book's hi-dpi
-PNG figures (``analysis.plots.apply_style``). Everything a chapter shows (tables, glued numbers
+PNG figures (``analysis.page.plots.apply_style``). Everything a chapter shows (tables, glued numbers
 and figures) goes through IPython's formatters as in a kernel. What this leaves out is the
 kernel's own start and its messages, about two seconds a chapter: the tests that push every
 parameter to a bound (tests/test_ranges.py) run here, and the build's own execution is tested by
@@ -28,8 +28,8 @@ from IPython.core.interactiveshell import InteractiveShell
 from papermill.parameterize import parameterize_notebook
 from traitlets.config import Config
 
-from analysis.data import table_closure
-from analysis.sections import SECTIONS, in_order
+from analysis.chapters.registry import SECTIONS, in_order
+from analysis.data.load import table_closure
 
 
 def main(values_json: str, results_dir: str) -> int:

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from analysis import atlas
-from analysis.data import load_table, row
+from analysis.data.load import load_table, row
 
 TOL = 0.01
 
@@ -195,7 +195,7 @@ def _set_throughput(data_copy, row_id: str, tokens_per_s: float) -> None:
 def test_an_mfu_above_the_dense_peak_is_refused(data_copy):
     """Ironwood's 70B BF16 row at three times its throughput would run above its BF16 dense peak:
     the atlas refuses it, naming the file, the row and the peak."""
-    from analysis.data import DataError
+    from analysis.data.load import DataError
 
     _set_throughput(data_copy, "irw_70b_bf16", 3 * 2_686.98)
     with pytest.raises(DataError, match=r"atlas_benchmarks.csv: row irw_70b_bf16: MFU .* of the BF16 dense peak"):
@@ -205,7 +205,7 @@ def test_an_mfu_above_the_dense_peak_is_refused(data_copy):
 def test_a_printed_mfu_above_its_peak_is_refused(data_copy):
     """A printed MFU above 100 % of the publisher's peak is refused when the table loads, naming the
     file, the line and the column."""
-    from analysis.data import DataError
+    from analysis.data.load import DataError
 
     path = data_copy / "atlas_benchmarks.csv"
     table = pd.read_csv(path, dtype=str, keep_default_na=False)

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from analysis import defaults as d
-from analysis.data import fact, load_table
+from analysis.data.load import fact, load_table
+from analysis.params import defaults as d
 
 
 def _results(book, section):

@@ -4,7 +4,7 @@ against facts A49-A51, FLOP conventions and the FP8/BF16 identity."""
 import pytest
 
 from analysis import benchmarks, flops, hardware
-from analysis.data import fact, row
+from analysis.data.load import fact, row
 
 DENSE = ["gpt3_175b", "llama31_8b", "llama31_70b", "llama31_405b"]
 MOE = ["deepseek_v3", "llama4_maverick"]

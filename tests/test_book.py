@@ -8,11 +8,11 @@ import re
 import pytest
 from conftest import run_cli
 
-from analysis import defaults as d
-from analysis import provenance
-from analysis.data import load_table
-from analysis.formatting import is_count_unit
-from analysis.sections import SECTIONS
+from analysis.chapters.registry import SECTIONS
+from analysis.data import provenance
+from analysis.data.load import load_table
+from analysis.page.formatting import is_count_unit
+from analysis.params import defaults as d
 
 
 def _page(book, name):
@@ -66,7 +66,7 @@ def test_results_follow_the_contract(book, section):
     assert set(doc["parameters"]) == {p.name for p in section.params}
     for key, r in doc["results"].items():
         assert set(r) - {"reads"} == {"value", "unit", "label"}, key
-        # what the result's computation read (analysis.provenance), sorted tags
+        # what the result's computation read (analysis.data.provenance), sorted tags
         assert r.get("reads", []) == sorted(r.get("reads", [])) and all(
             t.split(":", 1)[0] in provenance.KINDS for t in r.get("reads", [])), key
         # a number: a float, or an int for a whole count (22 claims, not 22.0)
@@ -179,7 +179,7 @@ def test_two_clean_builds_are_byte_identical(book, tmp_path):
     identical to the book's. The render of identical notebooks is Sphinx's, and not repeated here."""
     from conftest import copy_repo
 
-    from analysis.pipeline.build import execute_sections, resolve_all
+    from analysis.build.book import execute_sections, resolve_all
 
     other = copy_repo(tmp_path / "again")
     results, notebooks = tmp_path / "results", tmp_path / "executed"
@@ -226,7 +226,7 @@ def test_built_pages_need_no_network(book):
 
 
 def test_data_appendix_lists_every_table_with_a_download(book):
-    from analysis.schemas import SCHEMAS
+    from analysis.data.schemas import SCHEMAS
 
     page = (book / "_build" / "html" / "book" / "generated" / "data_tables.html").read_text()
     downloads = book / "_build" / "html" / "_downloads"

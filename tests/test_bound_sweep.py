@@ -2,7 +2,7 @@
 text parameter, each chapter with all its parameters at their lows and all at their highs, and the
 whole book all-low and all-high. Each case either computes through the chapter layer
 (:func:`analysis.chapters.compute_section`, no kernel) with finite results and no numpy warning,
-or is refused by :mod:`analysis.constraints` (a ParameterError, exit code 2 before any work). A
+or is refused by :mod:`analysis.params.constraints` (a ParameterError, exit code 2 before any work). A
 chapter never fails on inputs the checks let through.
 
 What keeps it to seconds: a case recomputes only the chapters whose parameters, or whose upstream
@@ -18,10 +18,10 @@ import warnings
 
 import pytest
 
-from analysis import constraints
 from analysis.chapters import compute_section
-from analysis.params import ParameterError
-from analysis.sections import SECTIONS, all_params, in_order, resolve_section
+from analysis.chapters.registry import SECTIONS, all_params, in_order, resolve_section
+from analysis.params import constraints
+from analysis.params.parameters import ParameterError
 
 FULL = os.environ.get("ANALYSIS_SWEEP_FULL") == "1"
 SAMPLE_SIZES = {"mc_draws": 1_000, "goodput_trials": 10}  # their lower bounds (checked below)

@@ -15,7 +15,7 @@ from urllib.parse import unquote, urljoin, urlparse
 import pytest
 from conftest import REPO, needs_chromium, open_page, serve_folder
 
-from analysis.sections import SECTIONS
+from analysis.chapters.registry import SECTIONS
 
 ARTIFACTS = REPO / "_build" / "test-artifacts" / "screenshots"
 
@@ -229,10 +229,10 @@ def test_every_image_keeps_its_aspect_ratio(audits):
 
 
 def test_figures_never_shrink_below_a_readable_size(audits):
-    """At 1280 px the smallest text a figure may hold (analysis.plots.finalize's floor) is shown no
+    """At 1280 px the smallest text a figure may hold (analysis.page.plots.finalize's floor) is shown no
     smaller than the caption; on a 390 px phone every figure fits the screen (no sideways
     scrolling) and its smallest text is still >= PHONE_TEXT_PX."""
-    from analysis import plots
+    from analysis.page import plots
 
     floor_pt = plots.min_font_pt(plots.MAX_WIDTH_IN * plots.TIGHT_ALLOWANCE)
 

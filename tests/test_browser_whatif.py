@@ -1,6 +1,6 @@
 """What-if panels in a real browser (Playwright driving Debian's Chromium), offline.
 
-A small page holding every panel (the markup of ``analysis.whatif.whatif_panel``, the book's
+A small page holding every panel (the markup of ``analysis.page.whatif.whatif_panel``, the book's
 ``whatif.js`` and ``whatif.css``, and the grids ``write_grids`` writes) is served on localhost; a
 request to any other host fails the test. The last test looks at the built book's chapter pages.
 Skipped, with the reason, only when /usr/bin/chromium is missing (as tests/test_browser.py).
@@ -14,7 +14,7 @@ from urllib.parse import urlparse
 import pytest
 from conftest import REPO, needs_chromium, open_page, serve_folder
 
-from analysis import whatif
+from analysis.page import whatif
 
 WIDTHS = (1280, 390)
 
@@ -105,7 +105,7 @@ def test_moving_sliders_shows_the_python_value(browser, panels_page, name):
 
 @pytest.mark.parametrize("name", list(whatif.PANELS))
 def test_page_interpolation_equals_python(browser, panels_page, name):
-    """Off the grid, whatif.js's interpolation is analysis.whatif.interpolate's to 1e-12."""
+    """Off the grid, whatif.js's interpolation is analysis.page.whatif.interpolate's to 1e-12."""
     import numpy as np
 
     panel = whatif.PANELS[name]

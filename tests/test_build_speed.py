@@ -23,10 +23,10 @@ from pathlib import Path
 
 import pytest
 
-from analysis import cache
-from analysis.pipeline.build import resolve_all
-from analysis.run import run_section
-from analysis.sections import SECTIONS
+from analysis.build.book import resolve_all
+from analysis.build.run import run_section
+from analysis.chapters.registry import SECTIONS
+from analysis.data import cache
 from tests.conftest import copy_repo, run_cli
 
 
@@ -62,7 +62,7 @@ def test_run_notebook_executes_the_chapter_and_agrees_with_the_chapter_layer(tmp
 
 
 def test_tables_are_cached_as_data_and_revalidated_on_any_change(data_copy, tmp_path, monkeypatch):
-    from analysis import data
+    from analysis.data import load as data
 
     monkeypatch.setattr(data, "TABLE_CACHE_DIR", tmp_path / "tables")
     first = data.load_table("gpus")
@@ -89,8 +89,8 @@ def test_tables_are_cached_as_data_and_revalidated_on_any_change(data_copy, tmp_
 def test_every_table_comes_back_from_the_cache_exactly(data_copy, tmp_path, monkeypatch):
     import pandas as pd
 
-    from analysis import data
-    from analysis.schemas import SCHEMAS
+    from analysis.data import load as data
+    from analysis.data.schemas import SCHEMAS
 
     monkeypatch.setattr(data, "TABLE_CACHE_DIR", tmp_path / "tables")
     fresh = {name: data.load_table(name) for name in SCHEMAS}
@@ -191,7 +191,7 @@ def test_a_cache_entry_keeps_its_most_recent_versions(tmp_path):
 
 
 def test_sync_tree_writes_only_what_changed(tmp_path):
-    from analysis.site import sync_tree
+    from analysis.build.site import sync_tree
 
     src, dest = tmp_path / "src", tmp_path / "dest"
     for rel, text in (("a.md", "a"), ("book/b.md", "b"), ("book/generated/c.ipynb", "c")):
@@ -211,7 +211,7 @@ def test_sync_tree_writes_only_what_changed(tmp_path):
 
 
 def test_announce_sets_or_removes_the_scenario_banner(tmp_path):
-    from analysis.site import BANNER, MARKER, announce
+    from analysis.build.site import BANNER, MARKER, announce
 
     page = "<div>top</div>" + BANNER.format(MARKER) + "\n<main>body</main>"
     (tmp_path / "a").mkdir()
@@ -225,7 +225,7 @@ def test_announce_sets_or_removes_the_scenario_banner(tmp_path):
 
 
 def test_files_no_page_links_are_dropped(tmp_path):
-    from analysis.site import drop_unlinked_files
+    from analysis.build.site import drop_unlinked_files
 
     for rel in ("_images/a.png", "_images/old.png", "_downloads/1/t.csv", "_downloads/2/old.csv", "_static/x.js"):
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -250,7 +250,7 @@ def test_the_build_starts_the_longest_chains_of_needs_first():
     """A section's chain length is one more than the longest of the sections that need it, so the
     first started is the one most others wait on (the uncertainty chapter: tco, benchmarks,
     energy, plan, claims and the introduction follow it), and the last is the introduction."""
-    from analysis.pipeline.scheduler import chain_lengths
+    from analysis.build.scheduler import chain_lengths
 
     lengths = chain_lengths()
     for s in SECTIONS:

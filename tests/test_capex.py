@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from analysis import capex
-from analysis import defaults as d
-from analysis.data import fact
+from analysis.data.load import fact
+from analysis.params import defaults as d
 
 
 def test_per_gpu_prices_match_the_reports_division():

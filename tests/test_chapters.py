@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, Phase, assume, example, given, settings
 from hypothesis import strategies as st
 
-from analysis import constraints
 from analysis.chapters import ChapterResults, compute_section, module_for
-from analysis.params import ParameterError, Parameters
-from analysis.sections import SECTIONS, all_params, get_section, resolve_section
+from analysis.chapters.registry import SECTIONS, all_params, get_section, resolve_section
+from analysis.params import constraints
+from analysis.params.parameters import ParameterError, Parameters
 
 NAMES = [s.name for s in SECTIONS]
 

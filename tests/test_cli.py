@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
-from analysis.sections import get_section
+from analysis.chapters.registry import get_section
 
 INJECTION = "__import__('os').system('touch /tmp/analysis-cli-injected')"
 

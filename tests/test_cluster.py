@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from analysis import cluster, hardware
-from analysis.data import fact
+from analysis.data.load import fact
 
 H100_FP8, H100_BF16 = hardware.peak_tflops("h100_sxm", "fp8"), hardware.peak_tflops("h100_sxm", "bf16")
 

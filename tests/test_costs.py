@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 from analysis import costs
-from analysis import defaults as d
 from analysis.benchmarks import load_benchmarks, pick
-from analysis.data import fact
+from analysis.data.load import fact
+from analysis.params import defaults as d
 
 
 def test_sa_cost_per_million_tokens_reproduced():

@@ -8,8 +8,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from analysis import data
-from analysis.data import DataError, load_table
+from analysis.data import load as data
+from analysis.data.load import DataError, load_table
 
 TABLES = list(data.SCHEMAS)
 
@@ -116,19 +116,19 @@ def test_every_claim_s01_to_s22_has_a_status():
 
 
 def test_importing_the_data_layer_does_not_import_pandera():
-    """pandera is imported when a schema is first built, not when analysis.data or analysis.schemas
+    """pandera is imported when a schema is first built, not when analysis.data.load or analysis.data.schemas
     is imported: most processes read validated tables from the disk cache and never validate."""
-    code = "import analysis.data, analysis.schemas, sys; assert 'pandera' not in sys.modules"
+    code = "import analysis.data.load, analysis.data.schemas, sys; assert 'pandera' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], cwd=data.REPO_ROOT, check=True)
 
 
 def test_the_table_cache_key_hashes_every_module_of_the_schemas_package(monkeypatch):
-    from analysis import cache
+    from analysis.data import cache
 
-    modules = sorted((data.REPO_ROOT / "analysis" / "schemas").glob("*.py"))
+    modules = sorted((data.REPO_ROOT / "analysis" / "data" / "schemas").glob("*.py"))
     assert {m.name for m in modules} >= {"__init__.py", "columns.py", "ledger.py"}
     inputs = data._table_inputs("gpus", str(data.DATA_DIR))
-    assert {f"analysis/schemas/{m.name}" for m in modules} <= set(inputs["code"])
+    assert {f"analysis/data/schemas/{m.name}" for m in modules} <= set(inputs["code"])
     edited = modules[-1]  # a schema module gpus' schema does not live in: the key changes all the same
     original = Path.read_bytes
     monkeypatch.setattr(Path, "read_bytes", lambda self: original(self) + (b"#" if self == edited else b""))

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from analysis import defaults as d
 from analysis.chapters import compute_section
-from analysis.data import load_table
-from analysis.provenance import REPORT_SOURCES
+from analysis.data.load import load_table
+from analysis.data.provenance import REPORT_SOURCES
+from analysis.params import defaults as d
 
 
 def anchor(anchor_id: str) -> float:

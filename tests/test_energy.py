@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 from analysis import benchmarks, cluster, energy
-from analysis import defaults as d
 from analysis.benchmarks import load_benchmarks
-from analysis.data import fact, load_table, row
+from analysis.data.load import fact, load_table, row
+from analysis.params import defaults as d
 
 SA = "SemiAnalysis"
 KWH = d.HOUSEHOLD_KWH_PER_YEAR.default

@@ -22,9 +22,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
-from analysis import plots  # noqa: E402
 from analysis.chapters import compute_section, tracked_parameters  # noqa: E402
-from analysis.sections import SECTIONS, get_section  # noqa: E402
+from analysis.chapters.registry import SECTIONS, get_section  # noqa: E402
+from analysis.page import plots  # noqa: E402
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 

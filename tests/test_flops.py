@@ -5,7 +5,7 @@ import math
 import pytest
 
 from analysis import flops
-from analysis.data import load_table, row
+from analysis.data.load import load_table, row
 
 # NVIDIA's DGXC benchmark READMEs state model FLOPs per sample (report_facts.md, header):
 # GPT-3 175B 2.20e15 per 2,048-token sample; Llama 3.1 70B 3.94e15, 405B 2.17e16 and
@@ -92,7 +92,7 @@ def test_benchmarks_get_both_figures_and_say_which_was_derived():
     assert sa["basis"] == "derived tokens/s"
     # SA's Dec 2024 cost per 1M tokens at its $/H100-hour basis (A22, A13) implies ~728 tokens/s/GPU;
     # the MFU-derived throughput must agree.
-    from analysis.data import fact
+    from analysis.data.load import fact
     implied = fact("A13_h100_usd_per_gpu_hour") / 3600 / (fact("A22_fp8_cost_per_1m_dec2024") / 1e6)
     assert sa["tokens_per_s_per_gpu"] == pytest.approx(implied, rel=0.01)
 

@@ -1,4 +1,4 @@
-"""The one number-formatting layer (analysis.formatting): money, counts, fractions, FLOP, years,
+"""The one number-formatting layer (analysis.page.formatting): money, counts, fractions, FLOP, years,
 plurals, and format_quantity's choice by unit."""
 
 import math
@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from analysis import formatting as F
+from analysis.page import formatting as F
 
 SCI = re.compile(r"\d\.?\d*e[+-]?\d+", re.I)
 

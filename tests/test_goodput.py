@@ -4,9 +4,9 @@ expectation of analysis.reliability, and reproducing Meta's published bound for 
 import numpy as np
 import pytest
 
-from analysis import defaults as d
 from analysis import goodput
 from analysis import reliability as rel
+from analysis.params import defaults as d
 
 # --- the Monte Carlo --------------------------------------------------------------------------------
 

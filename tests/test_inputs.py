@@ -6,9 +6,10 @@ import os
 import pandas as pd
 import pytest
 
-from analysis import data, scenarios
+from analysis.chapters import compare as scenarios
+from analysis.chapters.registry import get_section
 from analysis.cli import _check_params_belong, main
-from analysis.sections import get_section
+from analysis.data import load as data
 
 REPORT_DEFAULTS = str(scenarios.SCENARIO_DIR / "report-defaults.yaml")
 
@@ -202,7 +203,7 @@ def test_a_fact_check_for_an_unknown_chapter_is_caught_at_load_with_its_line(dat
 
 
 def test_staging_clears_what_a_killed_run_left(tmp_path):
-    from analysis.outputs import staged
+    from analysis.build.outputs import staged
 
     out = tmp_path / "run"
     stale = tmp_path / ".run.partial-999999999"  # no such process
@@ -260,7 +261,7 @@ def test_the_command_line_has_the_scenario_files_number_grammar(value, reason, o
 
 @pytest.mark.parametrize("value", ["250000", "2.5e5", "+250000", " 250000 ", "250000.0"])
 def test_decimal_numbers_still_parse(value):
-    from analysis.defaults import H100_ALLIN_USD
+    from analysis.params.defaults import H100_ALLIN_USD
 
     assert H100_ALLIN_USD.parse(value) == 250_000
 
@@ -278,7 +279,7 @@ BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c
 def test_bidi_and_control_characters_never_reach_a_reader(tmp_path, capsys):
     """A right-to-left override in a name would mirror the banner's warning sentence in the browser;
     an escape sequence would move the terminal's cursor. Both go, wherever the name is shown."""
-    from analysis.site import banner_text
+    from analysis.build.site import banner_text
 
     path = tmp_path / "evil\u202e.yaml"
     path.write_text('name: "Cheap \\u202epower\\u2066 \\e[2J\\x07here"\n'
@@ -310,7 +311,7 @@ def test_a_dollar_name_is_text_in_the_compare_chart(tmp_path):
     import matplotlib
 
     matplotlib.use("Agg")
-    from analysis.plots import compare_figure
+    from analysis.page.plots import compare_figure
 
     paths = []
     for i, name in enumerate(["Report defaults", r"costs $\nosuchmacro$ and $x^2$", "_underscore"]):
@@ -328,7 +329,7 @@ def test_a_long_name_is_wrapped_to_the_column(tmp_path):
     import matplotlib
 
     matplotlib.use("Agg")
-    from analysis.plots import compare_figure
+    from analysis.page.plots import compare_figure
 
     path = tmp_path / "long.yaml"
     path.write_text("name: " + " ".join(["word"] * 40) + "\nparameters:\n  tariff_usd_per_kwh: 0.05\n")

@@ -1,4 +1,4 @@
-"""Layers: domain modules (the models, ``analysis/<domain>.py``, ``analysis/schemas/`` and
+"""Layers: domain modules (the models, ``analysis/<domain>.py``, ``analysis/data/schemas/`` and
 ``analysis/measure/``) never import the parameter registry, the chapter layer or the presentation
 helpers, so a model function can be tested, reused and read without the book around it. The check
 parses each module with ``ast`` and looks at every import, including those inside functions.
@@ -18,8 +18,8 @@ import pytest
 
 ANALYSIS = Path(__file__).resolve().parent.parent / "analysis"
 
-FORBIDDEN = ("analysis.sections", "analysis.defaults", "analysis.chapters", "analysis.figures",
-             "analysis.notebook", "analysis.plots")
+FORBIDDEN = ("analysis.chapters.registry", "analysis.params.defaults", "analysis.chapters", "analysis.figures",
+             "analysis.page.notebook", "analysis.page.plots")
 
 # Not domain modules:
 # - the parameter registry and its definitions (sections, defaults, params), the results files,
@@ -33,19 +33,16 @@ FORBIDDEN = ("analysis.sections", "analysis.defaults", "analysis.chapters", "ana
 #   the book's parameter defaults (`python -m analysis plan` and the plan chapter). whatif.py is
 #   orchestration too: it evaluates the chapters' functions on grids over parameters' ranges. (ledger.py, by contrast, takes the chapters' results
 #   as plain data and is checked as a domain module.)
-NOT_DOMAIN_FILES = {"sections.py", "defaults.py", "params.py", "notebook.py", "results.py", "plots.py", "tables.py",
-                    "appendices.py", "run.py",
-                    "names.py", "whatif.py",
-                    "cli.py", "plan_cli.py", "__main__.py", "scenarios.py"}
+NOT_DOMAIN_FILES = {"cli.py", "__main__.py", "page.py"}  # measure/page.py: the measured rows' page
 # schemas/ validates data/: fact_checks.csv names sections, so schemas/ledger.py reads the registry
-NOT_DOMAIN_PACKAGES = {"chapters", "figures", "pipeline", "schemas", "planner"}
+NOT_DOMAIN_PACKAGES = {"chapters", "figures", "build", "page", "params", "planner"}
 
 
 def domain_modules() -> list[Path]:
     out = []
     for path in sorted(ANALYSIS.rglob("*.py")):
         rel = path.relative_to(ANALYSIS)
-        if rel.parts[0] in NOT_DOMAIN_PACKAGES or (len(rel.parts) == 1 and rel.name in NOT_DOMAIN_FILES):
+        if rel.parts[0] in NOT_DOMAIN_PACKAGES or rel.name in NOT_DOMAIN_FILES:
             continue
         out.append(path)
     return out
@@ -76,18 +73,18 @@ def test_domain_module_imports_no_registry_chapter_or_presentation(path):
 
 
 def test_the_check_sees_every_form_of_import():
-    source = ("import analysis.sections\nfrom analysis import defaults as d\nfrom analysis.plots import PALETTE\n"
-              "def f():\n    from analysis.chapters.bands import model_values\n    import analysis.notebook as nb\n"
+    source = ("import analysis.chapters.registry\nfrom analysis.params.defaults import d\nfrom analysis.page.plots import PALETTE\n"
+              "def f():\n    from analysis.chapters.bands import model_values\n    import analysis.page.notebook as nb\n"
               "from analysis import tco, energy\nfrom analysis.figures import tco as figures\n")
-    assert forbidden_imports(source) == ["line 1: analysis.sections", "line 2: analysis.defaults",
-                                         "line 3: analysis.plots", "line 5: analysis.chapters.bands",
-                                         "line 6: analysis.notebook", "line 8: analysis.figures"]
+    assert forbidden_imports(source) == ["line 1: analysis.chapters.registry", "line 2: analysis.params.defaults",
+                                         "line 3: analysis.page.plots", "line 5: analysis.chapters.bands",
+                                         "line 6: analysis.page.notebook", "line 8: analysis.figures"]
 
 
 def test_the_domain_modules_include_the_models_and_measure():
     names = {str(p.relative_to(ANALYSIS)) for p in domain_modules()}
-    assert {"tco.py", "uncertainty.py", "ledger.py", "goodput.py", "measure/report.py"} <= names
-    assert not names & {"sections.py", "scenarios.py", "chapters/bands.py", "figures/uncertainty.py"}
+    assert {"tco.py", "uncertainty.py", "goodput.py", "measure/report.py"} <= names
+    assert not names & {"chapters/registry.py", "chapters/compare.py", "chapters/bands.py", "figures/uncertainty.py"}
 
 
 # --- no import circle, no import hidden in a function ---------------------------------------------
@@ -100,9 +97,9 @@ def module_name(path: Path) -> str:
 MODULES = {module_name(p): p for p in sorted(ANALYSIS.rglob("*.py"))}
 
 # Modules allowed to import analysis modules inside functions: the command line (analysis.cli and
-# its planner command, analysis.plan_cli) loads each command's modules when the command runs, so
+# its planner command, analysis.planner.cli) loads each command's modules when the command runs, so
 # `python -m analysis params` does not import the pipeline, matplotlib and every chapter.
-LATE_IMPORTS_ALLOWED = ("analysis.cli", "analysis.plan_cli")
+LATE_IMPORTS_ALLOWED = ("analysis.cli", "analysis.planner.cli")
 CIRCLES_ALLOWED = ()  # none left: a new circle fails the test below
 
 
@@ -127,7 +124,7 @@ def analysis_imports(tree: ast.AST, late: bool | None = None) -> list[tuple[int,
 
 def import_graph() -> dict[str, set[str]]:
     """Module -> the package modules it imports (anywhere in its file), parents of submodules
-    included (importing ``analysis.schemas.ledger`` runs ``analysis/schemas/__init__.py``), a
+    included (importing ``analysis.data.schemas.ledger`` runs ``analysis/data/schemas/__init__.py``), a
     module's own package excluded."""
     graph = {}
     for name, path in MODULES.items():
@@ -173,7 +170,7 @@ def circles(graph: dict[str, set[str]]) -> list[set[str]]:
 
 def test_the_package_imports_form_no_circle():
     """Counting imports inside functions: params -> hardware -> data -> schemas -> sections ->
-    params was one (the fact checks' sections now come from the notebooks, analysis/schemas/ledger.py)."""
+    params was one (the fact checks' sections now come from the notebooks, analysis/data/schemas/ledger.py)."""
     assert [c for c in circles(import_graph()) if c not in CIRCLES_ALLOWED] == []
 
 
@@ -187,9 +184,9 @@ def test_no_analysis_import_is_hidden_in_a_function(name):
     assert late == [], f"{MODULES[name]}: move these imports to the top of the module: {late}"
 
 
-@pytest.mark.parametrize("name", ["analysis.params", "analysis.hardware", "analysis.data", "analysis.schemas",
-                                  "analysis.schemas.ledger", "analysis.sections", "analysis.defaults",
-                                  "analysis.scenario_file", "analysis.chapters", "analysis.notebook"])
+@pytest.mark.parametrize("name", ["analysis.params.parameters", "analysis.hardware", "analysis.data.load", "analysis.data.schemas",
+                                  "analysis.data.schemas.ledger", "analysis.chapters.registry", "analysis.params.defaults",
+                                  "analysis.params.scenario_file", "analysis.chapters", "analysis.page.notebook"])
 def test_each_module_of_the_old_circle_imports_on_its_own(name):
     """In a fresh interpreter, so no earlier import has done the work."""
     proc = subprocess.run([sys.executable, "-c", f"import {name}"], cwd=ANALYSIS.parent, capture_output=True,
@@ -198,8 +195,8 @@ def test_each_module_of_the_old_circle_imports_on_its_own(name):
 
 
 def test_every_section_is_a_notebook():
-    """The fact checks' sections are validated against the notebooks (analysis/schemas/ledger.py)."""
-    from analysis.schemas.ledger import section_names as notebook_names
-    from analysis.sections import section_names
+    """The fact checks' sections are validated against the notebooks (analysis/data/schemas/ledger.py)."""
+    from analysis.chapters.registry import section_names
+    from analysis.data.schemas.ledger import section_names as notebook_names
 
     assert notebook_names() == sorted(section_names())

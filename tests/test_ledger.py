@@ -1,4 +1,4 @@
-"""The claims ledger's rules (``analysis.ledger``): they hold when every chapter gives the values
+"""The claims ledger's rules (``analysis.chapters.ledger``): they hold when every chapter gives the values
 the ledger expects, and each rule fails on its own. The chapters' results here are the report's
 own values (moved outside the tolerance where the ledger corrects the report), so the tests need
 no build; the claims chapter (``tests/chapters/test_claims.py``) and the cross-chapter test
@@ -10,8 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from analysis.data import DataError, load_table
-from analysis.ledger import (
+from analysis.chapters.ledger import (
     LedgerError,
     check_ledger,
     checked_facts,
@@ -24,8 +23,9 @@ from analysis.ledger import (
     parse_uses,
     status_counts,
 )
-from analysis.schemas import AGREEING_STATUSES, TOLERANCE_WITHOUT_REASON
-from analysis.sections import CHAPTERS
+from analysis.chapters.registry import CHAPTERS
+from analysis.data.load import DataError, load_table
+from analysis.data.schemas import AGREEING_STATUSES, TOLERANCE_WITHOUT_REASON
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -293,7 +293,7 @@ def test_chapter_comparison_tables_measure_differences_as_the_ledger_does():
     the energy chapter's C04 grid power (28.45 MW against 28-29 MW) is +0.0 %."""
     from types import SimpleNamespace
 
-    from analysis.notebook import comparison_table
+    from analysis.page.notebook import comparison_table
 
     R = SimpleNamespace(results={
         "gb200_to_h100_capex_ratio": {"label": "GB200 / H100 capex", "value": 3.9e6 / 72 / (250e3 / 8), "unit": "x"},
@@ -304,7 +304,7 @@ def test_chapter_comparison_tables_measure_differences_as_the_ledger_does():
     assert "+0.0 %" in table[3]
 
 
-# --- the rules against what a row's computation read (analysis.provenance) -----------------------
+# --- the rules against what a row's computation read (analysis.data.provenance) -----------------------
 
 def _record(frame, row_id_column, row_id, inputs):
     i = frame.index[frame[row_id_column] == row_id][0]
@@ -374,7 +374,7 @@ def test_the_range_of_a_default_moves_statuses(ledger):
 
 
 def test_crosses_reads_the_span_of_the_differences():
-    from analysis.ledger import crosses
+    from analysis.chapters.ledger import crosses
 
     assert crosses((-0.03, -0.14, 0.10), 0.02) == (True, False)  # passes inside the span, not everywhere
     assert crosses((0.001, 0.002, -0.003), 0.01) == (True, True)
@@ -403,7 +403,7 @@ def test_every_status_holds_against_its_reads_and_across_every_default_it_reads(
     tolerance (and any row that depends on a default but holds across it, or corrected that passes
     inside it). The chapters are recomputed at each end of the range of every default each row read."""
     from analysis.chapters import claims as chapter
-    from analysis.ledger import RANGE_CHECKED
+    from analysis.chapters.ledger import RANGE_CHECKED
 
     done, claims, facts, uses = computed
     keyed = claims["results_key"].apply(lambda k: isinstance(k, str))
@@ -440,10 +440,10 @@ def test_every_report_fact_is_checked_read_cited_or_explained(computed):
     computation (as recorded), cited by its id in a chapter, a parameter's justification or a
     ledger note, or listed with its reason in data/facts_not_checked.csv."""
     from analysis.chapters.claims import facts_read
-    from analysis.sections import SECTIONS
+    from analysis.chapters.registry import SECTIONS
 
     done, *_ = computed
-    text = "\n".join(_sources(s) for s in SECTIONS) + (REPO / "analysis" / "defaults.py").read_text()
+    text = "\n".join(_sources(s) for s in SECTIONS) + (REPO / "analysis" / "params" / "defaults.py").read_text()
     text += "\n".join(load_table("claims")["explanation"]) + "\n".join(load_table("fact_checks")["note"].dropna())
     cited = set(re.findall(r"\b([ABC][0-9]{2})\b", text))
     for first, last in re.findall(r"\b([ABC][0-9]{2})-[ABC]?([0-9]{2})\b", text):  # "A39-A41" cites A40 too

@@ -11,8 +11,9 @@ import pandas as pd
 import pytest
 from conftest import copy_repo, run_cli
 
-from analysis import costs, data, energy
-from analysis.data import DataError, load_table
+from analysis import costs, energy
+from analysis.data import load as data
+from analysis.data.load import DataError, load_table
 from analysis.errors import ExecutionError
 from analysis.measure import gpt_numpy as g
 from analysis.measure import page, report, rows

@@ -1,4 +1,4 @@
-"""analysis.mlperf_logs (the rebuild script: MLPerf's scoring rule, bad input) and analysis.mlperf
+"""analysis.data.mlperf_logs (the rebuild script: MLPerf's scoring rule, bad input) and analysis.mlperf
 (GPU-hours, scaling, reference convergence), on small hand-made logs and on the committed table."""
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ import math
 import pandas as pd
 import pytest
 
-from analysis import mlperf, mlperf_logs, prices
-from analysis.data import load_table
+from analysis import mlperf, prices
+from analysis.data import mlperf_logs
+from analysis.data.load import load_table
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
 

@@ -3,9 +3,9 @@ network figures (B23, B28, B30, B31), and the network parameters against their d
 
 import pytest
 
-from analysis import defaults as d
 from analysis import network
-from analysis.data import fact, row
+from analysis.data.load import fact, row
+from analysis.params import defaults as d
 
 
 def test_nonblocking_capacity_reproduces_b30():

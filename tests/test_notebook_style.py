@@ -54,7 +54,7 @@ def violations(path: Path) -> list[str]:
         if "parameters" in cell.metadata.get("tags", []):
             if lines:
                 found.append(f"{where}: the parameters cell holds code; the runner injects parameters "
-                             "from analysis/defaults.py")
+                             "from analysis/params/defaults.py")
             continue
         code_chars += sum(len(ln.strip()) for ln in lines)
         if len(lines) > MAX_LINES_PER_CELL:

@@ -4,8 +4,8 @@
 import pytest
 
 from analysis import capex, opex
-from analysis import defaults as d
-from analysis.data import load_table, row
+from analysis.data.load import load_table, row
+from analysis.params import defaults as d
 
 H100_CAPEX = capex.per_gpu_usd(d.H100_ALLIN_USD.default, d.H100_GPUS_PER_SERVER.default)
 GB200_CAPEX = capex.per_gpu_usd(d.GB200_ALLIN_USD.default, d.GB200_GPUS_PER_RACK.default)

@@ -6,17 +6,17 @@ from pathlib import Path
 import jupytext
 import pytest
 
-from analysis import defaults
-from analysis.data import load_table
-from analysis.params import Param, ParameterError
-from analysis.scenario_file import load_scenario
-from analysis.sections import (
+from analysis.chapters.registry import (
     SECTIONS,
     all_params,
     get_section,
     resolve_section,
     run_order,
 )
+from analysis.data.load import load_table
+from analysis.params import defaults
+from analysis.params.parameters import Param, ParameterError
+from analysis.params.scenario_file import load_scenario
 
 REPO = Path(__file__).resolve().parent.parent
 CLUSTER = get_section("cluster")
@@ -105,7 +105,7 @@ def _parameters_cell(section):
 @pytest.mark.parametrize("section", SECTIONS, ids=lambda s: s.name)
 def test_the_runner_injects_every_parameter_of_a_section(section):
     """Parameter cells hold no code: every value a chapter reads is injected by the runner."""
-    from analysis.pipeline.build import resolve_all
+    from analysis.build.book import resolve_all
 
     assert _parameters_cell(section).strip().startswith("#")
     assert set(resolve_all({}, {})[section.name]) == {p.name for p in section.params}
@@ -125,7 +125,7 @@ def test_param_requires_range_for_numbers():
 
 
 def test_defaults_that_quote_a_report_fact_equal_it():
-    from analysis.data import fact
+    from analysis.data.load import fact
 
     quoted = [p for p in all_params().values() if p.fact]
     for p in quoted:

@@ -10,10 +10,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import defaults as d
 from analysis import flops, planner, reliability
 from analysis.cli import main
-from analysis.data import fact, load_table, row
+from analysis.data.load import fact, load_table, row
+from analysis.params import defaults as d
 from analysis.planner import budget, mfu, power, production_term, report
 
 KEYS = list(planner.KEYS)
@@ -133,7 +133,7 @@ def test_estimate_is_benchmark_times_the_pooled_production_term():
 def test_leave_one_run_out_never_sees_the_run(data_copy):
     """A run's estimate made without it does not move when that run's published time changes; every
     other run's estimate does."""
-    from analysis import data
+    from analysis.data import load as data
 
     before = {rid: mfu.estimate_mfu("h100_sxm", "bf16", 7e10, 16384, exclude_run=rid).mfu
               for rid in ("llama31_70b", "llama3_70b")}

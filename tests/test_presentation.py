@@ -1,5 +1,5 @@
-"""The book-wide presentation layer: figure legibility (analysis.plots.finalize), reader-facing
-names (analysis.names), the generated pages (Sources, Report facts, Assumptions, landing page) and
+"""The book-wide presentation layer: figure legibility (analysis.page.plots.finalize), reader-facing
+names (analysis.page.names), the generated pages (Sources, Report facts, Assumptions, landing page) and
 the build stamp."""
 
 import matplotlib
@@ -9,8 +9,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
-from analysis import appendices as pages  # noqa: E402
-from analysis import names, plots  # noqa: E402
+from analysis.page import appendices as pages  # noqa: E402
+from analysis.page import names, plots  # noqa: E402
 
 
 def test_finalize_caps_width_and_raises_small_text():
@@ -61,7 +61,7 @@ def test_names_follow_the_data_folder_they_are_read_from(data_copy):
     again on the book's data: the names are kept per data folder, not once per process."""
     import pandas as pd
 
-    from analysis import data
+    from analysis.data import load as data
 
     gpus = pd.read_csv(data_copy / "gpus.csv", dtype=str, keep_default_na=False)
     gpus.loc[gpus["gpu_id"] == "h100_sxm", "name"] = "NVIDIA Renamed H100"
@@ -93,7 +93,7 @@ def test_sources_page_is_author_year_sorted_without_internal_notes():
 
 
 def test_facts_page_anchors_every_fact():
-    from analysis.data import load_table
+    from analysis.data.load import load_table
 
     page = pages.facts_page()
     for fact_id in load_table("report_facts")["fact_id"]:
@@ -108,7 +108,7 @@ def test_assumptions_page_shows_names_and_percentages():
 
 
 def test_landing_page_links_every_chapter():
-    from analysis.sections import SECTIONS
+    from analysis.chapters.registry import SECTIONS
 
     html = pages.landing_html("A title", {"commit": "abc", "date": "1 May 2026", "dirty": ""})
     for s in SECTIONS:

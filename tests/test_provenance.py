@@ -1,4 +1,4 @@
-"""What each result reads (analysis.provenance): the reads are recorded as chapters compute, and
+"""What each result reads (analysis.data.provenance): the reads are recorded as chapters compute, and
 the record misses nothing. The second claim is tested by experiment: every report number (the
 report facts a chapter reads as inputs, the rows of other tables that cite a report, the defaults
 that equal a report fact) is moved by a small, distinct factor, every modelling chapter is
@@ -10,12 +10,12 @@ import math
 
 import pandas as pd
 
-from analysis import provenance
 from analysis.chapters import ChapterResults, compute_section
-from analysis.data import fact, framing, load_table, row
-from analysis.params import Parameters
-from analysis.provenance import REPORT_SOURCES, aside, framing_reads, recording, report_reads
-from analysis.sections import CHAPTERS, all_params
+from analysis.chapters.registry import CHAPTERS, all_params
+from analysis.data import provenance
+from analysis.data.load import fact, framing, load_table, row
+from analysis.data.provenance import REPORT_SOURCES, aside, framing_reads, recording, report_reads
+from analysis.params.parameters import Parameters
 
 # The number columns of each table that hold a report's figures on its rows (moved by the test).
 NUMBER_COLUMNS = {"report_facts": ("value", "value_high"),
@@ -49,7 +49,7 @@ def test_outside_a_computation_nothing_is_recorded():
 
 
 def test_a_kernels_recording_runs_until_it_is_ended():
-    provenance.begin()  # as analysis.notebook.start does in a chapter's kernel
+    provenance.begin()  # as analysis.page.notebook.start does in a chapter's kernel
     fact("B04_annual_twh")
     assert report_reads(provenance.snapshot()) == ["B04_annual_twh"]
     provenance.end()
@@ -131,7 +131,7 @@ def test_every_result_that_moves_with_a_report_number_recorded_one(data_copy):
             if column in raw.columns:
                 raw.loc[mine.to_numpy(), column] = [("" if pd.isna(v) else repr(float(v))) for v in moved[column]]
         raw.to_csv(path, index=False)
-    from analysis import data
+    from analysis.data import load as data
     data.clear_cache()
     overrides = {p.name: p.default * (1 + 1e-4) for p in all_params().values()
                  if p.fact and p.fact not in keep and isinstance(p.default, float)}

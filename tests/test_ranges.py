@@ -10,10 +10,10 @@ from conftest import run_notebooks_in_process
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analysis import constraints
 from analysis.chapters import compute_section
-from analysis.params import ParameterError
-from analysis.sections import SECTIONS, all_params, get_section
+from analysis.chapters.registry import SECTIONS, all_params, get_section
+from analysis.params import constraints
+from analysis.params.parameters import ParameterError
 
 PARAMS = all_params()
 
@@ -73,8 +73,8 @@ def test_every_chapter_computes_over_its_ranges(section, at_defaults):
     """Random combinations of the chapter's parameters, edges included: every result is finite, or
     the inputs break a rule between parameters and the error names them (exit code 2)."""
     from analysis.chapters import module_for
-    from analysis.params import Parameters
-    from analysis.sections import resolve_section
+    from analysis.chapters.registry import resolve_section
+    from analysis.params.parameters import Parameters
 
     sec = get_section(section)
     names = [p.name for p in sec.params if p.name not in COMPUTE_BUDGET]
@@ -103,7 +103,7 @@ def test_every_chapter_runs_with_every_parameter_at_a_bound(bound, tmp_path):
     every text parameter at its last choice for "high"; where a rule between parameters forbids
     the extreme (all opex items 0; a job too large to make progress), the first parameter the
     rule names keeps its default. Each chapter's results record the parameters it ran with."""
-    from analysis.pipeline.build import resolve_all
+    from analysis.build.book import resolve_all
 
     overrides = {}
     for name, p in PARAMS.items():

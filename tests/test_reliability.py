@@ -9,11 +9,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import data
-from analysis import defaults as d
 from analysis import reliability as rel
-from analysis.data import load_table
-from analysis.params import ParameterError
+from analysis.data import load as data
+from analysis.data.load import load_table
+from analysis.params import defaults as d
+from analysis.params.parameters import ParameterError
 from analysis.units import HOURS_PER_DAY
 
 LLAMA_GPUS = rel.item("llama3_gpus")

@@ -1,4 +1,4 @@
-"""The render process (:class:`analysis.pipeline.render.Renderer`): it loads Jupyter Book while the
+"""The render process (:class:`analysis.build.render.Renderer`): it loads Jupyter Book while the
 sections execute, renders one staged book with ``jupyter-book build``'s own options (every warning
 an error), reports a failed render with Sphinx's warning, and never outlives the build.
 
@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from analysis.build.render import IMPORTED, Renderer
+from analysis.build.site import MARKER
 from analysis.errors import ExecutionError
-from analysis.pipeline.render import IMPORTED, Renderer
-from analysis.site import MARKER
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -87,7 +87,7 @@ def test_the_renderer_ends_when_the_build_is_killed(tmp_path):
     """The build starts the renderer and is then killed (SIGKILL, no handler runs): the renderer
     is told by the kernel (prctl PR_SET_PDEATHSIG) and ends too."""
     src = stage(tmp_path / "src", "# A page\n")
-    code = ("import sys, time\nfrom pathlib import Path\nfrom analysis.pipeline.render import Renderer\n"
+    code = ("import sys, time\nfrom pathlib import Path\nfrom analysis.build.render import Renderer\n"
             f"r = Renderer(Path({str(src / '_config.yml')!r}), Path({str(tmp_path / 'work')!r}))\nprint(r.proc.pid, flush=True)\ntime.sleep(600)\n")
     build = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
                              env={**os.environ, "PYTHONPATH": str(REPO)})

@@ -16,8 +16,8 @@ import pandas as pd
 import pytest
 from conftest import run_cli
 
-from analysis import data
 from analysis.cli import main
+from analysis.data import load as data
 
 MARKER = Path("/tmp/analysis-robustness-injected")
 INJECT = f"__import__('os').system('touch {MARKER}')"
@@ -370,7 +370,8 @@ def test_plan_into_a_closed_pipe_is_quiet():
 ])
 def test_run_and_plan_say_their_own_sentence_on_ctrl_c(command, words, tmp_path, monkeypatch, capsys):
     """Ctrl-C arrives as KeyboardInterrupt inside the command (here, at its parameter checks)."""
-    from analysis import constraints, planner
+    from analysis import planner
+    from analysis.params import constraints
 
     def interrupt(*_args, **_kwargs):
         raise KeyboardInterrupt

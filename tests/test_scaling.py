@@ -6,7 +6,7 @@ import pytest
 
 from analysis import scaling
 from analysis.benchmarks import load_benchmarks, sweep
-from analysis.data import fact, row
+from analysis.data.load import fact, row
 
 
 @pytest.fixture(scope="module")

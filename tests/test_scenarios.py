@@ -2,7 +2,7 @@
 
 import pytest
 
-from analysis import scenarios
+from analysis.chapters import compare as scenarios
 from analysis.cli import main
 
 

@@ -14,10 +14,11 @@ import numpy as np
 import pytest
 from conftest import run_notebooks_in_process
 
-from analysis import constraints, scenarios
+from analysis.build.book import resolve_all
+from analysis.chapters import compare as scenarios
 from analysis.chapters import compute_section
-from analysis.pipeline.build import resolve_all
-from analysis.sections import SECTIONS
+from analysis.chapters.registry import SECTIONS
+from analysis.params import constraints
 
 SHIPPED = scenarios.shipped()
 

@@ -5,7 +5,7 @@ import pytest
 
 from analysis import costs, hardware, software
 from analysis.benchmarks import load_benchmarks, sweep
-from analysis.data import fact
+from analysis.data.load import fact
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""Stored tables (analysis.stored): a fresh process reads what an earlier one computed, with the
+"""Stored tables (analysis.build.stored): a fresh process reads what an earlier one computed, with the
 same reads noted, and an entry that is tampered with, made for other data or unreadable as a
 table is recomputed with one line."""
 
@@ -9,9 +9,10 @@ import json
 import pandas as pd
 import pytest
 
-from analysis import cache, provenance, stored
+from analysis.build import stored
 from analysis.chapters import mlperf, plan_backtest
-from analysis.data import clear_cache, load_table
+from analysis.data import cache, provenance
+from analysis.data.load import clear_cache, load_table
 
 CALLS = []
 
@@ -50,7 +51,7 @@ def test_a_second_process_reads_the_table_and_its_reads(store):
 
 
 def test_a_kernel_that_may_not_read_the_table_is_refused_as_if_it_computed_it(store, monkeypatch):
-    from analysis.data import DataError
+    from analysis.data.load import DataError
 
     fn = stored.stored(_table)
     _read(fn)
@@ -112,10 +113,10 @@ def test_the_ledger_kernel_stores_its_range_table_ahead_and_the_chapter_reads_it
     stores the range table from the results published so far; the ledger, given every chapter,
     then reads that entry and computes no range, and its table and results are the ones it computes
     with no store at all."""
+    from analysis.build.execute import preload
     from analysis.chapters import claims, compute_section
-    from analysis.pipeline.execute import preload
-    from analysis.results import Results
-    from analysis.sections import get_section
+    from analysis.chapters.registry import get_section
+    from analysis.chapters.results import Results
 
     done: dict = {}
     for name in get_section("claims").needs:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from conftest import run_cli
 
-from analysis.site import banner_text
+from analysis.build.site import banner_text
 
 # In the order a build reaches them; the last one is after the new version is in place.
 POINTS = ("section-running", "rendered", "version-written", "linked", "swapped")
@@ -38,7 +38,7 @@ def _workers_of(build: Path) -> list[int]:
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-            if (b"analysis.pipeline.execute" in cmdline or b"analysis.pipeline.render" in cmdline) and \
+            if (b"analysis.build.execute" in cmdline or b"analysis.build.render" in cmdline) and \
                     Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z" and \
                     Path(f"/proc/{pid}/cwd").resolve() == build.parent.resolve():
                 found.append(int(pid))

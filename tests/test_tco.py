@@ -7,10 +7,10 @@ import math
 import pytest
 
 from analysis import capex, tco
-from analysis import defaults as d
 from analysis.chapters import gpu_cost
-from analysis.data import fact
-from analysis.params import Parameters
+from analysis.data.load import fact
+from analysis.params import defaults as d
+from analysis.params.parameters import Parameters
 
 DEFAULTS = Parameters({p.name: p.default for p in d.TCO_INPUTS})
 

@@ -7,8 +7,8 @@ import pytest
 
 from analysis import uncertainty
 from analysis.chapters import bands, compute_section
-from analysis.data import load_table
-from analysis.sections import all_params
+from analysis.chapters.registry import all_params
+from analysis.data.load import load_table
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +84,7 @@ def test_evaluate_at_the_defaults_reproduces_the_chapters(P):
 def test_evaluate_needs_only_the_parameters_its_outputs_read(P):
     """The energy outputs read the IT power, the PUE and the household basis, nothing of the TCO;
     an output whose parameters are missing is an error naming them, not a silent default."""
-    from analysis.params import Parameters
+    from analysis.params.parameters import Parameters
 
     energy_only = Parameters({"h100_it_w_per_gpu": 1389.0, "pue": 1.3, "household_kwh_per_year": 10_791.0})
     out = bands.evaluate(energy_only, bands.ENERGY_KEYS)

@@ -1,4 +1,4 @@
-"""analysis.verdicts: every chapter's verdict sentence is built from its own results, so a
+"""analysis.figures.verdicts: every chapter's verdict sentence is built from its own results, so a
 scenario that changes a chapter's sizes changes what its verdict says (no size typed into it)."""
 
 import re
@@ -6,8 +6,8 @@ import re
 import pytest
 
 from analysis.chapters import compute_section
-from analysis.sections import SECTIONS
-from analysis.verdicts import VERDICTS, verdict
+from analysis.chapters.registry import SECTIONS
+from analysis.figures.verdicts import VERDICTS, verdict
 
 CHEAP = {"mc_draws": 1_000, "goodput_trials": 10}  # their lower bounds: precision, not arithmetic
 

@@ -1,4 +1,4 @@
-"""What-if grids (analysis.whatif): the numbers a page interpolates are the book's own results.
+"""What-if grids (analysis.page.whatif): the numbers a page interpolates are the book's own results.
 
 - At grid points, each panel's values equal the chapter's result keys from
   ``analysis.chapters.compute_section`` (or ``analysis.planner.plan``) to 1e-9 relative.
@@ -17,8 +17,8 @@ import shlex
 import numpy as np
 import pytest
 
-from analysis import whatif
 from analysis.chapters import compute_section
+from analysis.page import whatif
 
 EXACT = 1e-9
 # The bound on the relative error of an interpolated value at cell centres, each panel's promise
@@ -155,7 +155,7 @@ def test_cluster_grid_by_hand(grids):
 
 @pytest.mark.parametrize("name", [n for n, p in whatif.PANELS.items() if p.command == "run"])
 def test_command_sets_the_panel_inputs(name, grids):
-    from analysis.sections import get_section, resolve_section
+    from analysis.chapters.registry import get_section, resolve_section
 
     g = grids[name]
     point = {a["name"]: a["points"][-1] for a in g["axes"]}
@@ -194,15 +194,15 @@ def test_write_grids_registers_each_panel(tmp_path):
 def test_start_computes_needed_chapters_outside_the_pipeline(monkeypatch, tmp_path):
     """Opened on its own (no ANALYSIS_RESULTS_DIR, no results files), a chapter's start() takes the
     defaults and computes the chapters it needs, with the same numbers compute_section gives."""
-    import analysis.results
-    from analysis.notebook import start
+    import analysis.chapters.results
+    from analysis.page.notebook import start
 
     monkeypatch.delenv("ANALYSIS_RESULTS_DIR", raising=False)
-    import analysis.notebook
+    import analysis.page.notebook
 
     # no results files anywhere, whatever the developer's own _build/ holds
-    monkeypatch.setattr(analysis.results, "results_dir", lambda: tmp_path)
-    monkeypatch.setattr(analysis.notebook, "results_dir", lambda: tmp_path)
+    monkeypatch.setattr(analysis.chapters.results, "results_dir", lambda: tmp_path)
+    monkeypatch.setattr(analysis.page.notebook, "results_dir", lambda: tmp_path)
     P, R = start("downtime", {"tariff_usd_per_kwh": 0.12}, show_parameters=False)
     assert P.job_gpus == whatif.base_values(whatif.PANELS["downtime"])["job_gpus"]
     assert set(R.upstream) == {"tco", "benchmarks", "uncertainty"}
@@ -213,7 +213,7 @@ def test_start_computes_needed_chapters_outside_the_pipeline(monkeypatch, tmp_pa
 
 def test_start_inside_the_pipeline_still_needs_the_results(monkeypatch, tmp_path):
     from analysis.errors import ExecutionError
-    from analysis.notebook import start
+    from analysis.page.notebook import start
 
     monkeypatch.setenv("ANALYSIS_RESULTS_DIR", str(tmp_path))
     with pytest.raises(ExecutionError, match="no results for section"):

@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from analysis import provenance
-from analysis.params import Parameters
-from analysis.results import as_number
-from analysis.sections import get_section, resolve_section
+from analysis.chapters.registry import get_section, resolve_section
+from analysis.chapters.results import as_number
+from analysis.data import provenance
+from analysis.params.parameters import Parameters
 
 
 class ChapterError(ValueError):
@@ -38,7 +38,7 @@ class ChapterError(ValueError):
 @dataclass(frozen=True)
 class Quantity:
     """One result: a finite number, its unit (spelled as in :mod:`analysis.units`' names), a
-    reader-facing label and what its computation read (:mod:`analysis.provenance`: report facts,
+    reader-facing label and what its computation read (:mod:`analysis.data.provenance`: report facts,
     report rows, parameters; None where it was not recorded)."""
 
     value: float
@@ -95,7 +95,7 @@ class ChapterResults:
 
     @classmethod
     def from_json(cls, doc: dict) -> ChapterResults:
-        """Rebuild from a results JSON (``analysis.results``): quantities only, no tables."""
+        """Rebuild from a results JSON (``analysis.chapters.results``): quantities only, no tables."""
         out = cls(doc["section"], parameters=dict(doc.get("parameters", {})))
         for key, r in doc["results"].items():
             reads = frozenset(r["reads"]) if "reads" in r else None

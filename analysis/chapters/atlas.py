@@ -10,7 +10,7 @@ import pandas as pd
 from analysis import atlas
 from analysis import prices as ladder_prices
 from analysis.chapters import ChapterResults
-from analysis.data import load_table
+from analysis.data.load import load_table
 
 SHORT = {"gb300_nvl72": "GB300", "gb200_nvl72": "GB200", "b200_hgx": "B200", "h200_sxm": "H200", "h100_sxm": "H100",
          "a100_sxm_80gb": "A100", "mi300x": "MI300X", "mi325x": "MI325X", "mi355x": "MI355X", "tpu_v5p": "TPU v5p",

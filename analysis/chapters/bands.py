@@ -17,9 +17,9 @@ import pandas as pd
 
 from analysis import benchmarks, costs, reliability, tco, uncertainty
 from analysis.chapters import downtime, energy, gpu_cost
-from analysis.data import framing
-from analysis.params import Parameters, resolve
-from analysis.sections import all_params
+from analysis.chapters.registry import all_params
+from analysis.data.load import framing
+from analysis.params.parameters import Parameters, resolve
 
 OUTPUTS = {  # key: (label, unit), as the owning chapter records it
     "h100_tco_usd_per_gpu_hour": ("H100 TCO per GPU-hour", "USD per GPU-hour"),

@@ -12,7 +12,7 @@ import pandas as pd
 
 from analysis import benchmarks, costs, flops, hardware, scaling
 from analysis.chapters import ChapterResults
-from analysis.data import framing, load_table
+from analysis.data.load import framing, load_table
 from analysis.measure.report import load_measured, measured_results
 
 RELEASE = "nv_dgxc_v25_02"  # the NVIDIA release whose tables SemiAnalysis's figures match

@@ -14,7 +14,7 @@ import pandas as pd
 
 from analysis import capex
 from analysis.chapters import ChapterResults, gpu_cost
-from analysis.data import fact, row
+from analysis.data.load import fact, row
 from analysis.units import rounding_floor
 
 LABELS = {"h100": "H100", "gb200": "GB200 NVL72"}

@@ -1,7 +1,7 @@
 """Claims chapter: every seed claim and every checked report figure beside the book's value, what
 its computation read from the report, and the counts the prose prints. It needs every modelling
 chapter (``Section.needs``) and reads their results, with what each read, from ``upstream``;
-:func:`analysis.ledger.check_ledger` fails the chapter, and so the build, when the ledger does not
+:func:`analysis.chapters.ledger.check_ledger` fails the chapter, and so the build, when the ledger does not
 hold. For each row whose status is ``depends_on_default`` it also asks the chapter layer for the
 row's value at each end of the sourced range of every default it reads (:func:`range_table`)."""
 
@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis import cache, ledger, stored
-from analysis.chapters import ChapterResults, compute_section
-from analysis.data import load_table, table_to_json
-from analysis.results import load_results
-from analysis.schemas import TOLERANCE_WITHOUT_REASON
-from analysis.sections import all_params, get_section
+from analysis.build import stored
+from analysis.chapters import ChapterResults, compute_section, ledger
+from analysis.chapters.registry import all_params, get_section
+from analysis.chapters.results import load_results
+from analysis.data import cache
+from analysis.data.load import load_table, table_to_json
+from analysis.data.schemas import TOLERANCE_WITHOUT_REASON
 
 RANGED_STATUSES = ("depends_on_default",)  # the statuses whose rows range_table recomputes
 RANGE_COLUMNS = ["row_id", "param", "low", "high", "book_low", "book_high", "difference_low", "difference_high"]
@@ -87,7 +88,7 @@ stored.NAMES.add(RANGES_ENTRY)
 
 def stored_range_table(claims: pd.DataFrame, facts: pd.DataFrame, upstream: dict[str, ChapterResults]) -> pd.DataFrame:
     """:func:`range_table` of the ledger's rows whose status is in ``RANGED_STATUSES``, kept on
-    disk (:func:`analysis.stored.kept`): it recomputes chapters at both ends of some forty ranges,
+    disk (:func:`analysis.build.stored.kept`): it recomputes chapters at both ends of some forty ranges,
     seconds of work that only the data, the code, the rows it reads and the scenario's values of
     the parameters those rows' chapters depend on decide (a chapter reads its needs from
     ``upstream``, and their parameters are among its own)."""

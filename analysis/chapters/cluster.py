@@ -14,8 +14,8 @@ import pandas as pd
 
 from analysis import cluster, energy, flops, hardware
 from analysis.chapters import ChapterResults
-from analysis.data import fact, row
-from analysis.provenance import aside
+from analysis.data.load import fact, row
+from analysis.data.provenance import aside
 
 REPORT_GPUS = 100_000  # the cluster size the report analyses (B02-B06): its bounds are per 100k GPUs
 SIZES = np.geomspace(1_000, 300_000, 60)  # cluster sizes of the chapter's figures

@@ -14,10 +14,10 @@ import numpy as np
 import pandas as pd
 
 from analysis import benchmarks, costs
-from analysis import defaults as d
 from analysis import reliability as rel
 from analysis.chapters import ChapterResults, read_bands
 from analysis.chapters.reliability import add_parameters, gb200_rates, recovery_hours
+from analysis.params import defaults as d
 
 SYSTEMS = ("h100", "gb200")
 BAND_KEYS = ("gb200_breakeven_speedup", "gb200_breakeven_speedup_with_downtime")

@@ -18,9 +18,9 @@ import pandas as pd
 
 from analysis import benchmarks, cluster, energy, hardware
 from analysis.chapters import ChapterResults, read_bands
-from analysis.data import fact, framing, load_table, row
+from analysis.data.load import fact, framing, load_table, row
+from analysis.data.provenance import aside
 from analysis.measure.report import joules_per_tflop, load_measured, measured_results
-from analysis.provenance import aside
 from analysis.units import JOULES_PER_KWH, SECONDS_PER_HOUR, TERA
 
 SA = "SemiAnalysis"

@@ -6,7 +6,7 @@ The capex, opex and TCO chapters take their numbers from these functions, and so
 uncertainty bands (on arrays of drawn inputs, :mod:`analysis.chapters.bands`), the what-if grids
 and the planner: the chain from the parameters to a GPU-hour's price has this one wiring. Each
 function reads the parameters it needs from ``P`` by attribute (a chapter's
-:class:`~analysis.params.Parameters`); values may be numpy arrays. The arithmetic is in the domain
+:class:`~analysis.params.parameters.Parameters`); values may be numpy arrays. The arithmetic is in the domain
 modules :mod:`analysis.capex`, :mod:`analysis.opex` and :mod:`analysis.tco`.
 """
 

@@ -9,8 +9,8 @@ key it reads, by chapter.
 from __future__ import annotations
 
 from analysis.chapters import ChapterError, ChapterResults
-from analysis.data import load_table
-from analysis.schemas import CLAIM_STATUSES, FACT_STATUSES
+from analysis.data.load import load_table
+from analysis.data.schemas import CLAIM_STATUSES, FACT_STATUSES
 
 # (chapter, result key) the summary prints, in the order it prints them.
 READS: tuple[tuple[str, str], ...] = (

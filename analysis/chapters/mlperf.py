@@ -9,11 +9,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import atlas, mlperf, planner, prices, provenance
+from analysis import atlas, mlperf, planner, prices
+from analysis.build.stored import stored
 from analysis.chapters import ChapterResults
-from analysis.data import load_table
+from analysis.data import provenance
+from analysis.data.load import load_table
 from analysis.planner.cache import data_key
-from analysis.stored import stored
 
 ROUNDS_PUBLISHED = ("v4.0", "v4.1", "v5.0", "v5.1", "v6.0")  # the rounds the issue asks for
 PLANNER_DRAWS = 20  # only the planner's point estimate is used; its bands are not shown here
@@ -70,7 +71,7 @@ def planner_check(results: pd.DataFrame, benchmarks: pd.DataFrame, convergence: 
 def planner_table() -> pd.DataFrame:
     """:func:`planner_check` on every distinct scored result. It reads the results' sizes, batches
     and scores, never their prices or power, and no parameter reaches the planner here, so it is
-    a pure function of the data: computed once, and kept on disk (``analysis.stored``)."""
+    a pure function of the data: computed once, and kept on disk (``analysis.build.stored``)."""
     results = mlperf.distinct(mlperf.scored(load_table("mlperf_training")))
     return planner_check(results, load_table("mlperf_benchmarks"), load_table("mlperf_convergence"))
 

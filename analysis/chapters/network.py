@@ -17,7 +17,7 @@ import pandas as pd
 
 from analysis import cluster, network
 from analysis.chapters import ChapterResults
-from analysis.data import fact, framing, row
+from analysis.data.load import fact, framing, row
 
 
 def options() -> tuple[tuple[str, str, dict], ...]:

@@ -14,7 +14,7 @@ import pandas as pd
 
 from analysis import hardware, opex
 from analysis.chapters import ChapterResults, gpu_cost
-from analysis.data import fact, load_table, row
+from analysis.data.load import fact, load_table, row
 
 # system: (label, chip id in gpus.csv)
 SYSTEMS = {"h100": ("H100", "h100_sxm"), "gb200": ("GB200 NVL72", "gb200_nvl72")}

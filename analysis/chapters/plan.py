@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis import defaults as d
 from analysis import flops, planner
 from analysis.chapters import ChapterResults
 from analysis.chapters.plan_backtest import record_backtest
-from analysis.data import load_table
+from analysis.data.load import load_table
+from analysis.params import defaults as d
 from analysis.planner import backtest as bt
 from analysis.planner import budget
 

@@ -9,12 +9,12 @@ import re
 
 import pandas as pd
 
+from analysis.build.stored import stored
 from analysis.chapters import ChapterResults
-from analysis.data import load_table
+from analysis.data.load import load_table
 from analysis.planner import backtest as bt
 from analysis.planner.mfu import Variant, production_runs
 from analysis.planner.variants import fitted_slopes, model_variants
-from analysis.stored import stored
 
 TIME_KEYS = ("gpu_hours", "days", "days_with_failures")
 # Named outcomes the targets hold (run id, planner key) -> result key stem.
@@ -29,7 +29,7 @@ def class_slug(gpu_class: str) -> str:
 
 # No parameter reaches the backtest (the planner prices and powers each run at the book's defaults
 # or at its source's own basis), so its tables are pure functions of the data: computed once
-# (``analysis.stored``: per process, and kept on disk for the next one) however many scenarios
+# (``analysis.build.stored``: per process, and kept on disk for the next one) however many scenarios
 # recompute this chapter.
 @stored
 def published_backtest() -> pd.DataFrame:

@@ -15,12 +15,12 @@ import numpy as np
 import pandas as pd
 
 from analysis import cluster, goodput
-from analysis import defaults as d
 from analysis import reliability as rel
 from analysis.chapters import ChapterResults
-from analysis.data import fact, row
+from analysis.data.load import fact, row
+from analysis.data.provenance import aside
 from analysis.opex import HOURS_PER_MONTH
-from analysis.provenance import aside
+from analysis.params import defaults as d
 from analysis.units import HOURS_PER_DAY, HOURS_PER_YEAR, SECONDS_PER_HOUR, SECONDS_PER_MINUTE
 
 MINUTES_PER_HOUR = SECONDS_PER_HOUR / SECONDS_PER_MINUTE
@@ -42,7 +42,7 @@ FROM_CLUSTER = ("links_per_gpu", "backend_link_mttf_years", "first_failure_minut
 
 
 def add_parameters(res: ChapterResults, P, params) -> None:
-    """Record the values ``P`` holds for ``params`` (their :class:`analysis.params.Param`), under
+    """Record the values ``P`` holds for ``params`` (their :class:`analysis.params.parameters.Param`), under
     the parameters' names, units and descriptions."""
     for param in params:
         res.add(param.name, getattr(P, param.name), param.unit, f"{param.description} (parameter)")

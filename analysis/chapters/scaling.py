@@ -10,8 +10,8 @@ import pandas as pd
 from analysis import benchmarks, scaling
 from analysis.chapters import ChapterError, ChapterResults
 from analysis.chapters.benchmarks import PRECISIONS, RELEASE, model_names
-from analysis.data import load_table
-from analysis.params import ParameterError
+from analysis.data.load import load_table
+from analysis.params.parameters import ParameterError
 
 # Results of the benchmarks chapter this chapter's prose sets beside its own.
 FROM_BENCHMARKS = ("llama31_70b_fp8_mfu_relative_drop_64_to_2048_frac",

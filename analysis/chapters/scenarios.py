@@ -1,7 +1,7 @@
 """Scenarios chapter: the headline results of every shipped scenario file
 (``data/scenarios/*.yaml``), side by side.
 
-Each scenario is evaluated by :func:`analysis.scenarios.compare`, the point model the uncertainty
+Each scenario is evaluated by :func:`analysis.chapters.compare.compare`, the point model the uncertainty
 bands are centred on, so a scenario's numbers are the chapters' numbers at its parameters. Results
 are recorded as ``<scenario file stem>__<output key>`` (``cheap_power_texas__h100_tco_usd_per_gpu_hour``),
 in the output's own unit.
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis import scenarios
 from analysis.chapters import ChapterResults
+from analysis.chapters import compare as scenarios
 
 
 def scenario_key(scenario: scenarios.Scenario, output: str) -> str:

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis import benchmarks, costs, hardware, provenance, software
+from analysis import benchmarks, costs, hardware, software
 from analysis.chapters import ChapterResults
 from analysis.chapters.benchmarks import DENSE, PRECISIONS, RELEASE, SA, model_names
-from analysis.data import fact, framing, load_table
+from analysis.data import provenance
+from analysis.data.load import fact, framing, load_table
 from analysis.units import SECONDS_PER_DAY
 
 MONTHS = (("2024-01", "jan2024", "Jan 2024"), ("2024-12", "dec2024", "Dec 2024"))  # SA's two GPT-3 endpoints

@@ -17,10 +17,10 @@ import pandas as pd
 from analysis import costs, opex, tco
 from analysis.benchmarks import REFERENCE_RUN, load_benchmarks, pick
 from analysis.chapters import ChapterResults, gpu_cost, read_bands
-from analysis.data import fact, framing, load_table, row
+from analysis.data.load import fact, framing, load_table, row
+from analysis.data.provenance import aside
 from analysis.measure import report
 from analysis.opex import HOURS_PER_MONTH
-from analysis.provenance import aside
 from analysis.units import TERA
 
 LABELS = {"h100": "H100", "gb200": "GB200 NVL72"}

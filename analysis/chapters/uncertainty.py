@@ -17,7 +17,7 @@ import pandas as pd
 from analysis import benchmarks, reliability, uncertainty
 from analysis.chapters import QUANTILES, ChapterResults
 from analysis.chapters.bands import MFU_SCALE, band_frame, tornado_frame
-from analysis.sections import all_params
+from analysis.chapters.registry import all_params
 
 # The two results the tornado charts explain (table name: uncertainty output key).
 TORNADO_OUTPUTS = {

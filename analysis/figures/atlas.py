@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis import notebook  # notebook.glue, looked up when called (tests replace it)
 from analysis.chapters.atlas import SHORT
-from analysis.plots import PALETTE, add_source, new_figure
-from analysis.tables import markdown_table, pct, rate, usd
+from analysis.page import notebook  # notebook.glue, looked up when called (tests replace it)
+from analysis.page.plots import PALETTE, add_source, new_figure
+from analysis.page.tables import markdown_table, pct, rate, usd
 
 VENDOR_COLOUR = {"NVIDIA": PALETTE["green"], "AMD": PALETTE["vermillion"], "Google": PALETTE["blue"],
                  "AWS": PALETTE["orange"], "unknown": PALETTE["black"]}

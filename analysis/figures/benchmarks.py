@@ -8,13 +8,13 @@ import textwrap
 import matplotlib.ticker as mticker
 from matplotlib.lines import Line2D
 
-from analysis import notebook  # notebook.glue, looked up when called (tests replace it)
 from analysis.chapters.benchmarks import DENSE, PRECISIONS, RELEASE, SA, model_names
-from analysis.data import fact
-from analysis.formatting import count, flop
-from analysis.names import gpu_name
-from analysis.plots import PALETTE, add_source, new_figure
-from analysis.tables import interactive_table, markdown_table, pct, rate, usd
+from analysis.data.load import fact
+from analysis.page import notebook  # notebook.glue, looked up when called (tests replace it)
+from analysis.page.formatting import count, flop
+from analysis.page.names import gpu_name
+from analysis.page.plots import PALETTE, add_source, new_figure
+from analysis.page.tables import interactive_table, markdown_table, pct, rate, usd
 
 COLOUR = dict(zip(DENSE, (PALETTE["blue"], PALETTE["orange"], PALETTE["green"], PALETTE["vermillion"]), strict=True))
 STYLE = {"bf16": "-", "fp8": "--"}
@@ -142,7 +142,7 @@ def headline_table(E) -> str:
 
 def every_row_table(E):
     """Every benchmark row with its cost per 1M tokens, as a table readers sort and filter
-    (:func:`analysis.tables.interactive_table`, served from the book)."""
+    (:func:`analysis.page.tables.interactive_table`, served from the book)."""
     return interactive_table(E.tables["priced"], {
         "model_id": ("Model", model_name), "gpu_id": ("GPU", gpu_name), "precision": ("Precision", str.upper),
         "gpus": ("GPUs", count), "software": "Release", "publisher": "Publisher", "mfu": ("MFU", pct),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.plots import PALETTE, add_source, new_figure
+from analysis.page.plots import PALETTE, add_source, new_figure
 
 
 def build_up(E):

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.formatting import humanize
-from analysis.ledger import status_label
-from analysis.names import fact_label, param_short_label
-from analysis.notebook import format_quantity
-from analysis.tables import markdown_table
+from analysis.chapters.ledger import status_label
+from analysis.page.formatting import humanize
+from analysis.page.names import fact_label, param_short_label
+from analysis.page.notebook import format_quantity
+from analysis.page.tables import markdown_table
 
 # One plain sentence per status: what an agreement is worth (the claims chapter prints them).
 STATUS_MEANING = {
@@ -48,7 +48,7 @@ def _chapter(section: str) -> str:
 
 
 def difference(value: float) -> str:
-    """A relative difference from the ledger (:func:`analysis.ledger.difference_rel`): +2.0 %."""
+    """A relative difference from the ledger (:func:`analysis.chapters.ledger.difference_rel`): +2.0 %."""
     return "—" if pd.isna(value) else f"{value * 100:+.1f} %"
 
 

@@ -6,9 +6,9 @@ import textwrap
 
 from matplotlib.ticker import MaxNLocator
 
-from analysis import notebook  # notebook.glue, looked up when called (tests replace it)
-from analysis.formatting import flop
-from analysis.plots import PALETTE, add_source, new_figure
+from analysis.page import notebook  # notebook.glue, looked up when called (tests replace it)
+from analysis.page.formatting import flop
+from analysis.page.plots import PALETTE, add_source, new_figure
 
 
 def eflops_by_size(C, P):

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from analysis.data import fact
-from analysis.plots import PALETTE, add_source, new_figure
-from analysis.tables import markdown_table
+from analysis.data.load import fact
+from analysis.page.plots import PALETTE, add_source, new_figure
+from analysis.page.tables import markdown_table
 
 MEASURED = (("gb200_vs_h100_llama31_405b_bf16_throughput_ratio", "measured: Llama 3.1 405B BF16", "--"),
             ("gb200_vs_h100_deepseek_v3_bf16_throughput_ratio", "measured: DeepSeek-V3 BF16", ":"))

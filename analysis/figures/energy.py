@@ -7,8 +7,8 @@ import textwrap
 
 import matplotlib.pyplot as plt
 
-from analysis.notebook import format_quantity, glue, markdown_table
-from analysis.plots import PALETTE, add_source, legend_above, new_figure
+from analysis.page.notebook import format_quantity, glue, markdown_table
+from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
 
 SA = "SemiAnalysis"
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 
-from analysis.data import CLAIM_STATUSES
-from analysis.names import model_name
-from analysis.plots import PALETTE, add_source, legend_above, new_figure
-from analysis.tables import markdown_table
+from analysis.data.load import CLAIM_STATUSES
+from analysis.page.names import model_name
+from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
+from analysis.page.tables import markdown_table
 
 
 def prose_numbers(E) -> dict[str, float]:
     """Results rescaled for the summary's sentences (percentages, millions and billions of
-    dollars), glued under these names by :func:`analysis.notebook.glue_values`."""
+    dollars), glued under these names by :func:`analysis.page.notebook.glue_values`."""
     return {
         "electricity_share_of_capex_pct": E["electricity_share_of_capex_frac"] * 100,
         "cluster_annual_electricity_musd": E["cluster_annual_electricity_usd"] / 1e6,

@@ -7,11 +7,11 @@ import numpy as np
 
 from analysis.chapters.atlas import SHORT
 from analysis.chapters.mlperf import _tier_column
-from analysis.formatting import count, money, percent
-from analysis.notebook import glue
-from analysis.plots import PALETTE, add_source, legend_above, new_figure
+from analysis.page.formatting import count, money, percent
+from analysis.page.notebook import glue
+from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
+from analysis.page.tables import interactive_table, markdown_table, pct, usd
 from analysis.prices import TIERS
-from analysis.tables import interactive_table, markdown_table, pct, usd
 
 BENCHMARKS = {"gpt3": "GPT-3 175B", "llama2_70b_lora": "Llama 2 70B LoRA", "llama31_405b": "Llama 3.1 405B",
               "llama31_8b": "Llama 3.1 8B", "deepseekv3_671b": "DeepSeek-V3", "gpt_oss_20b": "GPT-OSS 20B"}

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import textwrap
 
-from analysis.data import load_table
-from analysis.notebook import format_quantity
-from analysis.plots import PALETTE, add_source, legend_above, new_figure
-from analysis.tables import markdown_table
+from analysis.data.load import load_table
+from analysis.page.notebook import format_quantity
+from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
+from analysis.page.tables import markdown_table
 
 
 def _design_labels(ax, table, y_offset: float) -> None:

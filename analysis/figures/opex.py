@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.plots import PALETTE, add_source, legend_above, new_figure
-from analysis.tables import markdown_table
+from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
+from analysis.page.tables import markdown_table
 
 LABELS = {"h100": "H100", "gb200": "GB200 NVL72"}
 

@@ -1,6 +1,6 @@
 """Figures and reader tables of the plan chapter, drawn from its
 :class:`~analysis.chapters.ChapterResults` (``analysis.chapters.plan``). Reader text names runs
-and GPUs, never ids; numbers go through :mod:`analysis.formatting`."""
+and GPUs, never ids; numbers go through :mod:`analysis.page.formatting`."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import textwrap
 import numpy as np
 from matplotlib.ticker import FixedFormatter, FixedLocator, NullFormatter
 
-from analysis import notebook  # notebook.glue, looked up when called (tests replace it)
-from analysis.formatting import count, flop, money, number, percent
-from analysis.names import gpu_name
-from analysis.plots import CYCLE, PALETTE, add_source, new_figure
-from analysis.tables import markdown_table
+from analysis.page import notebook  # notebook.glue, looked up when called (tests replace it)
+from analysis.page.formatting import count, flop, money, number, percent
+from analysis.page.names import gpu_name
+from analysis.page.plots import CYCLE, PALETTE, add_source, new_figure
+from analysis.page.tables import markdown_table
 
 P = "plan_llama31_405b"
 

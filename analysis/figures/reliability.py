@@ -11,8 +11,8 @@ import numpy as np
 from matplotlib.ticker import FixedLocator
 
 from analysis.chapters.reliability import MINUTES_PER_HOUR, largest_loss
-from analysis.plots import PALETTE, add_source, legend_above, new_figure
-from analysis.tables import markdown_table
+from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
+from analysis.page.tables import markdown_table
 
 CATEGORY_COLOURS = {"GPU": PALETTE["vermillion"], "Host": PALETTE["orange"], "Network": PALETTE["blue"],
                     "Dependency": PALETTE["green"], "Unplanned maintenance": PALETTE["purple"],

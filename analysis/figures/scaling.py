@@ -6,12 +6,12 @@ from __future__ import annotations
 import matplotlib.ticker as mticker
 import pandas as pd
 
-from analysis import notebook  # notebook.glue, looked up when called (tests replace it)
 from analysis.chapters.benchmarks import model_names
-from analysis.data import fact
+from analysis.data.load import fact
 from analysis.figures.benchmarks import gpu_axis
-from analysis.plots import PALETTE, add_source, new_figure
-from analysis.tables import markdown_table, pct
+from analysis.page import notebook  # notebook.glue, looked up when called (tests replace it)
+from analysis.page.plots import PALETTE, add_source, new_figure
+from analysis.page.tables import markdown_table, pct
 
 COMPARED = {"weak": [("llama31_405b_fp8_mfu_2304", "A32_405b_fp8_mfu"),
                      ("llama31_405b_bf16_mfu_2304", "A32_405b_bf16_mfu")]}

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from analysis.notebook import format_quantity
-from analysis.plots import compare_figure
-from analysis.tables import markdown_table
+from analysis.page.notebook import format_quantity
+from analysis.page.plots import compare_figure
+from analysis.page.tables import markdown_table
 
 
 def _value(v) -> str:

@@ -7,12 +7,12 @@ import matplotlib.dates as mdates
 import pandas as pd
 from matplotlib.lines import Line2D
 
-from analysis import notebook  # notebook.glue, looked up when called (tests replace it)
 from analysis.chapters.benchmarks import DENSE, model_names
-from analysis.data import fact, load_table, row
+from analysis.data.load import fact, load_table, row
 from analysis.figures.benchmarks import COLOUR, STYLE
-from analysis.plots import add_source, new_figure
-from analysis.tables import markdown_table, pct
+from analysis.page import notebook  # notebook.glue, looked up when called (tests replace it)
+from analysis.page.plots import add_source, new_figure
+from analysis.page.tables import markdown_table, pct
 
 MARKER = {"NVIDIA": "o", "SemiAnalysis": "s"}
 FACTS = ("A13_h100_usd_per_gpu_hour", "A17_jan2024_years_after", "A14_a3mega_mfu_gap_dense",

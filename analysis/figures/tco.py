@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.ticker import MaxNLocator
 
-from analysis.data import fact
-from analysis.plots import PALETTE, add_source, legend_above, new_figure
-from analysis.tables import markdown_table
+from analysis.data.load import fact
+from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
+from analysis.page.tables import markdown_table
 
 
 def per_gpu_hour_table(E) -> str:

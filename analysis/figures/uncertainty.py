@@ -6,11 +6,11 @@ from __future__ import annotations
 import textwrap
 
 from analysis.chapters.uncertainty import EXTRA_LABELS
-from analysis.formatting import plain
-from analysis.names import param_short_label
-from analysis.notebook import format_quantity
-from analysis.plots import PALETTE, add_source, new_figure
-from analysis.tables import markdown_table
+from analysis.page.formatting import plain
+from analysis.page.names import param_short_label
+from analysis.page.notebook import format_quantity
+from analysis.page.plots import PALETTE, add_source, new_figure
+from analysis.page.tables import markdown_table
 
 # tornado table name: (title, x-axis label)
 TORNADO_TITLES = {

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from analysis.data import load_table
+from analysis.data.load import load_table
 from analysis.errors import ExecutionError
 from analysis.hardware import peak_tflops
 from analysis.measure import rows as rowlib

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from analysis.chapters.results import load_results
 from analysis.measure.report import fmt, load_measured, measured_section_markdown
-from analysis.results import load_results
 
 INTRO = ("Everything else in this book is published data. This section is a measurement of the computer "
          "that built this copy of it: one training step of a small GPT-style model on one device, timed "
@@ -27,7 +27,7 @@ INTRO = ("Everything else in this book is published data. This section is a meas
 
 
 def _results(section: str, folder: Path) -> dict[str, float]:
-    """A chapter's results (:func:`analysis.results.load_results`) as {key: value}; {} when that
+    """A chapter's results (:func:`analysis.chapters.results.load_results`) as {key: value}; {} when that
     chapter has not run."""
     if not (folder / f"{section}.json").is_file():
         return {}

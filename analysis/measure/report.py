@@ -13,9 +13,9 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis.costs import usd_per_million_tokens
-from analysis.data import load_table
+from analysis.data.load import load_table
 from analysis.energy import joules_per_token
-from analysis.tables import markdown_table  # presentation-free: text only, no kernel, no parameters
+from analysis.page.tables import markdown_table  # presentation-free: text only, no kernel, no parameters
 from analysis.units import TERA
 
 HOW_TO_MEASURE = ("`python -m analysis measure --quick` (CPU, numpy only, under a minute) or "

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis.data import read_raw, schema_columns, validate_frame
+from analysis.data.load import read_raw, schema_columns, validate_frame
 from analysis.errors import ExecutionError
 from analysis.measure.timing import MatmulResult, Timing
 from analysis.units import TERA
@@ -199,7 +199,7 @@ def append_rows(rows: list[dict], out_dir: Path) -> Path:
 
 
 def read_raw_frame(frame: pd.DataFrame) -> pd.DataFrame:
-    """``frame`` as :func:`analysis.data.read_raw` would read it back from CSV (text cells)."""
+    """``frame`` as :func:`analysis.data.load.read_raw` would read it back from CSV (text cells)."""
     import io
 
     buffer = io.StringIO()

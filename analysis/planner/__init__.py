@@ -1,9 +1,9 @@
 """Plan a training run: days, GPU-hours, dollars, megawatt-hours and carbon for any model, token
-count and cluster, with P10/P50/P90 bands. ``python -m analysis plan`` (:mod:`analysis.plan_cli`)
+count and cluster, with P10/P50/P90 bands. ``python -m analysis plan`` (:mod:`analysis.planner.cli`)
 and the "Plan a run" chapter both call :func:`plan`.
 
-An orchestration package, like :mod:`analysis.scenarios`: it reads the book's parameter defaults
-(:mod:`analysis.defaults`) and chains the tested domain functions, step by step:
+An orchestration package, like :mod:`analysis.chapters.compare`: it reads the book's parameter defaults
+(:mod:`analysis.params.defaults`) and chains the tested domain functions, step by step:
 
 1. FLOPs per token (:mod:`analysis.flops`: 6 N over the active parameters + attention, with the
    attention widths and the MoE router where a model gives them) and the run's total model FLOPs;

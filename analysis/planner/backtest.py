@@ -22,7 +22,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from analysis.data import load_table, row
+from analysis.data.load import load_table, row
 from analysis.planner.core import plan
 from analysis.planner.inputs import PlanError, PlanInputs, model_from_run
 from analysis.planner.mfu import MIN_CLASS_RUNS, gpu_class, production_runs

@@ -10,9 +10,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from analysis import defaults as d
-from analysis.data import load_table
+from analysis.data.load import load_table
 from analysis.hardware import gpu
+from analysis.params import defaults as d
 from analysis.planner import power as powers
 from analysis.planner.core import TCO_SYSTEMS, cloud_prices, plan
 from analysis.planner.inputs import PEAK_COLUMN, Plan, PlanError, PlanInputs

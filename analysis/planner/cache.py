@@ -4,8 +4,8 @@ and the size and modification time of each table it reads, not on the folder alo
 
 from __future__ import annotations
 
-from analysis.data import data_dir, table_path
-from analysis.sections import PLANNER_TABLES
+from analysis.chapters.registry import PLANNER_TABLES
+from analysis.data.load import data_dir, table_path
 
 # Every table a plan reads (with the tables their validation reads): one list, the sections' own.
 TABLES = PLANNER_TABLES

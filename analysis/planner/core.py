@@ -7,19 +7,19 @@ import math
 import numpy as np
 
 from analysis import costs, energy, flops, reliability
-from analysis import defaults as d
 from analysis.chapters import gpu_cost
-from analysis.data import load_table
+from analysis.chapters.registry import get_section, resolve_section
+from analysis.data.load import load_table
+from analysis.data.provenance import memoized
 from analysis.hardware import peak_tflops as peak
-from analysis.names import gpu_name
-from analysis.params import Parameters
+from analysis.page.names import gpu_name
+from analysis.params import defaults as d
+from analysis.params.parameters import Parameters
 from analysis.planner import mfu as mfu_estimate
 from analysis.planner import power as powers
 from analysis.planner.cache import data_key
 from analysis.planner.failures import Recovery, job_mtbf_hours
 from analysis.planner.inputs import KEYS, PEAK_COLUMN, PRECISIONS, Plan, PlanError, PlanInputs
-from analysis.provenance import memoized
-from analysis.sections import get_section, resolve_section
 from analysis.units import HOURS_PER_DAY
 
 TCO_SYSTEMS = {"h100_sxm": "h100", "gb200_nvl72": "gb200"}  # GPUs whose TCO the book models

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from analysis import defaults as d
 from analysis import reliability
+from analysis.data.provenance import memoized
+from analysis.params import defaults as d
 from analysis.planner.cache import data_key
 from analysis.planner.inputs import PlanError
-from analysis.provenance import memoized
 from analysis.units import SECONDS_PER_HOUR
 
 FAILURE_MODELS = ("per-gpu", "measured-fit")

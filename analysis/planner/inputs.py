@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from analysis.data import row
+from analysis.data.load import row
 
 
 class PlanError(ValueError):

@@ -38,10 +38,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analysis import flops, provenance
+from analysis import flops
 from analysis.benchmarks import load_benchmarks
-from analysis.data import load_table
-from analysis.names import gpu_name
+from analysis.data import provenance
+from analysis.data.load import load_table
+from analysis.data.provenance import memoized
+from analysis.page.names import gpu_name
 from analysis.planner.cache import data_key
 from analysis.planner.failures import goodput
 from analysis.planner.inputs import PEAK_COLUMN, model_from_run
@@ -54,7 +56,6 @@ from analysis.planner.production_term import (  # noqa: F401  (the estimate's te
     loco_residuals,
     loo_residuals,
 )
-from analysis.provenance import memoized
 from analysis.units import SECONDS_PER_DAY, SECONDS_PER_HOUR, TERA
 
 MIN_FIT_ROWS = 6  # benchmark rows of one GPU type needed to fit the benchmark MFU on that type alone

@@ -21,12 +21,12 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from analysis import defaults as d
-from analysis.data import fact, load_table
+from analysis.data.load import fact, load_table
+from analysis.data.provenance import memoized
 from analysis.hardware import gpu
+from analysis.params import defaults as d
 from analysis.planner.cache import data_key
 from analysis.planner.inputs import PlanError
-from analysis.provenance import memoized
 
 ENERGY_BASES = ("gpu-tdp", "facility")
 BASIS_WORDS = {"gpu-tdp": "GPU TDP x GPU-hours", "facility": "all-in IT power x PUE, at the meter"}

@@ -1,13 +1,13 @@
 """The plan for people: a text table rounded to what each band allows, GPU names rather than ids,
 goodput as a percentage, and ranges whose ends are equal printed as one value
-(:mod:`analysis.formatting` throughout)."""
+(:mod:`analysis.page.formatting` throughout)."""
 
 from __future__ import annotations
 
 import math
 
-from analysis.formatting import count, money, percent
-from analysis.names import gpu_name
+from analysis.page.formatting import count, money, percent
+from analysis.page.names import gpu_name
 from analysis.planner.inputs import KEYS, Plan
 
 # The rows of the readable table (the JSON carries every key).

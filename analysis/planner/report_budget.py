@@ -3,8 +3,8 @@ of every priced accelerator, each row saying what its cost is priced at."""
 
 from __future__ import annotations
 
-from analysis.formatting import count
-from analysis.names import gpu_name
+from analysis.page.formatting import count
+from analysis.page.names import gpu_name
 from analysis.planner.budget import POWER_BASIS_WORDS, BudgetAnswer
 from analysis.planner.report import format_table, format_value, significant_digits
 

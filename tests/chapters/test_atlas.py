@@ -10,10 +10,10 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from analysis import atlas  # noqa: E402
-from analysis import defaults as d  # noqa: E402
 from analysis.chapters import compute_section  # noqa: E402
-from analysis.data import load_table, row  # noqa: E402
+from analysis.data.load import load_table, row  # noqa: E402
 from analysis.figures import atlas as figures  # noqa: E402
+from analysis.params import defaults as d  # noqa: E402
 
 PUE = d.PUE.default
 # model FLOPs per token of the rows checked by hand (6N + 12Lhs, 8,192 tokens)

@@ -10,7 +10,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from analysis.chapters import compute_section  # noqa: E402
-from analysis.data import fact, load_table  # noqa: E402
+from analysis.data.load import fact, load_table  # noqa: E402
 from analysis.figures import benchmarks as figures  # noqa: E402
 
 
@@ -27,7 +27,7 @@ def tco():
 def _fact_check(key):
     """The fact and tolerance of the ledger row whose primary result or one of whose uses is
     this chapter's ``key`` (tolerance NaN where the key is a context use: another cost basis)."""
-    from analysis.ledger import parse_uses
+    from analysis.chapters.ledger import parse_uses
 
     checks = load_table("fact_checks")
     row = next(r for r in checks.itertuples()
@@ -154,10 +154,10 @@ def unglued_prose_keys(section, E, glue_prose, facts, monkeypatch) -> list[str]:
     import re
     from pathlib import Path
 
-    import analysis.notebook
+    import analysis.page.notebook
 
     glued = set(E.quantities)
-    monkeypatch.setattr(analysis.notebook, "glue", lambda key, value, display=False: glued.add(key))
+    monkeypatch.setattr(analysis.page.notebook, "glue", lambda key, value, display=False: glued.add(key))
     glue_prose()
     for fact_id in facts:
         glued |= {f"fact_{fact_id}", f"fact_{fact_id}_high"}

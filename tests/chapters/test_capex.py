@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from analysis.chapters import compute_section
-from analysis.data import fact, load_table, row
-from analysis.ledger import CHECKED, _within
+from analysis.chapters.ledger import CHECKED, _within
+from analysis.data.load import fact, load_table, row
 
 
 @pytest.fixture(scope="module")

@@ -12,9 +12,9 @@ from test_ledger import reported_results
 
 from analysis.chapters import ChapterResults, Quantity
 from analysis.chapters import claims as chapter
-from analysis.ledger import LedgerError
-from analysis.schemas import CLAIM_STATUSES, FACT_STATUSES
-from analysis.sections import CHAPTERS, get_section
+from analysis.chapters.ledger import LedgerError
+from analysis.chapters.registry import CHAPTERS, get_section
+from analysis.data.schemas import CLAIM_STATUSES, FACT_STATUSES
 
 
 def upstream(at_defaults: bool = True) -> dict[str, ChapterResults]:
@@ -114,7 +114,7 @@ def test_needs_every_modelling_chapter():
 def test_counts_stay_integers_in_results_files():
     """A count is written to the results JSON as 22, not 22.0, and read back as an int; other
     units stay floats."""
-    from analysis.results import as_number
+    from analysis.chapters.results import as_number
 
     E = chapter.compute(SimpleNamespace(), upstream())
     doc = {"section": "claims", "results": {k: {"value": q.value, "unit": q.unit, "label": q.label}

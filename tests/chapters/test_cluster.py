@@ -4,10 +4,10 @@ quantities they drive."""
 
 import pytest
 
-from analysis import defaults as d
 from analysis import hardware
 from analysis.chapters import compute_section
-from analysis.data import fact
+from analysis.data.load import fact
+from analysis.params import defaults as d
 
 PUE, LOAD = d.PUE.default, d.LOAD_FACTOR.default  # IDC's cloud average (1.25); measured H100 node draw (0.82)
 

@@ -13,9 +13,9 @@ from analysis import reliability as rel  # noqa: E402
 from analysis.chapters import compute_section  # noqa: E402
 from analysis.chapters import downtime as chapter  # noqa: E402
 from analysis.chapters.bands import book_parameters, evaluate  # noqa: E402
-from analysis.data import fact  # noqa: E402
+from analysis.data.load import fact  # noqa: E402
 from analysis.figures import downtime as figures  # noqa: E402
-from analysis.params import Parameters  # noqa: E402
+from analysis.params.parameters import Parameters  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -5,10 +5,10 @@ chapter's throughput ratio, and moves with ``pue``."""
 
 import pytest
 
-from analysis import defaults as d
 from analysis.benchmarks import reference_tokens_per_s
 from analysis.chapters import compute_section
-from analysis.data import fact
+from analysis.data.load import fact
+from analysis.params import defaults as d
 
 PUE = d.PUE.default  # IDC's public-cloud average, 1.25 (data/cost_anchors.csv)
 

@@ -12,8 +12,8 @@ import pytest
 
 from analysis.chapters import ChapterError, ChapterResults, compute_section
 from analysis.chapters import intro as chapter
+from analysis.chapters.registry import get_section
 from analysis.figures import intro as figures
-from analysis.sections import get_section
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -12,7 +12,7 @@ import pytest  # noqa: E402
 
 from analysis import planner  # noqa: E402
 from analysis.chapters import compute_section  # noqa: E402
-from analysis.data import load_table  # noqa: E402
+from analysis.data.load import load_table  # noqa: E402
 from analysis.figures import mlperf as figures  # noqa: E402
 
 
@@ -79,8 +79,8 @@ def test_the_planner_check_follows_the_data_it_is_computed_from(tmp_path, monkey
 
     import pandas as pd
 
-    from analysis import data
     from analysis.chapters import mlperf
+    from analysis.data import load as data
 
     monkeypatch.setenv("ANALYSIS_TABLE_CACHE", "0")  # computed here, not read from a stored entry
 

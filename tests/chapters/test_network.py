@@ -4,9 +4,9 @@ same functions, and hands its link counts to the cluster chapter."""
 
 import pytest
 
-from analysis import defaults as d
 from analysis.chapters import compute_section
-from analysis.data import fact
+from analysis.data.load import fact
+from analysis.params import defaults as d
 
 
 @pytest.fixture(scope="module")

@@ -5,10 +5,10 @@ not pass, the rates those totals would need, and the response to tariff and PUE.
 import numpy as np
 import pytest
 
-from analysis import defaults as d
 from analysis.chapters import compute_section
-from analysis.data import fact, load_table, row
-from analysis.ledger import CHECKED, _within
+from analysis.chapters.ledger import CHECKED, _within
+from analysis.data.load import fact, load_table, row
+from analysis.params import defaults as d
 
 # Each item by hand from the defaults' sources: IT kW x the PUE (IDC's 1.25) x 730 h x $0.078 (the
 # report's tariff); IT kW x CBRE's $130 per kW-month; capex per GPU x Meta's 9.1 % a year / 12.

@@ -13,7 +13,7 @@ import pytest  # noqa: E402
 
 from analysis.chapters import compute_section  # noqa: E402
 from analysis.chapters import plan as chapter  # noqa: E402
-from analysis.data import load_table, row  # noqa: E402
+from analysis.data.load import load_table, row  # noqa: E402
 from analysis.figures import plan as figures  # noqa: E402
 from analysis.planner import backtest as bt  # noqa: E402
 from analysis.planner import mfu  # noqa: E402

@@ -12,7 +12,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from analysis.chapters import compute_section  # noqa: E402
-from analysis.data import fact  # noqa: E402
+from analysis.data.load import fact  # noqa: E402
 from analysis.figures import reliability as figures  # noqa: E402
 
 # Llama 3 405B (Meta 2024, via DCD and Lockwood): 419 unexpected interruptions in 54 days on 16,384 GPUs.

@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
 from analysis.chapters import ChapterError, compute_section  # noqa: E402
-from analysis.data import fact  # noqa: E402
+from analysis.data.load import fact  # noqa: E402
 from analysis.figures import scaling as figures  # noqa: E402
 from analysis.units import SECONDS_PER_DAY  # noqa: E402
 

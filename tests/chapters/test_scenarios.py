@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from analysis import defaults as d
 from analysis.chapters import compute_section
 from analysis.chapters.bands import OUTPUTS
-from analysis.data import fact
+from analysis.data.load import fact
+from analysis.params import defaults as d
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
 from analysis.chapters import compute_section  # noqa: E402
-from analysis.data import fact, load_table  # noqa: E402
+from analysis.data.load import fact, load_table  # noqa: E402
 from analysis.figures import software as figures  # noqa: E402
 
 
@@ -36,7 +36,7 @@ def test_throughput_gains_reproduce_a19_a21(E):
 def test_dollars_against_the_report(E):
     """The report's dollar figures are its $1.42 basis (A13) times GPU-hours; the chapter prices the
     same hours at the book's independent TCO, so each lands off by exactly that TCO's gap."""
-    from analysis.ledger import parse_uses
+    from analysis.chapters.ledger import parse_uses
 
     # each fact once in fact_checks.csv: here as its primary result, or shown beside it on the
     # book's own cost basis (a context use)

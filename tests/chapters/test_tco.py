@@ -6,10 +6,10 @@ costs at its own basis (A22-A35), rental margins, the bands and the measured dev
 import numpy as np
 import pytest
 
-from analysis import defaults as d
 from analysis.chapters import compute_section
-from analysis.data import fact, load_table, row
-from analysis.ledger import CHECKED, _within
+from analysis.chapters.ledger import CHECKED, _within
+from analysis.data.load import fact, load_table, row
+from analysis.params import defaults as d
 
 # The H100's opex per GPU-month by hand from the defaults' sources: power 1.389 kW x the PUE (IDC's
 # cloud average, 1.25) x 730 h x $0.078; space 1.389 kW x CBRE's $130 per kW-month; maintenance

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from analysis import defaults as d
 from analysis.chapters import compute_section
 from analysis.chapters import uncertainty as chapter
 from analysis.chapters.bands import OUTPUTS
-from analysis.data import fact
+from analysis.data.load import fact
+from analysis.params import defaults as d
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,242 @@
+"""What a chapter notebook calls first: resolve its parameters, show them, set the figure style.
+
+    P, R = start("cluster", globals())
+
+``P`` holds the validated parameter values (``P.gpus``); ``R`` collects results (``R.add``) and
+glues them for the prose. Values come from the notebook's namespace, where papermill injects
+overrides, and otherwise from the one definition in :mod:`analysis.params.defaults`.
+"""
+
+from __future__ import annotations
+
+from analysis.chapters import ChapterResults, compute_section, tracked_parameters
+from analysis.chapters.ledger import difference_rel
+from analysis.chapters.registry import SECTIONS, get_section, resolve_section
+from analysis.chapters.results import Results, load_results, results_dir
+from analysis.data import provenance
+from analysis.data.load import load_table, row
+from analysis.page.formatting import format_quantity as fq
+from analysis.page.formatting import humanize, money, plain, unit_label
+from analysis.page.names import fact_link
+from analysis.page.plots import apply_style, finalize
+from analysis.page.tables import _cell, markdown_table  # noqa: F401 (markdown_table is re-exported for notebooks)
+
+
+def format_value(value) -> str:
+    if isinstance(value, str):
+        return f"`{value}`"
+
+    if isinstance(value, int):
+        return f"{value:,}"
+    return plain(value)
+
+
+def parameter_table(section_name: str, values: dict) -> str:
+    """Markdown: the parameters a section ran with, changed ones listed first and in bold, the
+    full table folded in a dropdown (descriptions and sources are in the Assumptions appendix)."""
+    section = get_section(section_name)
+    rows, changed = [], []
+    for p in section.params:
+        value = values[p.name]
+        if value != p.default:
+            changed.append(f"`{p.name}` = **{format_value(value)}** {unit_label(p.unit)} (default {format_value(p.default)})")
+            shown = f"**{format_value(value)}** (changed)"
+        else:
+            shown = format_value(value)
+        rows.append(f"| {_cell(p.description)} (`{p.name}`) | {shown} | {_cell(unit_label(p.unit))} | {format_value(p.default)} |")
+    summary = (f"{len(changed)} parameter(s) differ from the defaults: " + "; ".join(changed) + "."
+               if changed else "All parameters are at their defaults.")
+    return "\n".join([
+        f"**Parameters this chapter ran with.** {summary} Rerun with "
+        f"`python -m analysis run {section_name} -p NAME VALUE`; each parameter's justification and "
+        "source is in the {doc}`Assumptions <assumptions>` appendix.", "",
+        ":::{admonition} " + f"All {len(section.params)} parameters of this chapter",
+        ":class: dropdown", "",
+        "| Parameter (name) | Value | Unit | Default |", "|---|---|---|---|", *rows, ":::"])
+
+
+def start(section_name: str, namespace: dict, show_parameters: bool = True):
+    """Validate the section's parameters from ``namespace`` (where papermill injects them; any not
+    there take their default from :mod:`analysis.params.defaults`), style the figures, and load the
+    results of the sections it needs into ``R.upstream`` (for ``chapters.<name>.compute``).
+    With ``show_parameters`` it displays the parameter table here; otherwise call
+    :func:`show_parameters` where the chapter wants it."""
+    section = get_section(section_name)
+    given = {p.name: namespace[p.name] for p in section.params if p.name in namespace}
+    values = resolve_section(section, given)
+    apply_style()
+    R = Results(section_name, values)
+    R.upstream = {need: _upstream(need, given) for need in section.needs}
+    if show_parameters:
+        _display_parameters(section_name, values)
+    provenance.begin()  # this kernel computes one chapter: record what each of its results reads
+    return tracked_parameters(section, values), R
+
+
+def _upstream(need: str, given: dict):
+    """The results of a section this chapter needs: the results file the build (or ``python -m
+    analysis run``) wrote, or, where there is none outside the pipeline (a chapter opened on its
+    own in JupyterLab), the section computed here with this chapter's parameters
+    (:func:`analysis.chapters.compute_section`). Inside the pipeline (``ANALYSIS_RESULTS_DIR`` set) a
+    missing file stays an error."""
+    import os
+
+    if "ANALYSIS_RESULTS_DIR" in os.environ or (results_dir() / f"{need}.json").is_file():
+        return ChapterResults.from_json(load_results(need))
+    return compute_section(need, given)
+
+
+def _display_parameters(section_name: str, values: dict) -> None:
+    """Display the parameter table and the results download link of a chapter."""
+    from IPython.display import Markdown, display
+
+    if get_section(section_name).params:
+        display(Markdown(parameter_table(section_name, values)))
+    if section_name != "intro":
+        display(Markdown(f"{{download}}`Download this chapter's results (CSV) <data/{section_name}__results.csv>`"))
+
+
+def show_parameters(P, R) -> None:
+    """Display the parameter table of the chapter that ``R`` records (see :func:`start`)."""
+    _display_parameters(R.section, P.as_dict())
+
+
+def _md_row(*cells) -> str:
+    """One Markdown table row, cells escaped (see :mod:`analysis.page.tables`)."""
+    return "| " + " | ".join(_cell(c) for c in cells) + " |"
+
+
+def comparison_table(R, pairs) -> str:
+    """Markdown table setting book results against the report's printed values.
+    ``pairs`` is a list of ``(results key, fact id)``; report values come from report_facts.csv."""
+    lines = ["| Quantity | This book | Report | Difference | Fact |", "|---|---|---|---|---|"]
+    for key, fact_id in pairs:
+        res, f = R.results[key], row("report_facts", fact_id)
+        report = format_quantity(f["value"], f["unit"])
+        if f["value_high"] == f["value_high"]:  # a range; the difference is from its nearer end, as in the ledger
+            report += f" to {format_quantity(f['value_high'], f['unit'])}"
+        difference = difference_rel(res["value"], f["value"], f["value_high"])
+        lines.append(_md_row(res["label"], format_quantity(res["value"], res["unit"]), report,
+                             f"{difference * 100:+.1f} %" if difference == difference else "—",
+                             f"{fact_link(fact_id)} ({f['confidence']})"))
+    return "\n".join(lines)
+
+
+def claims_table(section_name: str, R) -> str:
+    """Markdown table of the seed claims this chapter settles, checked against its results."""
+    claims = load_table("claims")
+    claims = claims[claims["section"] == section_name]
+    lines = ["| Claim | Seed says | Original source | This book | Status | Why |", "|---|---|---|---|---|---|"]
+    for c in claims.itertuples():
+        original = "—"
+        if isinstance(c.fact_id, str):
+            f = row("report_facts", c.fact_id)
+            original = f"{format_quantity(f['value'], f['unit'])} ({fact_link(c.fact_id)})"
+        book = "—"
+        if isinstance(c.results_key, str) and c.results_key in R.results:
+            r = R.results[c.results_key]
+            book = format_quantity(r["value"], r["unit"])
+        seed = c.seed_value if isinstance(c.seed_value, str) else "—"
+        lines.append(_md_row(f"**{c.claim_id}** {humanize(c.claim)}", humanize(seed), original, book,
+                             c.status.replace("_", " "), humanize(c.explanation)))
+    return "\n".join(lines)
+
+
+def glue_facts(*fact_ids: str) -> None:
+    """Glue report facts for the prose as ``fact_<ID>`` (and ``fact_<ID>_high`` for ranges)."""
+    for fact_id in fact_ids:
+        f = row("report_facts", fact_id)
+        glue(f"fact_{fact_id}", float(f["value"]), display=False)
+        if f["value_high"] == f["value_high"]:  # not NaN
+            glue(f"fact_{fact_id}_high", float(f["value_high"]), display=False)
+
+
+def glue_values(values: dict) -> None:
+    """Glue each of ``values`` under its name, for ``{glue:text}`` (numbers a figures module
+    rescaled for the prose, e.g. ``analysis.figures.intro.prose_numbers``)."""
+    for key, value in values.items():
+        glue(key, value, display=False)
+
+
+def chapters_table() -> str:
+    """Markdown table of the chapters and the question each answers."""
+    lines = ["| Chapter | What it answers |", "|---|---|"]
+    for s in SECTIONS:
+        if s.name != "intro":
+            lines.append(f"| {{ref}}`chapter-{s.name}` | {s.question} |")
+    return "\n".join(lines)
+
+
+def glue(key: str, value, display: bool = False):
+    """myst-nb's glue, with numpy scalars turned into plain Python numbers so ``{glue:text}``
+    format specs (``:.1f``) apply; figures and other objects pass through."""
+    import numbers
+
+    from myst_nb import glue as myst_glue
+
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        value = int(value)
+    elif isinstance(value, numbers.Real):
+        value = float(value)
+        if value.is_integer() and abs(value) < 1e15:  # a whole number reads "5", not "5.0"
+            value = int(value)
+    return myst_glue(key, value, display=display)
+
+
+def glue_money(R, *keys: str) -> None:
+    """Glue each result as ``<key>_money``, in dollars as :func:`analysis.page.formatting.money` writes
+    them for readers ('$54,170', '$54.4M'): no more digits than the estimate holds."""
+    for key in keys:
+        glue(f"{key}_money", money(R.results[key]["value"]), display=False)
+
+
+def glue_figure(key: str, fig) -> None:
+    """Glue a figure for a ``{glue:figure}`` directive and close it, so it is shown once, where
+    the prose places it with its caption, not again at the end of the cell."""
+    import matplotlib.pyplot as plt
+
+    glue(key, finalize(fig), display=False)
+    plt.close(fig)
+
+
+def format_quantity(value: float, unit: str) -> str:
+    """A number with its unit, for readers ($125M, 1,402 W, 5.98 × 10²⁶ FLOP, 35 %): see
+    :func:`analysis.page.formatting.format_quantity`, the book's one number-formatting layer."""
+    return fq(value, unit)
+
+
+def glue_seed_numbers(*number_ids: str) -> None:
+    """Glue the seeds' own numbers (``data/seed_numbers.csv``) as ``seed_<ID>`` (and ``_2``)."""
+    for number_id in number_ids:
+        s = row("seed_numbers", number_id)
+        glue(f"seed_{number_id}", float(s["value"]))
+        if s["value_2"] == s["value_2"]:  # not NaN
+            glue(f"seed_{number_id}_2", float(s["value_2"]))
+
+
+def seed_vs_source_table(claim_ids) -> str:
+    """Markdown table: what the seed says, what the original source says, and their ratio."""
+    claims = load_table("claims").set_index("claim_id")
+    seeds = load_table("seed_numbers")
+    lines = ["| Claim | Quantity | Seed says | Original source | Seed / original |", "|---|---|---|---|---|"]
+    for claim_id in claim_ids:
+        fact_id = claims.loc[claim_id, "fact_id"]
+        f = row("report_facts", fact_id)
+        original = format_quantity(f["value"], f["unit"])
+        if f["value_high"] == f["value_high"]:
+            original += f" to {format_quantity(f['value_high'], f['unit'])}"
+        for s in seeds[seeds["claim_id"] == claim_id].itertuples():
+            said = format_quantity(s.value, s.unit)
+            if s.value_2 == s.value_2:
+                said += f" to {format_quantity(s.value_2, s.unit)}"
+            lines.append(_md_row(claim_id, s.quantity, said, f"{original} ({fact_link(fact_id)})", f"{s.value / f['value']:.2g}x"))
+    return "\n".join(lines)
+
+
+def bands_table(frame, draws: int) -> str:
+    """Markdown: a band frame (:func:`analysis.chapters.bands.band_frame`) for readers."""
+    rows = [(r["label"], *(format_quantity(r[c], r["unit"]) for c in ("point", "p10", "p50", "p90")))
+            for _, r in frame.iterrows()]
+    return (markdown_table(["Result", "Point estimate", "P10", "P50", "P90"], rows)
+            + f"\n\n{draws:,} seeded draws; ranges and their sources in the "
+            "{ref}`uncertainty chapter <chapter-uncertainty>`.")
