@@ -31,14 +31,36 @@ from tests.conftest import copy_repo, run_cli
 
 
 @pytest.mark.parametrize("section", SECTIONS, ids=lambda s: s.name)
-def test_run_writes_the_notebooks_results_byte_for_byte(book, section, tmp_path):
-    """Needs from the book's cache (their entries match), the chapter itself computed."""
+def test_run_writes_the_notebooks_results_byte_for_byte(book, section, tmp_path, monkeypatch):
+    """Needs from the book's cache (their entries match), the chapter itself computed (its own
+    entry is hidden from this run)."""
+    from analysis.build import run
+
+    read = cache.read
+    monkeypatch.setattr(run.cache, "read", lambda folder, name, *a: None if name == section.name else read(folder, name, *a))
     results = run_section(section.name, {}, resolve_all({}), book, tmp_path)
     built = book / "_build" / "results" / f"{section.name}.json"
     assert (tmp_path / f"{section.name}.json").read_bytes() == built.read_bytes()
     assert (tmp_path / f"{section.name}__results.csv").read_bytes() == \
         (book / "_build" / "executed" / "data" / f"{section.name}__results.csv").read_bytes()
     assert results == json.loads(built.read_text())["results"]
+
+
+@pytest.mark.parametrize("name", ["plan", "tco"])
+def test_run_after_a_build_takes_the_section_from_its_own_entry(book, name, tmp_path, monkeypatch):
+    """``run plan`` after a build computes nothing: the build's entry for the same inputs is read."""
+    from analysis.build import run
+
+    def computed(*_, **__):
+        raise AssertionError("computed, though the build's entry matches")
+
+    monkeypatch.setattr(run, "compute_section", computed)
+    results = run_section(name, {}, resolve_all({}), book, tmp_path)
+    built = book / "_build" / "results" / f"{name}.json"
+    assert (tmp_path / f"{name}.json").read_bytes() == built.read_bytes()
+    assert results == json.loads(built.read_text())["results"]
+    with pytest.raises(AssertionError, match="computed"):  # other inputs: no entry, so it computes
+        run_section(name, {"pue": 1.4}, resolve_all({"pue": 1.4}), book, tmp_path / "other")
 
 
 @pytest.mark.parametrize("name", ["energy", "intro"])

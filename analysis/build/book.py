@@ -22,10 +22,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from analysis.build import render, site, stored
+from analysis.build import render, site
 from analysis.build.outputs import fault_point
 from analysis.build.scheduler import RunRecord, execute_sections
-from analysis.chapters import claims, mlperf, plan_backtest  # noqa: F401 (register their stored tables, which the prune keeps)
 from analysis.chapters.registry import SECTIONS, resolve_section
 from analysis.data import cache
 from analysis.data.load import data_dir, load_table, table_closure, table_path
@@ -178,7 +177,7 @@ def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario
             fault_point("version-written")
             _swap_in(build_dir, version)
             cache.say(f"Rendered in {report.sphinx_seconds:.1f} s: {build_dir / 'html' / 'index.html'}")
-        cache.prune(cache_root, {"tables": set(SCHEMAS), "sections": {s.name for s in SECTIONS}, "derived": stored.NAMES,
+        cache.prune(cache_root, {"tables": set(SCHEMAS), "sections": {s.name for s in SECTIONS},
                                  "pages": {"data_tables", *(f"whatif-{p}" for p in PANELS)}})
         report.seconds = time.perf_counter() - started
         return report

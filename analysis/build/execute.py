@@ -19,7 +19,6 @@ import time
 from pathlib import Path
 
 from analysis.build.outputs import follow_parent
-from analysis.chapters.registry import get_section
 from analysis.errors import ExecutionError
 
 # No cell of the book takes more than seconds; a cell still running after this long is hung (a
@@ -61,14 +60,12 @@ def _describe(section: str, source: Path, exc: BaseException) -> str:
     return f"section '{section}' failed in {source}: {cause}"
 
 
-def preload(section: str, published: str | None = None) -> list[str]:
+def preload(section: str) -> list[str]:
     """Kernel options (IPython's ``exec_lines``) that import the modules the section's notebook
     imports while its kernel starts, so that a kernel started ahead of its job has them loaded when
-    it comes, then the section's ``ahead`` work with the results ``published`` so far; nothing bound."""
+    it comes."""
     modules = ("analysis.page.notebook", "analysis.page.tables", f"analysis.chapters.{section}", f"analysis.figures.{section}")
-    module, _, name = get_section(section).ahead.partition(":")
-    ahead = f"getattr(__import__({module!r}, fromlist=['_']), {name!r})({published!r});" if module and published else ""
-    return [f"--IPKernelApp.exec_lines=[__import__(name) for name in {modules!r}];{ahead}"]
+    return [f"--IPKernelApp.exec_lines=[__import__(name) for name in {modules!r}]"]
 
 
 def start_kernel(job: dict):
@@ -83,7 +80,7 @@ def start_kernel(job: dict):
     km = AsyncKernelManager(kernel_name="python3", transport="ipc", ip=os.path.join(tempfile.mkdtemp(prefix="kernel-"), "ipc"))
     env = {**os.environ, "ANALYSIS_RESULTS_DIR": str(Path(job["results_dir"]).resolve()),
            "ANALYSIS_ALLOWED_TABLES": ",".join(job["tables"])}
-    run_sync(km.start_kernel)(env=env, cwd=str(Path(job["root"]).resolve()), extra_arguments=preload(job["section"], job.get("published")))
+    run_sync(km.start_kernel)(env=env, cwd=str(Path(job["root"]).resolve()), extra_arguments=preload(job["section"]))
     return km
 
 
@@ -149,14 +146,15 @@ def worker(parent: int) -> int:
         for line in sys.stdin:
             job, started = json.loads(line), time.perf_counter()
             if kernel and (job.get("prepare") or kernel[0] != job["section"]):
-                kernel = stop_kernel(kernel[1])  # None
+                stop_kernel(kernel[1])
+                kernel = None
             if job.pop("prepare", False):
                 kernel = (job["section"], start_kernel(job))
                 import papermill  # noqa: F401 (while its kernel starts, and before the job comes)
                 continue
             km, kernel = kernel and kernel[1], None  # execute_section stops it, whatever happens
             try:
-                execute_section(**{k: v for k, v in job.items() if k != "published"}, km=km)
+                execute_section(**job, km=km)
                 answer = {"ok": True, "seconds": time.perf_counter() - started}
             except SectionFailed as exc:
                 answer = {"ok": False, "error": str(exc)}

@@ -32,7 +32,9 @@ def run_section(name: str, overrides: dict, values: dict[str, dict], root: Path,
     package, done, raw = cache.package_hashes(root), {}, {}
     for section in in_order([name]):
         inputs = section_inputs(section, values[section.name], root, {n: raw[n] for n in section.needs}, package)
-        files = None if section.name == name else \
+        # the section itself too, unless its notebook is to run: a build's entry for these inputs holds
+        # the bytes computing it would write (its notebook's results, which equal the chapter layer's)
+        files = None if notebook and section.name == name else \
             cache.read(root / "_build" / "cache" / "sections", section.name, inputs, section.name)
         if files is not None:
             raw[section.name] = files[f"{section.name}.json"]
@@ -41,10 +43,14 @@ def run_section(name: str, overrides: dict, values: dict[str, dict], root: Path,
             R = Results(section.name, values[section.name])
             R.record(compute_section(section.name, overrides, _done=done), glue=False)  # as the notebook's R.record(E)
             raw[section.name] = R.to_json().encode()
-    R.save(stage)
+    if files is None:
+        R.save(stage)
+    else:
+        for suffix in (".json", "__results.csv"):
+            (stage / f"{name}{suffix}").write_bytes(files[f"{name}{suffix}"])
     if notebook:
         _execute_notebook(name, values[name], root, stage, raw)
-    return R.results
+    return json.loads(raw[name])["results"]
 
 
 def _execute_notebook(name: str, params: dict, root: Path, stage: Path, raw: dict[str, bytes]) -> None:

@@ -142,7 +142,7 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
 
     def job(section: Section, work: Path) -> dict:  # execute_section's arguments
         return {"section": section.name, "params": values[section.name], "out_dir": str(work), "root": str(root),
-                "results_dir": str(work), "tables": table_closure(section.tables), "published": str(results_out)}
+                "results_dir": str(work), "tables": table_closure(section.tables)}
 
     def finish(section: Section, files: dict[str, bytes], seconds: float | None) -> None:
         _publish(files, section.name, results_out, notebooks_out)

@@ -7,16 +7,11 @@ row's value at each end of the sourced range of every default it reads (:func:`r
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
 
-from analysis.build import stored
 from analysis.chapters import ChapterResults, compute_section, ledger
 from analysis.chapters.registry import all_params, get_section
-from analysis.chapters.results import load_results
-from analysis.data import cache
-from analysis.data.load import load_table, table_to_json
+from analysis.data.load import load_table
 from analysis.data.schemas import TOLERANCE_WITHOUT_REASON
 
 RANGED_STATUSES = ("depends_on_default",)  # the statuses whose rows range_table recomputes
@@ -82,38 +77,6 @@ def range_table(rows: pd.DataFrame, upstream: dict[str, ChapterResults], statuse
     return pd.DataFrame(out, columns=RANGE_COLUMNS)
 
 
-RANGES_ENTRY = "chapters.claims.range_table"
-stored.NAMES.add(RANGES_ENTRY)
-
-
-def stored_range_table(claims: pd.DataFrame, facts: pd.DataFrame, upstream: dict[str, ChapterResults]) -> pd.DataFrame:
-    """:func:`range_table` of the ledger's rows whose status is in ``RANGED_STATUSES``, kept on
-    disk (:func:`analysis.build.stored.kept`): it recomputes chapters at both ends of some forty ranges,
-    seconds of work that only the data, the code, the rows it reads and the scenario's values of
-    the parameters those rows' chapters depend on decide (a chapter reads its needs from
-    ``upstream``, and their parameters are among its own)."""
-    rows, statuses = ledger_rows(claims, facts), RANGED_STATUSES
-    used = ranged_rows(rows, statuses)
-    params = set().union(*(section_params(name) for name in used["section"].unique()))
-    key = {"scenario": {k: v for k, v in sorted(_scenario_overrides(upstream).items()) if k in params},
-           "statuses": list(statuses), "rows": cache.sha256(table_to_json(used.reset_index(drop=True)))}
-    return stored.kept(RANGES_ENTRY, key, lambda: range_table(rows, upstream, statuses))
-
-
-def store_range_table_ahead(results_folder: str) -> None:
-    """:func:`stored_range_table` computed into its entry from the chapters' results published so
-    far in ``results_folder`` (``Section.ahead``): the build's kernel for this chapter calls it
-    while the chapter still waits on its last needs (in a clean build, the plan chapter, which runs
-    alone), so the chapter reads the entry. Its key holds the ranged rows and the scenario's values
-    of their chapters' parameters: where a chapter with ranged rows has not run yet, the key is
-    another one and the chapter computes its table itself, as it would without this."""
-    folder = Path(results_folder)
-    upstream = {name: ChapterResults.from_json(load_results(name, folder))
-                for name in get_section("claims").needs if (folder / f"{name}.json").is_file()}
-    results, at_defaults = ledger_inputs(upstream)
-    stored_range_table(ledger.claims_ledger(results, at_defaults), ledger.facts_ledger(results, at_defaults), upstream)
-
-
 def ledger_rows(claims: pd.DataFrame, facts: pd.DataFrame) -> pd.DataFrame:
     """Claims and facts as one frame of the columns :func:`range_table` reads."""
     c = claims.rename(columns={"claim_id": "row_id", "original_value": "low", "original_high": "high"})
@@ -169,7 +132,7 @@ def compute(P, upstream) -> ChapterResults:
     claims = res.add_table("seed_claims", ledger.claims_ledger(results, at_defaults))
     facts = ledger.facts_ledger(results, at_defaults)
     uses = ledger.fact_uses(results, at_defaults)
-    ranges = res.add_table("ranges", stored_range_table(claims, facts, upstream))
+    ranges = res.add_table("ranges", range_table(ledger_rows(claims, facts), upstream, RANGED_STATUSES))
     ledger.check_ledger(claims, facts, uses, ranges)  # raises, and so fails the build, if the ledger does not hold
     not_checked = res.add_table("facts_not_checked", facts_not_checked())
     res.add("facts_not_checked_count", len(not_checked), "count", "Report figures the book does not check, each with why")

@@ -10,11 +10,8 @@ import numpy as np
 import pandas as pd
 
 from analysis import atlas, mlperf, planner, prices
-from analysis.build.stored import stored
 from analysis.chapters import ChapterResults
-from analysis.data import provenance
-from analysis.data.load import load_table
-from analysis.planner.cache import data_key
+from analysis.data.load import derived, load_table
 
 ROUNDS_PUBLISHED = ("v4.0", "v4.1", "v5.0", "v5.1", "v6.0")  # the rounds the issue asks for
 PLANNER_DRAWS = 20  # only the planner's point estimate is used; its bands are not shown here
@@ -47,7 +44,7 @@ def planner_check(results: pd.DataFrame, benchmarks: pd.DataFrame, convergence: 
     """For each distinct pretraining result on a GPU the planner can plan: the reference's tokens to
     target at the result's batch size, the planner's time without failures at its BF16 MFU estimate,
     and its error against MLPerf's score. Rows the planner cannot plan carry the reason."""
-    bench, key = benchmarks.set_index("benchmark"), data_key()  # one state of the data for every run
+    bench = benchmarks.set_index("benchmark")
     rows = []
     for r in results.itertuples():
         b = bench.loc[r.benchmark]
@@ -61,27 +58,26 @@ def planner_check(results: pd.DataFrame, benchmarks: pd.DataFrame, convergence: 
                "submitter": r.submitter, "accelerators": r.accelerators, "global_batch_size": r.global_batch_size,
                "tokens_to_target": tokens, "batch_within_reference": inside, "score_minutes": r.score_minutes,
                "predicted_minutes": np.nan, "mfu": np.nan, "error_frac": np.nan, "why_not": ""}
-        minutes, mfu, why = _planned(b["model_id"], tokens, r.gpu_id, int(r.accelerators), key)
+        minutes, mfu, why = _planned(b["model_id"], tokens, r.gpu_id, int(r.accelerators))
         row.update(predicted_minutes=minutes, mfu=mfu, why_not=why, error_frac=minutes / r.score_minutes - 1)
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-@stored
+@derived
 def planner_table() -> pd.DataFrame:
     """:func:`planner_check` on every distinct scored result. It reads the results' sizes, batches
     and scores, never their prices or power, and no parameter reaches the planner here, so it is
-    a pure function of the data: computed once, and kept on disk (``analysis.build.stored``)."""
+    a pure function of the data: computed once per process and data folder."""
     results = mlperf.distinct(mlperf.scored(load_table("mlperf_training")))
     return planner_check(results, load_table("mlperf_benchmarks"), load_table("mlperf_convergence"))
 
 
-@provenance.memoized
-def _planned(model_id: str, tokens: float, gpu_id: str, gpus: int, key: tuple) -> tuple[float, float, str]:
+@derived
+def _planned(model_id: str, tokens: float, gpu_id: str, gpus: int) -> tuple[float, float, str]:
     """The planner's time without failures (minutes) and MFU for one run, or why it cannot plan it.
-    No parameter of this chapter reaches it, so one process asks the planner once per run and state
-    of the data (``key``, :func:`analysis.planner.cache.data_key`: a test's edited copy of a table
-    the planner reads is another state, not the book's)."""
+    No parameter of this chapter reaches it, so one process asks the planner once per run and data
+    folder (a test's edited copy of the data is another folder, not the book's)."""
     try:
         plan = planner.plan(planner.PlanInputs(model=planner.model_from_registry(model_id), tokens=tokens,
                                                gpu_id=gpu_id, gpus=gpus, precision="bf16", draws=PLANNER_DRAWS))

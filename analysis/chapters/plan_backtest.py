@@ -9,9 +9,8 @@ import re
 
 import pandas as pd
 
-from analysis.build.stored import stored
 from analysis.chapters import ChapterResults
-from analysis.data.load import load_table
+from analysis.data.load import derived, load_table
 from analysis.planner import backtest as bt
 from analysis.planner.mfu import Variant, production_runs
 from analysis.planner.variants import fitted_slopes, model_variants
@@ -28,22 +27,21 @@ def class_slug(gpu_class: str) -> str:
 
 
 # No parameter reaches the backtest (the planner prices and powers each run at the book's defaults
-# or at its source's own basis), so its tables are pure functions of the data: computed once
-# (``analysis.build.stored``: per process, and kept on disk for the next one) however many scenarios
-# recompute this chapter.
-@stored
+# or at its source's own basis), so its tables are pure functions of the data: computed once per
+# process and data folder, however many scenarios recompute this chapter.
+@derived
 def published_backtest() -> pd.DataFrame:
     """:func:`analysis.planner.backtest.as_published` on ``data/backtest_runs.csv``."""
     return bt.as_published()
 
 
-@stored
+@derived
 def estimated_backtest() -> pd.DataFrame:
     """:func:`analysis.planner.backtest.estimated` on ``data/backtest_runs.csv``."""
     return bt.estimated()
 
 
-@stored
+@derived
 def variants_backtest() -> pd.DataFrame:
     """:func:`analysis.planner.variants.model_variants` on the production runs."""
     return model_variants()

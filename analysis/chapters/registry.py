@@ -22,10 +22,6 @@ class Section:
     headline: tuple[str, ...] = ()  # result keys printed by `run`
     figures: tuple[str, ...] = ()  # figure names (``{glue:figure}`` labels) the page must show
     files: tuple[str, ...] = ()  # other inputs (glob patterns from the repository root) in the cache key
-    # "module:function" that the build's kernel for this section, started while the section still
-    # waits on its last needs, calls with the folder of the results published so far: stored work
-    # (analysis.build.stored) the chapter then reads instead of computing, on a core otherwise idle
-    ahead: str = ""
 
     @property
     def notebook(self) -> str:
@@ -292,7 +288,6 @@ SECTIONS: tuple[Section, ...] = CHAPTERS + (
                                     "facts_not_checked", *(t for s in CHAPTERS for t in s.tables)))),
         files=tuple(dict.fromkeys(f for s in CHAPTERS for f in s.files)),
         needs=tuple(s.name for s in CHAPTERS),  # picks up every chapter, present and future
-        ahead="analysis.chapters.claims:store_range_table_ahead",
         headline=("claims_reproduced_independently_count", "claims_consistency_count",
                   "claims_depends_on_default_count", "claims_reproduced_by_calibration_count",
                   "claims_input_quoted_count", "claims_corrected_count", "claims_context_count",

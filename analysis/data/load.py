@@ -77,26 +77,14 @@ def table_closure(names) -> list[str]:
     return sorted(seen)
 
 
-TABLES_READ: list[set[str]] = []  # open records of the tables read (analysis.build.stored keeps them)
-
-
 def _check_allowed(name: str) -> None:
-    for seen in TABLES_READ:
-        seen.add(name)
-    check_allowed([name])
-
-
-def check_allowed(names) -> None:
-    """Raise unless every table of ``names`` may be read here: a chapter's kernel may read only
-    the tables its section declares (``ANALYSIS_ALLOWED_TABLES``), which its cache key covers."""
+    """Raise unless table ``name`` may be read here: a chapter's kernel may read only the tables
+    its section declares (``ANALYSIS_ALLOWED_TABLES``), which its cache key covers."""
     allowed = os.environ.get("ANALYSIS_ALLOWED_TABLES")
-    if allowed is None:
-        return
-    for name in names:
-        if name not in allowed.split(","):
-            raise DataError(
-                f"table '{name}' is read but not declared by this section (declared: {allowed or 'none'}); "
-                "add it to the section's tables in analysis/chapters/registry.py so its cache key covers it")
+    if allowed is not None and name not in allowed.split(","):
+        raise DataError(
+            f"table '{name}' is read but not declared by this section (declared: {allowed or 'none'}); "
+            "add it to the section's tables in analysis/chapters/registry.py so its cache key covers it")
 
 
 def _ids(name: str, column: str | None = None) -> list[str]:

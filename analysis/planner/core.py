@@ -9,15 +9,13 @@ import numpy as np
 from analysis import costs, energy, flops, reliability
 from analysis.chapters import gpu_cost
 from analysis.chapters.registry import get_section, resolve_section
-from analysis.data.load import load_table
-from analysis.data.provenance import memoized
+from analysis.data.load import derived, load_table
 from analysis.hardware import peak_tflops as peak
 from analysis.page.names import gpu_name
 from analysis.params import defaults as d
 from analysis.params.parameters import Parameters
 from analysis.planner import mfu as mfu_estimate
 from analysis.planner import power as powers
-from analysis.planner.cache import data_key
 from analysis.planner.failures import Recovery, job_mtbf_hours
 from analysis.planner.inputs import KEYS, PEAK_COLUMN, PRECISIONS, Plan, PlanError, PlanInputs
 from analysis.units import HOURS_PER_DAY
@@ -27,11 +25,11 @@ TCO_SYSTEMS = {"h100_sxm": "h100", "gb200_nvl72": "gb200"}  # GPUs whose TCO the
 
 def peak_tflops(gpu_id: str, precision: str) -> float:
 
-    return _peak(gpu_id, PEAK_COLUMN[precision], data_key())
+    return _peak(gpu_id, PEAK_COLUMN[precision])
 
 
-@memoized  # a memo hit notes the first call's reads again (the ledger's provenance)
-def _peak(gpu_id: str, column: str, key: tuple) -> float:
+@derived  # once per data folder; a memo hit notes the first call's reads again (the ledger's provenance)
+def _peak(gpu_id: str, column: str) -> float:
 
     return peak(gpu_id, column)
 
@@ -76,13 +74,8 @@ def tco_usd_per_gpu_hour(gpu_id: str, pue: float | None, tariff: float | None) -
     return float(gpu_cost.tco_usd_per_gpu_hour(P, TCO_SYSTEMS[gpu_id]))
 
 
+@derived
 def _distributions():
-
-    return _distributions_in(data_key())
-
-
-@memoized
-def _distributions_in(key: tuple):
 
     return load_table("distributions").set_index("param")
 

@@ -10,24 +10,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from analysis import reliability
-from analysis.data.provenance import memoized
+from analysis.data.load import derived
 from analysis.params import defaults as d
-from analysis.planner.cache import data_key
 from analysis.planner.inputs import PlanError
 from analysis.units import SECONDS_PER_HOUR
 
 FAILURE_MODELS = ("per-gpu", "measured-fit")
 
 
-@memoized  # a memo hit notes the first call's reads again (the ledger's provenance)
-def _rates(key: tuple) -> dict:
+@derived  # once per data folder; a memo hit notes the first call's reads again (the ledger's provenance)
+def _rates() -> dict:
     return reliability.llama3_rates()
 
 
-def job_mtbf_hours(gpus, failure_model: str = "per-gpu", key: tuple | None = None) -> tuple[float, float, str]:
+def job_mtbf_hours(gpus, failure_model: str = "per-gpu") -> tuple[float, float, str]:
     """(job MTBF in hours, planned interruptions per hour, description) for ``failure_model``."""
 
-    rates = _rates(key or data_key())  # the Llama 3 snapshot's rates, read once per state of the data
+    rates = _rates()  # the Llama 3 snapshot's rates, read once per data folder
     if failure_model == "per-gpu":
         gpu_mtbf = 1.0 / rates["job"]
         return (reliability.job_mtbf_hours(gpus, gpu_mtbf), rates["planned_per_hour"],
@@ -53,11 +52,11 @@ class Recovery:
         return cls(write / SECONDS_PER_HOUR, d.FAILURE_DETECTION_MINUTES.default / 60.0, restart / 60.0)
 
 
-def goodput(gpus, failure_model: str = "per-gpu", recovery: Recovery | None = None, key: tuple | None = None):
+def goodput(gpus, failure_model: str = "per-gpu", recovery: Recovery | None = None):
     """Expected useful share of wall-clock time of a job on ``gpus`` GPUs, checkpointing at Daly's
     optimum, at the book's recovery defaults unless ``recovery`` is given."""
     rec = recovery or Recovery.of()
-    mtbf, planned, _ = job_mtbf_hours(gpus, failure_model, key)
+    mtbf, planned, _ = job_mtbf_hours(gpus, failure_model)
     interval = reliability.daly_interval(rec.write_h, mtbf)
     return reliability.expected_time_fractions(mtbf, interval, rec.write_h, rec.detect_h, rec.restart_h,
                                                planned)["useful training"]

@@ -41,10 +41,8 @@ import pandas as pd
 from analysis import flops
 from analysis.benchmarks import load_benchmarks
 from analysis.data import provenance
-from analysis.data.load import load_table
-from analysis.data.provenance import memoized
+from analysis.data.load import derived, load_table
 from analysis.page.names import gpu_name
-from analysis.planner.cache import data_key
 from analysis.planner.failures import goodput
 from analysis.planner.inputs import PEAK_COLUMN, model_from_run
 from analysis.planner.production_term import (  # noqa: F401  (the estimate's term, re-exported for callers)
@@ -101,17 +99,16 @@ def _design(params, gpus) -> np.ndarray:
     return np.column_stack([np.ones(len(params)), np.log10(params), np.log10(gpus)])
 
 
-def benchmark_fit(gpu_id: str, precision: str, key: tuple | None = None) -> BenchmarkFit:
+def benchmark_fit(gpu_id: str, precision: str) -> BenchmarkFit:
     """The benchmark MFU fit for ``gpu_id`` at ``precision`` (FP16 reads the BF16 rows: the same
-    16-bit tensor peak); computed once per state of the data (:func:`analysis.planner.cache.data_key`)."""
+    16-bit tensor peak); computed once per data folder."""
 
-    key = key or data_key()
-    _precision_rows(key, PEAK_COLUMN[precision])  # the rows the fit rests on: their reads, noted again
-    return _benchmark_fit(gpu_id, precision, key)
+    _precision_rows(PEAK_COLUMN[precision])  # the rows the fit rests on: their reads, noted again
+    return _benchmark_fit(gpu_id, precision)
 
 
-@memoized  # a memo hit notes the first call's reads again (the ledger's provenance)
-def _benchmark_rows(key: tuple) -> tuple:
+@derived  # a memo hit notes the first call's reads again (the ledger's provenance)
+def _benchmark_rows() -> tuple:
     """The benchmark rows (:func:`analysis.benchmarks.load_benchmarks`) with each row's active
     parameters, read once per state of the data."""
 
@@ -120,24 +117,24 @@ def _benchmark_rows(key: tuple) -> tuple:
     return bench, active
 
 
-@memoized
-def _precision_rows(key: tuple, column: str) -> tuple:
+@derived
+def _precision_rows(column: str) -> tuple:
     """The benchmark rows of one peak column (``bf16`` or ``fp8``) with their active parameters,
     the report's included (the claims ledger's reads): filtered once per state of the data, not
     once for each run the planner's evidence predicts."""
 
-    bench, active = _benchmark_rows(key)
+    bench, active = _benchmark_rows()
     keep = (bench["precision"] == column).to_numpy()
     rows = bench[keep]
     provenance.note_rows("benchmarks", rows)
     return rows, active[keep]
 
 
-@memoized
-def _benchmark_fit(gpu_id: str, precision: str, key: tuple) -> BenchmarkFit:
+@derived
+def _benchmark_fit(gpu_id: str, precision: str) -> BenchmarkFit:
 
     column = PEAK_COLUMN[precision]
-    bench, active = _precision_rows(key, column)
+    bench, active = _precision_rows(column)
     own = (bench["gpu_id"] == gpu_id).to_numpy()
     if own.sum() >= MIN_FIT_ROWS:
         coef, *_ = np.linalg.lstsq(_design(active[own], bench["gpus"].to_numpy(float)[own]),
@@ -156,13 +153,13 @@ def _benchmark_fit(gpu_id: str, precision: str, key: tuple) -> BenchmarkFit:
     return BenchmarkFit((float(coef[:len(types)].mean()), float(coef[-2]), float(coef[-1])), len(bench), scope)
 
 
-def benchmark_mfu(gpu_id: str, precision: str, active_params: float, gpus: int, key: tuple | None = None) -> float:
-    return float(np.clip(benchmark_fit(gpu_id, precision, key).predict(active_params, gpus), *MFU_LIMITS))
+def benchmark_mfu(gpu_id: str, precision: str, active_params: float, gpus: int) -> float:
+    return float(np.clip(benchmark_fit(gpu_id, precision).predict(active_params, gpus), *MFU_LIMITS))
 
 
 # --- 2. production runs --------------------------------------------------------------------------------
 
-def implied_mfu(r, key: tuple | None = None) -> tuple[float, str, float]:
+def implied_mfu(r) -> tuple[float, str, float]:
     """(MFU, outcome, published value) at which the planner reproduces a backtest row's published
     time: GPU-hours where published (wall-clock hours x GPUs, so its goodput is taken out), else its
     days (with the goodput taken out of wall-clock days, not of failure-free ones)."""
@@ -171,7 +168,7 @@ def implied_mfu(r, key: tuple | None = None) -> tuple[float, str, float]:
     peak = float(r["peak_tflops"]) * TERA
     gpus = int(r["gpus"])
     if pd.notna(r["published_gpu_hours"]):
-        compute_gpu_s = float(r["published_gpu_hours"]) * SECONDS_PER_HOUR * goodput(gpus, key=key)
+        compute_gpu_s = float(r["published_gpu_hours"]) * SECONDS_PER_HOUR * goodput(gpus)
         outcome, value = "gpu_hours", float(r["published_gpu_hours"])
     elif pd.isna(r["published_days"]):  # a throughput alone: the failure-free days it implies
         rate = (float(r["tokens_per_s_per_gpu"]) if pd.notna(r["tokens_per_s_per_gpu"]) else
@@ -180,7 +177,7 @@ def implied_mfu(r, key: tuple | None = None) -> tuple[float, str, float]:
         compute_gpu_s, outcome, value = days * SECONDS_PER_DAY * gpus, "days", days
     else:
         wall = r["days_basis"] == "wall clock"
-        compute_gpu_s = float(r["published_days"]) * SECONDS_PER_DAY * gpus * (goodput(gpus, key=key) if wall else 1.0)
+        compute_gpu_s = float(r["published_days"]) * SECONDS_PER_DAY * gpus * (goodput(gpus) if wall else 1.0)
         outcome, value = ("days_with_failures" if wall else "days"), float(r["published_days"])
     return total_flop / (compute_gpu_s * peak), outcome, value
 
@@ -199,11 +196,11 @@ def production_runs() -> pd.DataFrame:
     over benchmark MFU), ``full_recompute`` and ``recompute_log`` (log :func:`recompute_factor` for
     a fully recomputing run, else 0). In file order; computed once per state of the data."""
 
-    return _production_runs(data_key()).copy()
+    return _production_runs()
 
 
-@memoized
-def _production_runs(key: tuple) -> pd.DataFrame:
+@derived  # a copy each call: a caller that edits it changes no one else's
+def _production_runs() -> pd.DataFrame:
 
     runs = load_table("backtest_runs")
     timed = runs["published_gpu_hours"].notna() | runs["published_days"].notna()
@@ -214,8 +211,8 @@ def _production_runs(key: tuple) -> pd.DataFrame:
                            for g, p in zip(runs["gpu_id"], runs["precision"], strict=True)]
     rows = []
     for _, r in runs.iterrows():
-        mfu, outcome, value = implied_mfu(r, key)
-        bench = benchmark_mfu(r["gpu_id"], r["precision"], float(r["params"]), int(r["gpus"]), key)
+        mfu, outcome, value = implied_mfu(r)
+        bench = benchmark_mfu(r["gpu_id"], r["precision"], float(r["params"]), int(r["gpus"]))
         full = r["flops_counted"] == "hardware-full"  # the published throughput counts the recompute pass
         rows.append({"run_id": r["run_id"], "gpu_id": r["gpu_id"], "gpu_class": gpu_class(r["gpu_id"]),
                      "precision": r["precision"], "params": float(r["params"]), "gpus": int(r["gpus"]),
@@ -275,7 +272,7 @@ def estimate_mfu(gpu_id: str, precision: str, active_params: float, gpus: int,
     if not 0.0 < recompute <= 1.0:
         raise ValueError(f"recompute must be a fraction in (0, 1], not {recompute!r}")
     cls = gpu_class(gpu_id)
-    fit, runs, class_runs, residuals, scope = _evidence(data_key(), exclude_run, cls)
+    fit, runs, class_runs, residuals, scope = _evidence(exclude_run, cls)
     bench = benchmark_mfu(gpu_id, precision, active_params, gpus)
     factor = float(np.exp(fit.log_factor(cls, active_params)))
     errors = residuals - 1.0  # on the time: predicted / published - 1
@@ -284,19 +281,19 @@ def estimate_mfu(gpu_id: str, precision: str, active_params: float, gpus: int,
                        benchmark_fit(gpu_id, precision).describe(), float(recompute))
 
 
-@memoized
-def _evidence(key: tuple, exclude_run: str | None, cls: str):
+@derived
+def _evidence(exclude_run: str | None, cls: str):
     """(fit, runs, runs of ``cls``, actual / predicted MFU ratios of the band, their scope)."""
-    table = _production_runs(key)
+    table = _production_runs()
     if exclude_run is not None:
         table = table[table["run_id"] != exclude_run]
     fit = fit_factor(table)
     n_class = fit.class_runs(cls)
     if n_class >= MIN_CLASS_RUNS:
-        residuals = _loo(key, exclude_run)[table["gpu_class"].eq(cls).to_numpy()]
+        residuals = _loo(exclude_run)[table["gpu_class"].eq(cls).to_numpy()]
         scope = f"leave-one-run-out over the {n_class} published {cls} runs"
     elif n_class > 0:
-        residuals = _loo(key, exclude_run)
+        residuals = _loo(exclude_run)
         scope = f"leave-one-run-out over all {len(table)} published runs ({cls} has {n_class}, too few for its own)"
     else:
         residuals = loco_residuals(table)
@@ -305,9 +302,9 @@ def _evidence(key: tuple, exclude_run: str | None, cls: str):
     return fit, len(table), n_class, np.exp(residuals.to_numpy(float)), scope
 
 
-@memoized
-def _loo(key: tuple, exclude_run: str | None) -> pd.Series:
-    table = _production_runs(key)
+@derived
+def _loo(exclude_run: str | None) -> pd.Series:
+    table = _production_runs()
     if exclude_run is not None:
         table = table[table["run_id"] != exclude_run]
     return loo_residuals(table)

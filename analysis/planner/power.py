@@ -21,11 +21,9 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from analysis.data.load import fact, load_table
-from analysis.data.provenance import memoized
+from analysis.data.load import derived, fact, load_table
 from analysis.hardware import gpu
 from analysis.params import defaults as d
-from analysis.planner.cache import data_key
 from analysis.planner.inputs import PlanError
 
 ENERGY_BASES = ("gpu-tdp", "facility")
@@ -88,13 +86,13 @@ def facility_it_w(gpu_id: str) -> tuple[float | None, str, int | None, str]:
 
 
 def power_for(gpu_id: str) -> Power:
-    """:class:`Power` of ``gpu_id`` on both bases (read once per state of the data)."""
+    """:class:`Power` of ``gpu_id`` on both bases (read once per data folder)."""
 
-    return _power_for(gpu_id, data_key())
+    return _power_for(gpu_id)
 
 
-@memoized  # a memo hit notes the first call's reads again (the ledger's provenance)
-def _power_for(gpu_id: str, key: tuple) -> Power:
+@derived  # a memo hit notes the first call's reads again (the ledger's provenance)
+def _power_for(gpu_id: str) -> Power:
 
     tdp = float(gpu(gpu_id)["tdp_w"])
     tdp_w = None if math.isnan(tdp) else tdp
