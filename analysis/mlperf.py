@@ -14,9 +14,8 @@ import numpy as np
 import pandas as pd
 
 from analysis.energy import energy_kwh_from_gpu_hours
-from analysis.units import JOULES_PER_KWH, SECONDS_PER_HOUR, SECONDS_PER_MINUTE
+from analysis.units import JOULES_PER_KWH, MINUTES_PER_HOUR
 
-MINUTES_PER_HOUR = SECONDS_PER_HOUR / SECONDS_PER_MINUTE
 J_PER_MWH = JOULES_PER_KWH * 1_000.0
 
 

@@ -13,9 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from analysis.cluster import facility_w
-from analysis.units import DAYS_PER_YEAR, HOURS_PER_YEAR
-
-HOURS_PER_MONTH = HOURS_PER_YEAR / 12  # 730 h
+from analysis.units import DAYS_PER_YEAR, HOURS_PER_MONTH
 
 
 def power_usd_per_gpu_month(it_w_per_gpu: float, pue: float, tariff_usd_per_kwh: float) -> float:

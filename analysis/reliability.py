@@ -25,9 +25,8 @@ import numpy as np
 import pandas as pd
 
 from analysis.data.load import load_table, row
-from analysis.opex import HOURS_PER_MONTH
 from analysis.tco import breakeven_speedup
-from analysis.units import HOURS_PER_DAY, HOURS_PER_YEAR
+from analysis.units import HOURS_PER_DAY, HOURS_PER_MONTH, HOURS_PER_YEAR
 
 # Llama 3 causes whose fix takes hardware out of service (a server, or an NVL72 rack) until it is
 # repaired. Software bugs, dependencies, NCCL timeouts and network switch/cable faults stop the

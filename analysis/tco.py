@@ -13,7 +13,7 @@ to a system's TCO is wired once, in the chapter layer (:mod:`analysis.chapters.g
 from __future__ import annotations
 
 from analysis.capex import capex_per_gpu_hour_usd, solve_cost_of_capital
-from analysis.opex import HOURS_PER_MONTH
+from analysis.units import HOURS_PER_MONTH
 
 
 def tco_per_gpu_hour_usd(capex_usd_per_gpu: float, opex_usd_per_gpu_month: float, cost_of_capital: float,

@@ -11,7 +11,9 @@ SECONDS_PER_DAY = 86_400.0
 HOURS_PER_DAY = 24.0
 DAYS_PER_YEAR = 365.0
 HOURS_PER_YEAR = HOURS_PER_DAY * DAYS_PER_YEAR
-MINUTES_PER_YEAR = HOURS_PER_YEAR * 60.0
+HOURS_PER_MONTH = HOURS_PER_YEAR / 12  # 730 h
+MINUTES_PER_HOUR = SECONDS_PER_HOUR / SECONDS_PER_MINUTE
+MINUTES_PER_YEAR = HOURS_PER_YEAR * MINUTES_PER_HOUR
 JOULES_PER_KWH = 3.6e6
 
 TERA = 1e12
@@ -19,14 +21,6 @@ PETA = 1e15
 EXA = 1e18
 
 
-def tflops_to_flops(tflops: float) -> float:
-    """TFLOP/s -> FLOP/s."""
-    return tflops * TERA
-
-
-def flops_to_eflops(flops: float) -> float:
-    """FLOP/s -> EFLOP/s."""
-    return flops / EXA
 
 
 def w_to_mw(watts: float) -> float:
@@ -34,19 +28,11 @@ def w_to_mw(watts: float) -> float:
     return watts / 1e6
 
 
-def mwh_to_twh(mwh: float) -> float:
-    """Megawatt-hours -> terawatt-hours."""
-    return mwh / 1e6
-
 
 def years_to_minutes(years: float) -> float:
     """Years (365 d) -> minutes."""
     return years * MINUTES_PER_YEAR
 
-
-def seconds_to_days(seconds: float) -> float:
-    """Seconds -> days."""
-    return seconds / SECONDS_PER_DAY
 
 
 def gbps_to_gbytes_per_s(gbps: float) -> float:
@@ -60,3 +46,30 @@ def rounding_floor(stated: float, significant_digits: int = 2) -> float:
 
     step = 10 ** (math.floor(math.log10(abs(stated))) - significant_digits + 1)
     return stated - step / 2
+
+
+# Units whose values are whole things: formatted as integers, pluralised by the number.
+# singular -> plural; a unit is recognised in either form.
+COUNT_UNITS = {
+    "GPU": "GPUs", "row": "rows", "claim": "claims", "fact": "facts", "scenario": "scenarios",
+    "household": "households", "chip": "chips", "port": "ports", "node": "nodes", "site": "sites",
+    "iteration": "iterations", "step": "steps", "sequence": "sequences", "token": "tokens",
+    "draw": "draws", "simulated run": "simulated runs", "server": "servers", "rack": "racks",
+    "link": "links", "failure": "failures", "interruption": "interruptions", "file": "files",
+    "parameter": "parameters", "source": "sources", "chapter": "chapters", "table": "tables",
+    "figure": "figures", "benchmark": "benchmarks", "job": "jobs", "page": "pages",
+}
+# Units that pluralise but may hold fractions (1.5 days).
+MEASURE_UNITS = {
+    "day": "days", "hour": "hours", "minute": "minutes", "month": "months", "year": "years",
+    "week": "weeks", "second": "seconds", "household-year": "household-years", "GPU-day": "GPU-days",
+    "GPU-hour": "GPU-hours", "GPU-month": "GPU-months", "GPU-year": "GPU-years",
+}
+PLURALS = {**COUNT_UNITS, **MEASURE_UNITS}
+SINGULARS = {v: k for k, v in PLURALS.items()}
+
+
+def is_count_unit(unit: str) -> bool:
+    """Whether ``unit`` counts whole things ('GPUs', 'rows', 'count', ...)."""
+    unit = unit.strip()
+    return unit in ("count", "number") or unit in COUNT_UNITS or unit in SINGULARS and SINGULARS[unit] in COUNT_UNITS

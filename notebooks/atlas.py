@@ -23,17 +23,17 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import atlas as chapter
 from analysis.figures import atlas as figures
-from analysis.page.notebook import glue_figure, start
+from analysis.page.notebook import glue_figure, publish, start
 from analysis.page.tables import answer_from_results
 
-P, R = start("atlas", globals(), show_parameters=False)
-E = chapter.compute(P, R.upstream)
-R.record(E)
+P, upstream = start("atlas", globals(), show_parameters=False)
+R = chapter.compute(P, upstream)
+publish(R, P)
 display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
-figures.glue_prose(E)
+figures.glue_prose(R)
 
 # %% tags=["remove-input"]
-glue_figure("fig_atlas_mfu", figures.mfu_figure(E))
+glue_figure("fig_atlas_mfu", figures.mfu_figure(R))
 
 # %% [markdown]
 # {numref}`fig-atlas-mfu` sets the MFU of each accelerator's Llama 3.1 70B and 405B rows side by
@@ -92,7 +92,7 @@ show_parameters(P, R)
 # either is missing.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.registry_table(E)))
+display(Markdown(figures.registry_table(R)))
 
 # %% [markdown]
 # ## One FLOP count
@@ -166,8 +166,10 @@ display(Markdown(figures.registry_table(E)))
 # precision, where the H100 has that row, so a reader with a quote can place it.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.summary_table(E)))
-R.add_table("atlas_summary", E.tables["summary"], "MFU, model TFLOP/s, J per PFLOP and $ per EFLOP per accelerator")
+display(Markdown(figures.summary_table(R)))
+from analysis.page.notebook import offer_table
+
+offer_table(R, "atlas_summary", R.tables["summary"], "MFU, model TFLOP/s, J per PFLOP and $ per EFLOP per accelerator")
 
 # %% [markdown]
 # Three rows run the same model and precision, Llama 3.1 70B in FP8, so they compare per token too:
@@ -184,7 +186,7 @@ R.add_table("atlas_summary", E.tables["summary"], "MFU, model TFLOP/s, J per PFL
 # {glue:text}`atlas_tpu7x_ironwood_breakeven_usd_per_device_hour:.2f` US$.
 
 # %% tags=["remove-input"]
-glue_figure("fig_atlas_energy", figures.energy_figure(E))
+glue_figure("fig_atlas_energy", figures.energy_figure(R))
 
 # %% [markdown]
 # {numref}`fig-atlas-energy` turns the same rows into energy: joules at the meter per PFLOP of model
@@ -213,8 +215,8 @@ glue_figure("fig_atlas_energy", figures.energy_figure(E))
 # of the publisher's FLOPs per token to the book's.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.rows_table(E)))
-R.add_table("atlas_rows", E.tables["rows"], "every atlas row under the book's FLOP count")
+display(Markdown(figures.rows_table(R)))
+offer_table(R, "atlas_rows", R.tables["rows"], "every atlas row under the book's FLOP count")
 
 # %% [markdown]
 # ## Software gains, kept apart from changes in counting
@@ -237,7 +239,7 @@ R.add_table("atlas_rows", E.tables["rows"], "every atlas row under the book's FL
 # {glue:text}`atlas_v6e_pr1988_drop_points:.1f` points lower without a token more or less.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.gains_table(E)))
+display(Markdown(figures.gains_table(R)))
 
 # %% [markdown]
 # ## What is missing

@@ -23,18 +23,18 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import benchmarks as chapter
 from analysis.figures import benchmarks as figures
-from analysis.page.notebook import claims_table, comparison_table, glue_facts, glue_figure, start
+from analysis.page.notebook import claims_table, comparison_table, glue_facts, glue_figure, publish, start
 from analysis.page.tables import answer_from_results
 
-P, R = start("benchmarks", globals(), show_parameters=False)
-E = chapter.compute(P, R.upstream)
-R.record(E)
+P, upstream = start("benchmarks", globals(), show_parameters=False)
+R = chapter.compute(P, upstream)
+publish(R, P)
 display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 glue_facts(*figures.FACTS)
-figures.glue_prose(E)
+figures.glue_prose(R)
 
 # %% tags=["remove-input"]
-glue_figure("fig_bench_mfu", figures.mfu_figure(E))
+glue_figure("fig_bench_mfu", figures.mfu_figure(R))
 
 # %% [markdown]
 # {numref}`fig-bench-mfu` plots the MFU of NVIDIA's H100 reference runs against the number of GPUs,
@@ -82,7 +82,7 @@ show_parameters(P, R)
 # tables for {glue:text}`dgxc_releases_count:.0f` releases plus the NeMo 24.09 documentation.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.inventory_table(E)))
+display(Markdown(figures.inventory_table(R)))
 
 # %% [markdown]
 # ## MFU: the formula and the convention
@@ -109,7 +109,7 @@ display(Markdown(figures.inventory_table(E)))
 # ({glue:text}`llama31_70b_fp8_reference_tokens_per_s_per_gpu:,.1f` tokens/s/GPU) and divides it several ways:
 
 # %% tags=["remove-input"]
-display(Markdown(figures.conventions_table(E)))
+display(Markdown(figures.conventions_table(R)))
 
 # %% [markdown]
 # The same run is anywhere from the lowest to {glue:text}`mfu_convention_spread_ratio:.2f` times that
@@ -133,7 +133,7 @@ display(Markdown(figures.conventions_table(E)))
 # sets the cost of a token.
 
 # %% tags=["remove-input"]
-glue_figure("fig_bench_throughput", figures.throughput_figure(E))
+glue_figure("fig_bench_throughput", figures.throughput_figure(R))
 
 # %% [markdown]
 # ```{glue:figure} fig_bench_throughput
@@ -202,7 +202,7 @@ display(Markdown(comparison_table(R, figures.COMPARED["drop"])))
 # SemiAnalysis used, at the smallest and the largest cluster of each sweep.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.headline_table(E)))
+display(Markdown(figures.headline_table(R)))
 
 # %% [markdown]
 # At ~2,000 GPUs a Llama 3.1 405B token costs {glue:text}`llama31_405b_to_70b_bf16_cost_ratio:.2f`
@@ -231,8 +231,10 @@ display(Markdown(comparison_table(R, [("deepseek_v3_run_usd", "A36_deepseek_run_
 # tokens/s the publisher printed; the other is derived with the FLOP count above):
 
 # %% tags=["remove-input"]
-display(figures.every_row_table(E))
-R.add_table("priced", E.tables["priced"], "every benchmark row with its cost per 1M tokens")
+display(figures.every_row_table(R))
+from analysis.page.notebook import offer_table
+
+offer_table(R, "priced", R.tables["priced"], "every benchmark row with its cost per 1M tokens")
 
 # %% [markdown]
 # ## GB200 NVL72 against H100
@@ -246,10 +248,10 @@ R.add_table("priced", E.tables["priced"], "every benchmark row with its cost per
 # MoE models, which flatters GB200 a little.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.gb200_table(E)))
+display(Markdown(figures.gb200_table(R)))
 
 # %% tags=["remove-input"]
-glue_figure("fig_bench_gb200", figures.gb200_figure(E))
+glue_figure("fig_bench_gb200", figures.gb200_figure(R))
 
 # %% [markdown]
 # {numref}`fig-bench-gb200` sets each ratio of the table against the speed-up GB200 needs to pay for
@@ -297,7 +299,7 @@ display(Markdown(comparison_table(R, figures.COMPARED["gb200"])))
 # The {glue:text}`conversion_failures_count:.0f` that do not are listed below with the likely reason.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.failures_table(E)))
+display(Markdown(figures.failures_table(R)))
 
 # %% [markdown]
 # Two things go wrong, neither of them in the measurements. For the mixture-of-experts models,

@@ -23,19 +23,19 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import capex as chapter
 from analysis.figures import capex as figures
-from analysis.page.notebook import claims_table, comparison_table, glue_facts, glue_figure, glue_seed_numbers, start
+from analysis.page.notebook import comparison_table, glue_facts, glue_figure, glue_seed_numbers, publish, start
 from analysis.page.tables import answer_from_results
 
 # %% tags=["remove-input"]
-P, R = start("capex", globals(), show_parameters=False)
-E = chapter.compute(P, R.upstream)
-R.record(E)
+P, upstream = start("capex", globals(), show_parameters=False)
+R = chapter.compute(P, upstream)
+publish(R, P)
 display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 glue_facts("A09_allin_capex_ratio", "A13_h100_usd_per_gpu_hour")
 glue_seed_numbers("S03_h100_server_usd", "S05_gb200_rack_usd", "S06_gb200_allin_usd", "S07_capex_ratio")
 
 # %% tags=["remove-input"]
-glue_figure("fig_capex_build_up", figures.build_up(E))
+glue_figure("fig_capex_build_up", figures.build_up(R))
 
 # %% [markdown]
 # {numref}`fig-capex-build-up` breaks the capital cost of one H100 and one GB200 GPU into the server
@@ -129,8 +129,10 @@ display(Markdown(seed_vs_source_table(["S03", "S05", "S06", "S07"])))
 # report leaves out, the life and the cost of capital.
 
 # %% tags=["remove-input"]
-glue_figure("fig_capex_per_hour_vs_life", figures.charge_vs_life(E))
-R.add_table("capital_charge_vs_life", E.tables["charge_vs_life"], "H100 capital charge against useful life")
+glue_figure("fig_capex_per_hour_vs_life", figures.charge_vs_life(R))
+from analysis.page.notebook import offer_table
+
+offer_table(R, "capital_charge_vs_life", R.tables["charge_vs_life"], "H100 capital charge against useful life")
 
 # %% [markdown]
 # ```{glue:figure} fig_capex_per_hour_vs_life
@@ -149,5 +151,7 @@ R.add_table("capital_charge_vs_life", E.tables["charge_vs_life"], "H100 capital 
 # ## The seed's claims, checked
 
 # %% tags=["remove-input"]
+from analysis.page.notebook import claims_table
+
 display(Markdown(claims_table("capex", R)))
 R.save()

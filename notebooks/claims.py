@@ -23,16 +23,16 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import claims as chapter
 from analysis.figures import claims as figures
-from analysis.page.notebook import start
+from analysis.page.notebook import offer_table, publish, start
 from analysis.page.tables import answer_from_results
 
-P, R = start("claims", globals(), show_parameters=False)
-E = chapter.compute(P, R.upstream)  # raises, and so fails the build, if the ledger does not hold
-R.record(E)
+P, upstream = start("claims", globals(), show_parameters=False)
+R = chapter.compute(P, upstream)  # raises, and so fails the build, if the ledger does not hold
+publish(R, P)
 display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
-R.add_table("seed_claims", E.tables["seed_claims"], "the seed claims ledger")
-R.add_table("report_facts_checked", E.tables["report_facts_checked"], "the report figures the book recomputes")
-R.add_table("ranges", E.tables["ranges"], "each row that depends on a default, at the ends of that default's range")
+offer_table(R, "seed_claims", R.tables["seed_claims"], "the seed claims ledger")
+offer_table(R, "report_facts_checked", R.tables["report_facts_checked"], "the report figures the book recomputes")
+offer_table(R, "ranges", R.tables["ranges"], "each row that depends on a default, at the ends of that default's range")
 
 # %% [markdown]
 # This book started from two short second-hand summaries of {term}`SemiAnalysis <SA>` reports, and several of
@@ -87,7 +87,7 @@ show_parameters(P, R)
 # ## The seed's claims
 
 # %% tags=["remove-input"]
-display(Markdown(figures.claims_markdown(E)))
+display(Markdown(figures.claims_markdown(R)))
 
 # %% [markdown]
 # ## The report's own figures, recomputed
@@ -98,7 +98,7 @@ display(Markdown(figures.claims_markdown(E)))
 # report, and their notes say by how much and why.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.facts_markdown(E)))
+display(Markdown(figures.facts_markdown(R)))
 
 # %% [markdown]
 # ## The report's figures the book does not check
@@ -107,7 +107,7 @@ display(Markdown(figures.facts_markdown(E)))
 # framing of a question, or cited in the chapter that discusses it. These are not, and each says why.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.not_checked_markdown(E)))
+display(Markdown(figures.not_checked_markdown(R)))
 
 # %% tags=["remove-cell"]
 R.save()

@@ -23,20 +23,20 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import cluster as chapter
 from analysis.figures import cluster as figures
-from analysis.page.notebook import claims_table, comparison_table, glue, glue_facts, glue_figure, start
+from analysis.page.notebook import claims_table, comparison_table, glue, glue_facts, glue_figure, publish, start
 from analysis.page.tables import answer_from_results
 
-P, R = start("cluster", globals(), show_parameters=False)
-C = chapter.compute(P, R.upstream)
-R.record(C)
+P, upstream = start("cluster", globals(), show_parameters=False)
+R = chapter.compute(P, upstream)
+publish(R, P)
 display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 glue_facts("B03_datacenter_mw", "B04_annual_twh", "B07_days", "B08_a100_cluster_eflops", "B10_peak_ratio",
            "B12_gpt4_days", "A04_h100_server_allin_usd", "C02_w_per_gpu")
 glue("dtype", P.dtype.upper(), display=False)
 
 # %% tags=["remove-input"]
-figures.glue_flops(C)
-glue_figure("fig_cluster_eflops", figures.eflops_by_size(C, P))
+figures.glue_flops(R)
+glue_figure("fig_cluster_eflops", figures.eflops_by_size(R, P))
 
 # %% [markdown]
 # {numref}`fig-cluster-eflops` plots the compute of a cluster of the chosen GPU against its size, at
@@ -116,7 +116,9 @@ display(Markdown(comparison_table(R, [
 
 # %% tags=["remove-input"]
 display(Markdown(comparison_table(R, [("gpt4_retrain_days", "B12_gpt4_days"), ("run_flop", "B13_fp8_flop_100_days")])))
-R.add_table("compute_by_cluster_size", C.tables["compute_by_cluster_size"],
+from analysis.page.notebook import offer_table
+
+offer_table(R, "compute_by_cluster_size", R.tables["compute_by_cluster_size"],
             "peak and sustained EFLOP/s, and time to first failure, by cluster size")
 
 # %% [markdown]
@@ -146,7 +148,7 @@ display(Markdown(comparison_table(R, [
     ("b14_buildup_it_w_per_gpu", "C02_w_per_gpu"), ("cluster_it_mw", "B14_critical_it_mw"),
     ("cluster_annual_energy_twh", "B04_annual_twh"),
     ("cluster_annual_electricity_usd", "B05_annual_cost_usd")])))
-glue_figure("fig_cluster_power", figures.power_build_up(C, P))
+glue_figure("fig_cluster_power", figures.power_build_up(R, P))
 
 # %% [markdown]
 # {numref}`fig-cluster-power` follows one GPU's share of the power from the chip to the meter, by
@@ -216,7 +218,7 @@ display(Markdown(comparison_table(R, [("capex_usd", "B02_capex_usd")])))
 display(Markdown(comparison_table(R, [
     ("first_failure_minutes", "B27_first_failure_min"), ("first_failure_alt_design_minutes", "B28_first_failure_min"),
     ("checkpoint_restart_lost_gpu_days", "B25_gpu_days"), ("weights_copy_seconds", "B26_copy_s")])))
-glue_figure("fig_cluster_failures", figures.first_failure_by_size(C, P))
+glue_figure("fig_cluster_failures", figures.first_failure_by_size(R, P))
 
 # %% [markdown]
 # {numref}`fig-cluster-failures` shows how long a cluster runs, on average, before its first link

@@ -23,17 +23,17 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import downtime as chapter
 from analysis.figures import downtime as figures
-from analysis.page.notebook import bands_table, claims_table, comparison_table, glue, glue_facts, glue_figure, start
+from analysis.page.notebook import bands_table, comparison_table, glue, glue_facts, glue_figure, publish, start
 from analysis.page.tables import answer_from_results
 
-P, R = start("downtime", globals(), show_parameters=False)
-E = chapter.compute(P, R.upstream)
-R.record(E)
+P, upstream = start("downtime", globals(), show_parameters=False)
+R = chapter.compute(P, upstream)
+publish(R, P)
 display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 glue_facts("A12_tco_ratio")
 
 # %% tags=["remove-input"]
-glue_figure("fig_downtime_breakeven", figures.breakeven(E))
+glue_figure("fig_downtime_breakeven", figures.breakeven(R))
 
 # %% [markdown]
 # {numref}`fig-downtime-breakeven` shows how much faster per GPU GB200 must be as it loses more of
@@ -114,10 +114,10 @@ show_parameters(P, R)
 # %% tags=["remove-input"]
 display(Markdown(comparison_table(R, [("gb200_breakeven_speedup", "A12_tco_ratio"),
                                       ("gb200_vs_h100_deepseek_v3_bf16_throughput_ratio", "A49_deepseek_ratio")])))
-display(Markdown(figures.token_costs_table(E)))
-glue("l405_verdict", figures.verdict(E, "gb200_vs_h100_llama31_405b_bf16_throughput_ratio",
+display(Markdown(figures.token_costs_table(R)))
+glue("l405_verdict", figures.verdict(R, "gb200_vs_h100_llama31_405b_bf16_throughput_ratio",
                                      "gb200_breakeven_speedup_with_downtime"))
-glue("dsv3_verdict", figures.verdict(E, "gb200_vs_h100_deepseek_v3_bf16_throughput_ratio", "gb200_breakeven_speedup"))
+glue("dsv3_verdict", figures.verdict(R, "gb200_vs_h100_deepseek_v3_bf16_throughput_ratio", "gb200_breakeven_speedup"))
 
 # %% [markdown]
 # GB200 runs Llama 3.1 405B {glue:text}`gb200_vs_h100_llama31_405b_bf16_throughput_ratio:.2f`x
@@ -131,7 +131,9 @@ glue("dsv3_verdict", figures.verdict(E, "gb200_vs_h100_deepseek_v3_bf16_throughp
 # assumption on one axis: the share of GPU-hours GB200 loses to failures and repairs beyond the H100's.
 
 # %% tags=["remove-input"]
-R.add_table("breakeven_by_extra_loss", E.tables["breakeven_by_extra_loss"], "break-even speed-up against extra loss")
+from analysis.page.notebook import offer_table
+
+offer_table(R, "breakeven_by_extra_loss", R.tables["breakeven_by_extra_loss"], "break-even speed-up against extra loss")
 
 # %% [markdown]
 # %% [markdown]
@@ -152,7 +154,7 @@ display(HTML(whatif_panel("downtime")))
 # the uncertainty analysis evaluates the same function.
 
 # %% tags=["remove-input"]
-display(Markdown(bands_table(E.tables["bands"], E["monte_carlo_draws_count"])))
+display(Markdown(bands_table(R.tables["bands"], R["monte_carlo_draws_count"])))
 
 # %% [markdown]
 # This extends claim S16, which the TCO chapter reproduces as a pure cost ratio
@@ -162,6 +164,8 @@ display(Markdown(bands_table(E.tables["bands"], E["monte_carlo_draws_count"])))
 # ## The seed's claim, checked
 
 # %% tags=["remove-input"]
+from analysis.page.notebook import claims_table
+
 display(Markdown(claims_table("downtime", R)))
 
 # %% tags=["remove-cell"]

@@ -23,14 +23,14 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import energy as chapter
 from analysis.figures import energy as figures
-from analysis.page.notebook import bands_table, claims_table, comparison_table, glue_facts, glue_figure, start
+from analysis.page.notebook import bands_table, claims_table, comparison_table, glue_facts, glue_figure, publish, start
 from analysis.page.tables import answer_from_results
 
-P, R = start("energy", globals(), show_parameters=False)
-E = chapter.compute(P, R.upstream)
-R.record(E)
+P, upstream = start("energy", globals(), show_parameters=False)
+R = chapter.compute(P, upstream)
+publish(R, P)
 display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
-figures.glue_labels(E)
+figures.glue_labels(R)
 
 # %% tags=["remove-cell"]
 glue_facts("A26_household_kwh", "A26_household_w", "A28_gpt3_fp8_j_per_token", "A28_gpt3_bf16_j_per_token",
@@ -40,7 +40,7 @@ glue_facts("A26_household_kwh", "A26_household_w", "A28_gpt3_fp8_j_per_token", "
            "B03_datacenter_mw", "B04_annual_twh")
 
 # %% tags=["remove-input"]
-glue_figure("fig_energy_power_build_up", figures.power_build_up(E))
+glue_figure("fig_energy_power_build_up", figures.power_build_up(R))
 
 # %% [markdown]
 # {numref}`fig-energy-power-build-up` splits one GPU's power into the chip, the rest of the IT load
@@ -161,8 +161,10 @@ display(Markdown(comparison_table(R, [
     ("llama31_70b_fp8_64_gpus_j_per_token", "A43_j_per_token_64"),
     ("llama31_70b_fp8_2048_gpus_j_per_token", "A43_j_per_token_2048"),
     ("llama31_70b_fp8_energy_increase_frac", "A43_energy_increase")])))
-R.add_table("joules_per_token", E.tables["joules_per_token"], "joules per token for every benchmark row")
-glue_figure("fig_energy_joules_per_token", figures.joules_per_token(E))
+from analysis.page.notebook import offer_table
+
+offer_table(R, "joules_per_token", R.tables["joules_per_token"], "joules per token for every benchmark row")
+glue_figure("fig_energy_joules_per_token", figures.joules_per_token(R))
 
 # %% [markdown]
 # {numref}`fig-energy-joules-per-token` plots joules per token against GPU count for every benchmark
@@ -190,7 +192,7 @@ glue_figure("fig_energy_joules_per_token", figures.joules_per_token(E))
 # with its source.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.households_table(E)))
+display(Markdown(figures.households_table(R)))
 
 # %% [markdown]
 # The US averages span only {glue:text}`household_us_low_kwh_per_year:,.0f` to
@@ -233,7 +235,7 @@ display(Markdown(comparison_table(R, [
     ("llama31_405b_bf16_household_years_15t_tokens", "A38_405b_15t_household_years"),
     ("llama31_70b_fp8_64_gpus_household_years_15t_tokens", "A43_households_64"),
     ("llama31_70b_fp8_2048_gpus_household_years_15t_tokens", "A43_households_2048")])))
-glue_figure("fig_energy_household_years", figures.household_years(E))
+glue_figure("fig_energy_household_years", figures.household_years(R))
 
 # %% [markdown]
 # {numref}`fig-energy-household-years` counts each training run in household-years, with the range
@@ -301,7 +303,7 @@ display(Markdown(comparison_table(R, [("sa_example_it_mw", "C03_critical_it_mw")
 # check.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.model_card_table(E)))
+display(Markdown(figures.model_card_table(R)))
 
 # %% [markdown]
 # At {glue:text}`grid_g_co2_per_kwh:.0f` g/kWh, one clean {glue:text}`llama31_405b_train_trillion_tokens:.0f`-trillion-token
@@ -337,7 +339,7 @@ display(Markdown(figures.model_card_table(E)))
 # band and the prose use the same reference run.
 
 # %% tags=["remove-input"]
-display(Markdown(bands_table(E.tables["bands"], E["monte_carlo_draws_count"])))
+display(Markdown(bands_table(R.tables["bands"], R["monte_carlo_draws_count"])))
 
 # %% [markdown]
 # ## The seed's claims, checked

@@ -22,15 +22,15 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import intro as chapter
 from analysis.figures import intro as figures
-from analysis.page.notebook import chapters_table, glue_figure, glue_values, start
+from analysis.page.notebook import chapters_table, glue_figure, glue_values, publish, start
 from analysis.page.tables import answer_from_results
 
-P, R = start("intro", globals(), show_parameters=False)
-E = chapter.compute(P, R.upstream)
-R.record(E)
+P, upstream = start("intro", globals(), show_parameters=False)
+R = chapter.compute(P, upstream)
+publish(R, P)
 display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
-glue_values(figures.prose_numbers(E))
-glue_figure("fig_intro_verdict", figures.verdict_figure(R.upstream["benchmarks"], E))
+glue_values(figures.prose_numbers(R))
+glue_figure("fig_intro_verdict", figures.verdict_figure(upstream["benchmarks"], R))
 
 # %% [markdown]
 # {numref}`fig-intro-verdict` is the book's answer to its first question, whether GB200 NVL72 is worth its
@@ -132,7 +132,7 @@ display(Markdown(chapters_table()))
 # record contradicts.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.status_markdown(E)))
+display(Markdown(figures.status_markdown(R)))
 
 # %% [markdown]
 # The {ref}`claims ledger <chapter-claims>` lists every claim and every report figure the book

@@ -23,14 +23,14 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import mlperf as chapter
 from analysis.figures import mlperf as figures
-from analysis.page.notebook import glue_figure, start
+from analysis.page.notebook import glue_figure, publish, start
 from analysis.page.tables import answer_from_results
 
-P, R = start("mlperf", globals(), show_parameters=False)
-E = chapter.compute(P, R.upstream)
-R.record(E)
+P, upstream = start("mlperf", globals(), show_parameters=False)
+R = chapter.compute(P, upstream)
+publish(R, P)
 display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
-figures.glue_prose(E)
+figures.glue_prose(R)
 
 # %% [markdown]
 # **If the GPUs are paid only for the minutes MLPerf times**, its fastest Llama 3.1 405B result of
@@ -85,7 +85,7 @@ show_parameters(P, R)
 # {glue:text}`mlperf_gb200_usd_per_gpu_hour_book_tco:.2f` US$ (the book's TCO chapter).
 
 # %% tags=["remove-input"]
-display(Markdown(figures.headline_table(E)))
+display(Markdown(figures.headline_table(R)))
 
 # %% [markdown]
 # ## Scaling: GPU-hours against system size
@@ -104,7 +104,7 @@ display(Markdown(figures.headline_table(E)))
 # round.
 
 # %% tags=["remove-input"]
-glue_figure("fig_mlperf_scaling", figures.scaling_figure(E))
+glue_figure("fig_mlperf_scaling", figures.scaling_figure(R))
 
 # %% [markdown]
 # ```{glue:figure} fig_mlperf_scaling
@@ -125,7 +125,7 @@ glue_figure("fig_mlperf_scaling", figures.scaling_figure(E))
 # each end, so that a software gain is not read as a scaling effect.
 
 # %% tags=["remove-input"]
-display(figures.scaling_table(E))
+display(figures.scaling_table(R))
 
 # %% [markdown]
 # ## Vendors side by side
@@ -137,7 +137,7 @@ display(figures.scaling_table(E))
 # {ref}`atlas <chapter-atlas>` times a PUE of {glue:text}`mlperf_pue:.2f`.
 
 # %% tags=["remove-input"]
-display(figures.cross_vendor_table(E))
+display(figures.cross_vendor_table(R))
 
 # %% [markdown]
 # ## Energy, and what MLPerf Power measured
@@ -153,7 +153,7 @@ display(figures.cross_vendor_table(E))
 # whose measurement window is empty, which MLPerf's own summarizer cannot score either.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.power_table(E)))
+display(Markdown(figures.power_table(R)))
 
 # %% [markdown]
 # ## The planner checked against MLPerf
@@ -178,7 +178,7 @@ display(Markdown(figures.power_table(E)))
 # {glue:text}`mlperf_planner_not_planned_count:.0f` of them.
 
 # %% tags=["remove-input"]
-display(figures.planner_table(E))
+display(figures.planner_table(R))
 
 # %% [markdown]
 # ## The price ladder
@@ -192,7 +192,7 @@ display(figures.planner_table(E))
 # {numref}`fig-mlperf-tiers` puts every accelerator's tiers on one axis.
 
 # %% tags=["remove-input"]
-glue_figure("fig_mlperf_tiers", figures.tiers_figure(E))
+glue_figure("fig_mlperf_tiers", figures.tiers_figure(R))
 
 # %% [markdown]
 # ```{glue:figure} fig_mlperf_tiers
@@ -209,8 +209,8 @@ glue_figure("fig_mlperf_tiers", figures.tiers_figure(E))
 # each spread and the whole ladder.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.spread_table(E)))
-display(Markdown(figures.ladder_table(E)))
+display(Markdown(figures.spread_table(R)))
+display(Markdown(figures.ladder_table(R)))
 
 # %% [markdown]
 # ## Every result
@@ -219,8 +219,10 @@ display(Markdown(figures.ladder_table(E)))
 # mlcommons' repository (the commit is in `data/mlperf_training.csv`).
 
 # %% tags=["remove-input"]
-display(figures.results_table(E))
-R.add_table("mlperf_results", E.tables["results"], "MLPerf Training LLM results priced per tier")
+display(figures.results_table(R))
+from analysis.page.notebook import offer_table
+
+offer_table(R, "mlperf_results", R.tables["results"], "MLPerf Training LLM results priced per tier")
 
 # %% tags=["remove-input"]
 R.save()

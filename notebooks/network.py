@@ -23,19 +23,19 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import network as chapter
 from analysis.figures import network as figures
-from analysis.page.notebook import comparison_table, glue_facts, glue_figure, glue_money, start
+from analysis.page.notebook import comparison_table, glue_facts, glue_figure, glue_money, publish, start
 from analysis.page.tables import answer_from_results
 
-P, R = start("network", globals(), show_parameters=False)
-N = chapter.compute(P, R.upstream)
-R.record(N)
+P, upstream = start("network", globals(), show_parameters=False)
+R = chapter.compute(P, upstream)
+publish(R, P)
 glue_money(R, "allin_minus_server_usd_per_gpu", "ethernet_switch_usd_for_b34_saving")
 display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 glue_facts("B23_copper_frac", "B34_capex_saving_usd", "B34_power_saving_usd_per_yr", "B24_optics_w",
            "B17_single_mode_cost_ratio", "B14_network_storage_frac")
 
 # %% tags=["remove-input"]
-glue_figure("fig_network_options_capex", figures.options_capex(N, P))
+glue_figure("fig_network_options_capex", figures.options_capex(R, P))
 
 # %% [markdown]
 # {numref}`fig-network-options-capex` prices each of the article's network designs for this
@@ -135,8 +135,10 @@ display(Markdown(figures.components_table()))
 # against this chapter's design in the cluster's capital and in facility power.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.options_table(N)))
-R.add_table("options", N.tables["options"], "counts, capex, power and first failure of each design")
+display(Markdown(figures.options_table(R)))
+from analysis.page.notebook import offer_table
+
+offer_table(R, "options", R.tables["options"], "counts, capex, power and first failure of each design")
 
 # %% [markdown]
 # ## InfiniBand against Ethernet
@@ -181,7 +183,7 @@ display(Markdown(comparison_table(R, [
 # {numref}`fig-network-options-failures` compares the two counts for each design.
 
 # %% tags=["remove-input"]
-glue_figure("fig_network_options_failures", figures.options_failures(N, P))
+glue_figure("fig_network_options_failures", figures.options_failures(R, P))
 
 # %% [markdown]
 # ```{glue:figure} fig_network_options_failures

@@ -23,18 +23,18 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import opex as chapter
 from analysis.figures import opex as figures
-from analysis.page.notebook import claims_table, glue_facts, glue_figure, glue_seed_numbers, start
+from analysis.page.notebook import claims_table, glue_facts, glue_figure, glue_seed_numbers, publish, start
 from analysis.page.tables import answer_from_results
 
-P, R = start("opex", globals(), show_parameters=False)
-E = chapter.compute(P, R.upstream)
-R.record(E)
+P, upstream = start("opex", globals(), show_parameters=False)
+R = chapter.compute(P, upstream)
+publish(R, P)
 display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 glue_facts("C01_w_per_gpu", "C02_w_per_gpu", "A13_h100_usd_per_gpu_hour", "C05_pue_google", "C05_pue_industry_2022")
 glue_seed_numbers("S09_h100_opex", "S09_gb200_opex")
 
 # %% tags=["remove-input"]
-glue_figure("fig_opex_breakdown", figures.breakdown(E))
+glue_figure("fig_opex_breakdown", figures.breakdown(R))
 
 # %% [markdown]
 # {numref}`fig-opex-breakdown` stacks one month of running costs per GPU, item by item, for both
@@ -73,8 +73,10 @@ show_parameters(P, R)
 # power (see the Assumptions appendix). The facility then draws {term}`PUE` times the IT load at the meter.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.items_table(E)))
-R.add_table("opex_items", E.tables["items"].reset_index(), "opex items per GPU-month")
+display(Markdown(figures.items_table(R)))
+from analysis.page.notebook import offer_table
+
+offer_table(R, "opex_items", R.tables["items"].reset_index(), "opex items per GPU-month")
 
 # %% [markdown]
 # A GB200 GPU costs \${glue:text}`gb200_opex_usd_per_gpu_month:,.0f` a month to run against
@@ -105,7 +107,7 @@ R.add_table("opex_items", E.tables["items"].reset_index(), "opex items per GPU-m
 #   has a source. Set `other_usd_per_gpu_month` to add your own.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.anchors_table(E)))
+display(Markdown(figures.anchors_table(R)))
 
 # %% [markdown]
 # ## The seed's totals, checked
@@ -129,8 +131,8 @@ display(Markdown(figures.anchors_table(E)))
 # both for an H100 and a GB200 GPU, everything else as in this build.
 
 # %% tags=["remove-input"]
-glue_figure("fig_opex_vs_tariff", figures.vs_tariff(E, P.tariff_usd_per_kwh))
-R.add_table("opex_vs_tariff", E.tables["vs_tariff"], "opex per GPU-month against tariff and PUE")
+glue_figure("fig_opex_vs_tariff", figures.vs_tariff(R, P.tariff_usd_per_kwh))
+offer_table(R, "opex_vs_tariff", R.tables["vs_tariff"], "opex per GPU-month against tariff and PUE")
 
 # %% [markdown]
 # ```{glue:figure} fig_opex_vs_tariff

@@ -23,16 +23,16 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import plan as chapter
 from analysis.figures import plan as figures
-from analysis.page.notebook import glue_figure, glue_money, start
+from analysis.page.notebook import glue_figure, glue_money, publish, start
 from analysis.page.tables import answer_from_results
 
-P, R = start("plan", globals(), show_parameters=False)
-E = chapter.compute(P, R.upstream)
-R.record(E)
+P, upstream = start("plan", globals(), show_parameters=False)
+R = chapter.compute(P, upstream)
+publish(R, P)
 glue_money(R, "plan_llama31_405b_cost_usd", "plan_llama31_405b_cost_usd_p10", "plan_llama31_405b_cost_usd_p90",
            "plan_budget_cost_usd")
 display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
-figures.glue_flops(E)
+figures.glue_flops(R)
 
 # %% [markdown]
 # Given the throughput a run published, the planner reproduces its training time to within
@@ -45,7 +45,7 @@ figures.glue_flops(E)
 # {numref}`fig-plan-backtest` shows that test run by run.
 
 # %% tags=["remove-input"]
-glue_figure("fig_plan_backtest", figures.backtest(E))
+glue_figure("fig_plan_backtest", figures.backtest(R))
 
 # %% [markdown]
 # ```{glue:figure} fig_plan_backtest
@@ -122,7 +122,7 @@ show_parameters(P, R)
 #    {glue:text}`plan_llama31_405b_cost_usd_p10_money` to {glue:text}`plan_llama31_405b_cost_usd_p90_money`.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.walkthrough_table(E)))
+display(Markdown(figures.walkthrough_table(R)))
 
 # %% [markdown]
 # ## One run, four answers
@@ -133,7 +133,7 @@ display(Markdown(figures.walkthrough_table(E)))
 # (the GPU's TDP against the whole facility at the meter).
 
 # %% tags=["remove-input"]
-display(Markdown(figures.one_run_table(E)))
+display(Markdown(figures.one_run_table(R)))
 
 # %% [markdown]
 # The energy and TCO chapters price one clean pass at NVIDIA's benchmark speed: it is the
@@ -240,25 +240,25 @@ display(HTML(whatif_panel("plan")))
 # their whole class left out where it has none.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.variants_table(E)))
+display(Markdown(figures.variants_table(R)))
 
 # %% [markdown]
 # The targets the backtest is held to, and what it measures:
 
 # %% tags=["remove-input"]
-display(Markdown(figures.targets_table(E)))
+display(Markdown(figures.targets_table(R)))
 
 # %% [markdown]
 # By GPU class, with every run's throughput withheld:
 
 # %% tags=["remove-input"]
-display(Markdown(figures.class_table(E)))
+display(Markdown(figures.class_table(R)))
 
 # %% [markdown]
 # Run by run, the MFU each run's published time implies beside the one estimated without it:
 
 # %% tags=["remove-input"]
-display(Markdown(figures.estimated_table(E)))
+display(Markdown(figures.estimated_table(R)))
 
 # %% [markdown]
 # And every published outcome as a user with the paper in hand would get it: the published
@@ -267,7 +267,7 @@ display(Markdown(figures.estimated_table(E)))
 # published outcomes; {glue:text}`plan_backtest_within_10pct_count:.0f` land within 10 %.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.backtest_table(E)))
+display(Markdown(figures.backtest_table(R)))
 
 # %% [markdown]
 # ## Where the planner stops fitting
@@ -298,7 +298,7 @@ display(Markdown(figures.backtest_table(E)))
 # ({glue:text}`plan_backtest_energy_not_compared_count:.0f` runs):
 
 # %% tags=["remove-input"]
-display(Markdown(figures.not_compared_table(E)))
+display(Markdown(figures.not_compared_table(R)))
 
 # %% tags=["remove-cell"]
 R.save()

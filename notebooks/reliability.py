@@ -23,16 +23,16 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import reliability as chapter
 from analysis.figures import reliability as figures
-from analysis.page.notebook import comparison_table, glue, glue_figure, start
+from analysis.page.notebook import comparison_table, glue, glue_figure, publish, start
 from analysis.page.tables import answer_from_results
 
-P, R = start("reliability", globals(), show_parameters=False)
-E = chapter.compute(P, R.upstream)
-R.record(E)
+P, upstream = start("reliability", globals(), show_parameters=False)
+R = chapter.compute(P, upstream)
+publish(R, P)
 display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 
 # %% tags=["remove-input"]
-glue_figure("fig_reliability_mtbf", figures.job_mtbf(E))
+glue_figure("fig_reliability_mtbf", figures.job_mtbf(R))
 
 # %% [markdown]
 # {numref}`fig-reliability-mtbf` shows how often a training job can expect to stop as it grows, from
@@ -84,8 +84,8 @@ show_parameters(P, R)
 # `analysis.reliability.llama3_snapshot`, loads these counts for every chapter that uses them.
 
 # %% tags=["remove-cell"]
-glue("misprinted_component", figures.misprinted_component(E))
-glue("failure_model_text", figures.failure_model_text(E))
+glue("misprinted_component", figures.misprinted_component(R))
+glue("failure_model_text", figures.failure_model_text(R))
 
 # %% [markdown]
 # {glue:text}`llama3_unexpected_interruptions_count:,.0f` unexpected interruptions in
@@ -113,7 +113,7 @@ glue("failure_model_text", figures.failure_model_text(E))
 # {numref}`fig-reliability-causes` ranks the causes of the unexpected interruptions by count.
 
 # %% tags=["remove-input"]
-glue_figure("fig_reliability_causes", figures.causes(E))
+glue_figure("fig_reliability_causes", figures.causes(R))
 
 # %% [markdown]
 # ```{glue:figure} fig_reliability_causes
@@ -129,8 +129,10 @@ glue_figure("fig_reliability_causes", figures.causes(E))
 # causes by category.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.categories_table(E)))
-R.add_table("categories", E.tables["categories"], "Llama 3's interruptions, rates and per-GPU MTBF by category")
+display(Markdown(figures.categories_table(R)))
+from analysis.page.notebook import offer_table
+
+offer_table(R, "categories", R.tables["categories"], "Llama 3's interruptions, rates and per-GPU MTBF by category")
 
 # %% [markdown]
 # Of these, the GPU, host and unplanned-maintenance causes
@@ -191,8 +193,8 @@ R.add_table("categories", E.tables["categories"], "Llama 3's interruptions, rate
 # `python -m analysis run reliability -p failure_model measured-fit`.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.measured_table(E)))
-R.add_table("measured_job_failures", E.tables["measured_job_failures"],
+display(Markdown(figures.measured_table(R)))
+offer_table(R, "measured_job_failures", R.tables["measured_job_failures"],
             "measured job MTTF by job size, beside the per-GPU projection and the fit")
 
 # %% [markdown]
@@ -251,7 +253,7 @@ display(Markdown(comparison_table(R, [("first_failure_minutes", "B27_first_failu
 # write time approaches the MTBF, as {numref}`fig-reliability-interval` shows.
 
 # %% tags=["remove-input"]
-glue_figure("fig_reliability_interval", figures.intervals(E))
+glue_figure("fig_reliability_interval", figures.intervals(R))
 
 # %% [markdown]
 # ```{glue:figure} fig_reliability_interval
@@ -280,8 +282,8 @@ glue_figure("fig_reliability_interval", figures.intervals(E))
 # pauses for the copy ({glue:text}`weights_copy_seconds:.1f` s over the backend network).
 
 # %% tags=["remove-input"]
-display(Markdown(figures.time_shares_table(E)))
-largest_cluster, largest_in_memory = figures.largest_losses(E)
+display(Markdown(figures.time_shares_table(R)))
+largest_cluster, largest_in_memory = figures.largest_losses(R)
 glue("largest_loss_cluster", largest_cluster)
 glue("largest_loss_in_memory", largest_in_memory)
 
@@ -325,7 +327,7 @@ display(HTML(whatif_panel("goodput")))
 # {glue:text}`llama3_snapshot_days:.0f`-day Llama 3 runs (seed {glue:text}`goodput_seed:.0f`).
 
 # %% tags=["remove-cell"]
-glue("recovery_budget_text", figures.recovery_budget_text(E))
+glue("recovery_budget_text", figures.recovery_budget_text(R))
 
 # %% [markdown]
 # The simulated runs average {glue:text}`llama3_effective_training_time_frac:.1%` effective
@@ -342,7 +344,7 @@ glue("recovery_budget_text", figures.recovery_budget_text(E))
 # {numref}`fig-reliability-llama3-goodput` shows how the simulated runs spread around that mean.
 
 # %% tags=["remove-input"]
-glue_figure("fig_reliability_llama3_goodput", figures.llama3_goodput(E))
+glue_figure("fig_reliability_llama3_goodput", figures.llama3_goodput(R))
 
 # %% [markdown]
 # ```{glue:figure} fig_reliability_llama3_goodput
@@ -365,8 +367,8 @@ glue_figure("fig_reliability_llama3_goodput", figures.llama3_goodput(E))
 # range, at Llama 3's size and at {glue:text}`gpus:,.0f` GPUs.
 
 # %% tags=["remove-input"]
-glue_figure("fig_reliability_goodput", figures.goodput_by_size(E))
-R.add_table("goodput_by_size", E.tables["goodput_by_size"], "expected goodput against job size")
+glue_figure("fig_reliability_goodput", figures.goodput_by_size(R))
+offer_table(R, "goodput_by_size", R.tables["goodput_by_size"], "expected goodput against job size")
 
 # %% [markdown]
 # ```{glue:figure} fig_reliability_goodput

@@ -23,18 +23,18 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import scaling as chapter
 from analysis.figures import scaling as figures
-from analysis.page.notebook import claims_table, comparison_table, glue_facts, glue_figure, start
+from analysis.page.notebook import claims_table, comparison_table, glue_facts, glue_figure, publish, start
 from analysis.page.tables import answer_from_results
 
-P, R = start("scaling", globals(), show_parameters=False)
-E = chapter.compute(P, R.upstream)
-R.record(E)
+P, upstream = start("scaling", globals(), show_parameters=False)
+R = chapter.compute(P, upstream)
+publish(R, P)
 display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 glue_facts(*figures.FACTS)
-figures.glue_prose(E, P)
+figures.glue_prose(R, P)
 
 # %% tags=["remove-input"]
-glue_figure("fig_scaling_efficiency", figures.efficiency_figure(E, P))
+glue_figure("fig_scaling_efficiency", figures.efficiency_figure(R, P))
 
 # %% [markdown]
 # {numref}`fig-scaling-efficiency` sets the two ways of adding GPUs side by side for one model on
@@ -87,7 +87,7 @@ show_parameters(P, R)
 # "PP {glue:text}`fact_A41_pp:.0f`" is probably a slip.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.weak_table(E)))
+display(Markdown(figures.weak_table(R)))
 
 # %% [markdown]
 # Weak-scaling efficiency is the per-GPU throughput on the largest cluster over that on the
@@ -170,8 +170,10 @@ display(Markdown(comparison_table(R, figures.COMPARED["weak"])))
 # {numref}`fig-scaling-cost` draws the whole trade of time against money.
 
 # %% tags=["remove-input"]
-glue_figure("fig_scaling_cost", figures.cost_figure(E, P))
-R.add_table("strong", E.tables["strong"], "the strong-scaling curve (step parts, speed-up, days, cost)")
+glue_figure("fig_scaling_cost", figures.cost_figure(R, P))
+from analysis.page.notebook import offer_table
+
+offer_table(R, "strong", R.tables["strong"], "the strong-scaling curve (step parts, speed-up, days, cost)")
 
 # %% [markdown]
 # ```{glue:figure} fig_scaling_cost

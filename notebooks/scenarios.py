@@ -23,16 +23,16 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import scenarios as chapter
 from analysis.figures import scenarios as figures
-from analysis.page.notebook import glue_figure, start
+from analysis.page.notebook import glue_figure, publish, start
 from analysis.page.tables import answer_from_results
 
-P, R = start("scenarios", globals(), show_parameters=False)
-E = chapter.compute(P, R.upstream)
-R.record(E)
+P, upstream = start("scenarios", globals(), show_parameters=False)
+R = chapter.compute(P, upstream)
+publish(R, P)
 display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 
 # %% tags=["remove-input"]
-glue_figure("fig_scenarios_compare", figures.compare(E))
+glue_figure("fig_scenarios_compare", figures.compare(R))
 
 # %% [markdown]
 # {numref}`fig-scenarios-compare` sets each shipped scenario's headline results against the report's
@@ -77,7 +77,7 @@ show_parameters(P, R)
 # and the line that are wrong.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.files_markdown(E)))
+display(Markdown(figures.files_markdown(R)))
 
 # %% [markdown]
 # ## Headline results
@@ -90,8 +90,10 @@ display(Markdown(figures.files_markdown(E)))
 # {numref}`fig-scenarios-compare` shows the same as ratios to the report's defaults.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.results_markdown(E)))
-R.add_table("scenarios", E.tables["scenarios"], "headline results of every shipped scenario")
+display(Markdown(figures.results_markdown(R)))
+from analysis.page.notebook import offer_table
+
+offer_table(R, "scenarios", R.tables["scenarios"], "headline results of every shipped scenario")
 
 # %% tags=["remove-cell"]
 R.save()

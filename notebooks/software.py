@@ -23,18 +23,18 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import software as chapter
 from analysis.figures import software as figures
-from analysis.page.notebook import claims_table, comparison_table, glue_facts, glue_figure, start
+from analysis.page.notebook import claims_table, comparison_table, glue_facts, glue_figure, publish, start
 from analysis.page.tables import answer_from_results
 
-P, R = start("software", globals(), show_parameters=False)
-E = chapter.compute(P, R.upstream)
-R.record(E)
+P, upstream = start("software", globals(), show_parameters=False)
+R = chapter.compute(P, upstream)
+publish(R, P)
 display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 glue_facts(*figures.FACTS)
-figures.glue_prose(E, P)
+figures.glue_prose(R, P)
 
 # %% tags=["remove-input"]
-glue_figure("fig_software_mfu", figures.release_figure(E))
+glue_figure("fig_software_mfu", figures.release_figure(R))
 
 # %% [markdown]
 # {numref}`fig-software-mfu` follows the MFU of NVIDIA's H100 reference runs across its software
@@ -94,10 +94,12 @@ display(Markdown(comparison_table(R, figures.COMPARED["gpt3"])))
 # releases, the table says so) and plots its MFU against the release date.
 
 # %% tags=["remove-input"]
-R.add_table("releases", E.tables["releases"], "MFU by software release")
+from analysis.page.notebook import offer_table
+
+offer_table(R, "releases", R.tables["releases"], "MFU by software release")
 
 # %% tags=["remove-input"]
-display(Markdown(figures.release_gains_table(E)))
+display(Markdown(figures.release_gains_table(R)))
 
 # %% [markdown]
 # After its big 2024 gains the stack moved little for the largest dense models: between NVIDIA's

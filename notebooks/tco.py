@@ -24,17 +24,17 @@ from IPython.display import Markdown, display
 from analysis.chapters import tco as chapter
 from analysis.figures import opex as opex_figures
 from analysis.figures import tco as figures
-from analysis.page.notebook import bands_table, claims_table, comparison_table, glue_facts, glue_figure, start
+from analysis.page.notebook import bands_table, claims_table, comparison_table, glue_facts, glue_figure, publish, start
 from analysis.page.tables import answer_from_results
 
-P, R = start("tco", globals(), show_parameters=False)
-E = chapter.compute(P, R.upstream)
-R.record(E)
+P, upstream = start("tco", globals(), show_parameters=False)
+R = chapter.compute(P, upstream)
+publish(R, P)
 display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
 glue_facts("A12_tco_ratio", "A13_h100_usd_per_gpu_hour")
 
 # %% tags=["remove-input"]
-glue_figure("fig_tco_breakeven", figures.breakeven(E))
+glue_figure("fig_tco_breakeven", figures.breakeven(R))
 
 # %% [markdown]
 # {numref}`fig-tco-breakeven` shows the speed-up per GPU that GB200 needs to match the H100's cost
@@ -73,7 +73,7 @@ show_parameters(P, R)
 # ## TCO per GPU-hour
 
 # %% tags=["remove-input"]
-display(Markdown(figures.per_gpu_hour_table(E)))
+display(Markdown(figures.per_gpu_hour_table(R)))
 display(Markdown(comparison_table(R, [("h100_tco_usd_per_gpu_hour", "A13_h100_usd_per_gpu_hour"),
                                       ("gb200_breakeven_speedup", "A12_tco_ratio")])))
 
@@ -99,7 +99,7 @@ display(Markdown(comparison_table(R, [("h100_tco_usd_per_gpu_hour", "A13_h100_us
 # hyperscaler bond yields and CoreWeave's GPU-backed loans:
 
 # %% tags=["remove-input"]
-display(Markdown(opex_figures.anchors_table(E)))
+display(Markdown(opex_figures.anchors_table(R)))
 
 # %% [markdown]
 # On these inputs the H100 lands {glue:text}`h100_tco_vs_report_pct:+.0f` % from the report's
@@ -114,7 +114,7 @@ display(Markdown(opex_figures.anchors_table(E)))
 # calibrated to the report's basis; the book no longer does that.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.a13_check_table(E)))
+display(Markdown(figures.a13_check_table(R)))
 
 # %% [markdown]
 # The report's basis fits a cheaper datacenter than a wholesale rent, cheaper maintenance, or a
@@ -156,8 +156,10 @@ display(Markdown(figures.a13_check_table(E)))
 # the host and network, as the book's IT power per GPU does (before the PUE).
 
 # %% tags=["remove-input"]
-display(Markdown(figures.owning_anchors_table(E)))
-R.add_table("owning_anchors", E.tables["owning_anchors"], "SemiAnalysis's public owning costs and all-in power per GPU")
+display(Markdown(figures.owning_anchors_table(R)))
+from analysis.page.notebook import offer_table
+
+offer_table(R, "owning_anchors", R.tables["owning_anchors"], "SemiAnalysis's public owning costs and all-in power per GPU")
 
 # %% [markdown]
 # ## Dollars per million training tokens
@@ -188,9 +190,9 @@ display(Markdown(comparison_table(R, [
 # {ref}`plan chapter <chapter-plan>` prices the run at Meta's measured speed with its failures). Every benchmark row:
 
 # %% tags=["remove-input"]
-R.add_table("usd_per_million_tokens_by_row", E.tables["usd_per_million_tokens_by_row"],
+offer_table(R, "usd_per_million_tokens_by_row", R.tables["usd_per_million_tokens_by_row"],
             "cost per 1M tokens for every benchmark row")
-display(Markdown(figures.usd_per_million_tokens_table(E)))
+display(Markdown(figures.usd_per_million_tokens_table(R)))
 
 # %% [markdown]
 # ## The speed-up GB200 must deliver
@@ -219,8 +221,8 @@ display(HTML(whatif_panel("tco")))
 # depreciated, or a price war.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.rental_table(E)))
-glue_figure("fig_tco_rent_vs_own", figures.rent_vs_own(E))
+display(Markdown(figures.rental_table(R)))
+glue_figure("fig_tco_rent_vs_own", figures.rent_vs_own(R))
 
 # %% [markdown]
 # {numref}`fig-tco-rent-vs-own` sets each dated rental price against the cost of owning.
@@ -242,7 +244,7 @@ glue_figure("fig_tco_rent_vs_own", figures.rent_vs_own(E))
 # Prices, lives, rates and tariffs are not known exactly. Drawing them all within their ranges gives these bands for this chapter's headline numbers (the cost per token is for Llama 3.1 405B in BF16 on {glue:text}`llama31_405b_bf16_reference_gpus:,.0f` H100s).
 
 # %% tags=["remove-input"]
-display(Markdown(bands_table(E.tables["bands"], E["monte_carlo_draws_count"])))
+display(Markdown(bands_table(R.tables["bands"], R["monte_carlo_draws_count"])))
 
 # %% [markdown]
 # ## The seed's claims, checked

@@ -23,17 +23,19 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import uncertainty as chapter
 from analysis.figures import uncertainty as figures
-from analysis.page.notebook import glue, glue_figure, start
+from analysis.page.notebook import glue, glue_figure, publish, start
 from analysis.page.tables import answer_from_results
 
-P, R = start("uncertainty", globals(), show_parameters=False)
-E = chapter.compute(P, R.upstream)
-R.record(E)
+P, upstream = start("uncertainty", globals(), show_parameters=False)
+R = chapter.compute(P, upstream)
+publish(R, P)
 display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
-R.add_table("bands", E.tables["bands"].reset_index(names="output"), "point estimates and P10 / P50 / P90 bands")
+from analysis.page.notebook import offer_table
+
+offer_table(R, "bands", R.tables["bands"].reset_index(names="output"), "point estimates and P10 / P50 / P90 bands")
 
 # %% tags=["remove-input"]
-glue_figure("fig_uncertainty_bands", figures.bands_figure(E))
+glue_figure("fig_uncertainty_bands", figures.bands_figure(R))
 
 # %% [markdown]
 # {numref}`fig-uncertainty-bands` shows how far each headline result can move when every uncertain
@@ -74,8 +76,8 @@ show_parameters(P, R)
 # bibliography; *assumption* ranges are the book's, and the note says why.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.inputs_markdown(E)))
-R.add_table("inputs", E.tables["inputs"], "the uncertain inputs and their ranges")
+display(Markdown(figures.inputs_markdown(R)))
+offer_table(R, "inputs", R.tables["inputs"], "the uncertain inputs and their ranges")
 
 # %% [markdown]
 # ## Bands for the headline numbers
@@ -84,7 +86,7 @@ R.add_table("inputs", E.tables["inputs"], "the uncertain inputs and their ranges
 # estimate is the model at this build's values; P10 and P90 bound the middle 80 % of the draws.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.bands_markdown(E)))
+display(Markdown(figures.bands_markdown(R)))
 
 # %% [markdown]
 # A band is lopsided where its inputs' ranges are: the tariff's cited range runs much further
@@ -105,12 +107,12 @@ display(Markdown(figures.bands_markdown(E)))
 # {numref}`fig-uncertainty-tornado-breakeven` for GB200's break-even.
 
 # %% tags=["remove-input"]
-glue_figure("fig_uncertainty_tornado_cost", figures.tornado_figure(E, "tornado_cost"))
-glue_figure("fig_uncertainty_tornado_breakeven", figures.tornado_figure(E, "tornado_breakeven"))
-R.add_table("tornado_cost", E.tables["tornado_cost"], "one-at-a-time swings of the cost per 1M tokens")
-R.add_table("tornado_breakeven", E.tables["tornado_breakeven"], "one-at-a-time swings of GB200's break-even")
-glue("top_cost_driver", chapter.top_driver(E, "tornado_cost"))
-glue("top_breakeven_driver", chapter.top_driver(E, "tornado_breakeven"))
+glue_figure("fig_uncertainty_tornado_cost", figures.tornado_figure(R, "tornado_cost"))
+glue_figure("fig_uncertainty_tornado_breakeven", figures.tornado_figure(R, "tornado_breakeven"))
+offer_table(R, "tornado_cost", R.tables["tornado_cost"], "one-at-a-time swings of the cost per 1M tokens")
+offer_table(R, "tornado_breakeven", R.tables["tornado_breakeven"], "one-at-a-time swings of GB200's break-even")
+glue("top_cost_driver", chapter.top_driver(R, "tornado_cost"))
+glue("top_breakeven_driver", chapter.top_driver(R, "tornado_breakeven"))
 
 # %% [markdown]
 # ```{glue:figure} fig_uncertainty_tornado_cost

@@ -62,8 +62,8 @@ def test_failing_section_exits_1_naming_section_cell_and_error(tmp_path):
 
     root = copy_repo(tmp_path / "repo")
     nb = root / "notebooks" / "cluster.py"
-    nb.write_text(nb.read_text().replace("C = chapter.compute(P, R.upstream)",
-                                         'C = chapter.compute(P, R.upstream)\nraise RuntimeError("boom")'))
+    nb.write_text(nb.read_text().replace("R = chapter.compute(P, upstream)",
+                                         'R = chapter.compute(P, upstream)\nraise RuntimeError("boom")'))
     out = tmp_path / "out"
     proc = run_cli("run", "cluster", "--notebook", "--out", str(out), cwd=root)
     assert proc.returncode == 1

@@ -13,7 +13,6 @@ from __future__ import annotations
 import ast
 from functools import cache
 from pathlib import Path
-from types import SimpleNamespace
 
 import matplotlib
 
@@ -30,20 +29,17 @@ NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 
 
 def _figure_calls(section: str):
-    """(imports, the name the chapter's results take, [(figure key, expression)]) of a notebook."""
+    """(imports, [(figure key, expression)]) of a notebook."""
     tree = ast.parse((NOTEBOOKS / f"{section}.py").read_text())
-    imports, results_name, calls = [], None, []
+    imports, calls = [], []
     for node in tree.body:
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("analysis"):
             imports.append(node)
-        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) \
-                and ast.unparse(node.value) == "chapter.compute(P, R.upstream)":
-            results_name = node.targets[0].id
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
                 and ast.unparse(node.value.func) == "glue_figure":
             key, expression = node.value.args
             calls.append((key.value, ast.Expression(expression)))
-    return imports, results_name, calls
+    return imports, calls
 
 
 _done: dict = {}
@@ -51,23 +47,23 @@ _done: dict = {}
 
 @cache
 def _namespace(section: str) -> dict:
-    imports, results_name, _ = _figure_calls(section)
+    imports, _ = _figure_calls(section)
     namespace: dict = {}
     exec(compile(ast.Module(imports, []), f"notebooks/{section}.py", "exec"), namespace)
     results = compute_section(section, {}, _done)
-    namespace[results_name] = results
+    namespace["R"] = results
     namespace["P"] = tracked_parameters(get_section(section), results.parameters)
-    namespace["R"] = SimpleNamespace(upstream={need: _done[need] for need in get_section(section).needs})
+    namespace["upstream"] = {need: _done[need] for need in get_section(section).needs}
     return namespace
 
 
-FIGURES = [(s.name, key) for s in SECTIONS for key, _ in _figure_calls(s.name)[2]]
+FIGURES = [(s.name, key) for s in SECTIONS for key, _ in _figure_calls(s.name)[1]]
 
 
 def draw(section: str, key: str):
     """The figure ``key`` of ``section`` as the book shows it (after plots.finalize)."""
     plots.apply_style()
-    expression = dict(_figure_calls(section)[2])[key]
+    expression = dict(_figure_calls(section)[1])[key]
     fig = eval(compile(expression, f"notebooks/{section}.py", "eval"), _namespace(section))
     return plots.finalize(fig)
 

@@ -291,13 +291,12 @@ def test_book_values_keep_their_units():
 def test_chapter_comparison_tables_measure_differences_as_the_ledger_does():
     """The capex chapter's table shows A09 as +2.0 % against SA's 1.6-1.7x, as the ledger does;
     the energy chapter's C04 grid power (28.45 MW against 28-29 MW) is +0.0 %."""
-    from types import SimpleNamespace
-
+    from analysis.chapters import ChapterResults
     from analysis.page.notebook import comparison_table
 
-    R = SimpleNamespace(results={
-        "gb200_to_h100_capex_ratio": {"label": "GB200 / H100 capex", "value": 3.9e6 / 72 / (250e3 / 8), "unit": "x"},
-        "sa_example_grid_mw": {"label": "grid", "value": 28.44672, "unit": "MW"}})
+    R = ChapterResults("capex")
+    R.add("gb200_to_h100_capex_ratio", 3.9e6 / 72 / (250e3 / 8), "x", "GB200 / H100 capex")
+    R.add("sa_example_grid_mw", 28.44672, "MW", "grid")
     table = comparison_table(R, [("gb200_to_h100_capex_ratio", "A09_allin_capex_ratio"),
                                  ("sa_example_grid_mw", "C04_grid_mw")]).splitlines()
     assert "1.6x to 1.7x" in table[2] and "+2.0 %" in table[2]

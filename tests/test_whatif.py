@@ -203,11 +203,11 @@ def test_start_computes_needed_chapters_outside_the_pipeline(monkeypatch, tmp_pa
     # no results files anywhere, whatever the developer's own _build/ holds
     monkeypatch.setattr(analysis.chapters.results, "results_dir", lambda: tmp_path)
     monkeypatch.setattr(analysis.page.notebook, "results_dir", lambda: tmp_path)
-    P, R = start("downtime", {"tariff_usd_per_kwh": 0.12}, show_parameters=False)
+    P, upstream = start("downtime", {"tariff_usd_per_kwh": 0.12}, show_parameters=False)
     assert P.job_gpus == whatif.base_values(whatif.PANELS["downtime"])["job_gpus"]
-    assert set(R.upstream) == {"tco", "benchmarks", "uncertainty"}
+    assert set(upstream) == {"tco", "benchmarks", "uncertainty"}
     # downtime has no tariff parameter, so the TCO it reads is at the defaults
-    assert R.upstream["tco"]["h100_tco_usd_per_gpu_hour"] == pytest.approx(
+    assert upstream["tco"]["h100_tco_usd_per_gpu_hour"] == pytest.approx(
         compute_section("tco")["h100_tco_usd_per_gpu_hour"], rel=EXACT)
 
 

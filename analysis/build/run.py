@@ -2,7 +2,7 @@
 process by :func:`analysis.chapters.compute_section`, not in a notebook kernel. A needed chapter
 whose build cache entry matches its inputs (:mod:`analysis.build.scheduler`; the cache is only
 read) comes from there instead. The results JSON is the one the notebook writes
-(:class:`analysis.chapters.results.Results`), byte for byte. With ``notebook`` the notebook is executed
+(:meth:`analysis.chapters.ChapterResults.to_json`), byte for byte. With ``notebook`` the notebook is executed
 too (:mod:`analysis.build.execute`), and its results must be the same bytes.
 """
 
@@ -18,7 +18,6 @@ from analysis.build.execute import execute_section
 from analysis.build.scheduler import section_inputs
 from analysis.chapters import ChapterResults, compute_section
 from analysis.chapters.registry import get_section, in_order
-from analysis.chapters.results import Results
 from analysis.data import cache
 from analysis.data.load import table_closure
 from analysis.errors import ExecutionError
@@ -39,12 +38,10 @@ def run_section(name: str, overrides: dict, values: dict[str, dict], root: Path,
         if files is not None:
             raw[section.name] = files[f"{section.name}.json"]
             done[section.name] = ChapterResults.from_json(json.loads(raw[section.name]))
-        else:  # its needs are all in ``done``: computes this one only; recorded as a notebook's R.record
-            R = Results(section.name, values[section.name])
-            R.record(compute_section(section.name, overrides, _done=done), glue=False)  # as the notebook's R.record(E)
-            raw[section.name] = R.to_json().encode()
+        else:  # its needs are all in ``done``: computes this one only
+            raw[section.name] = compute_section(section.name, overrides, _done=done).to_json().encode()
     if files is None:
-        R.save(stage)
+        done[name].save(stage)
     else:
         for suffix in (".json", "__results.csv"):
             (stage / f"{name}{suffix}").write_bytes(files[f"{name}{suffix}"])

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from analysis.chapters.registry import get_section, resolve_section
-from analysis.chapters.results import as_number
+from analysis.chapters.results import as_number, results_json, save_results
 from analysis.data import provenance
 from analysis.params.parameters import Parameters
 
@@ -60,7 +60,8 @@ class Quantities(dict):
 
 @dataclass
 class ChapterResults:
-    """The quantities a chapter computes, in order, plus the tables behind its figures."""
+    """The quantities a chapter computes, in order, plus the tables behind its figures: the one
+    results type of the book (a notebook calls it ``R``; ``upstream`` maps needs to theirs)."""
 
     section: str
     quantities: dict[str, Quantity] = field(default_factory=Quantities)
@@ -92,6 +93,16 @@ class ChapterResults:
 
     def unit(self, key: str) -> str:
         return self.quantities[key].unit
+
+    def to_json(self) -> str:
+        """The results file's text (:mod:`analysis.chapters.results`): what the chapter's notebook
+        and ``python -m analysis run`` write, byte for byte."""
+        return results_json(self.section, self.parameters, self.quantities)
+
+    def save(self, folder=None) -> None:
+        """Write the results JSON and its CSV twin into ``folder`` (default: the results folder).
+        Returns nothing, so a notebook's last cell prints nothing."""
+        save_results(self.section, self.to_json(), self.quantities, folder)
 
     @classmethod
     def from_json(cls, doc: dict) -> ChapterResults:

@@ -44,7 +44,7 @@ from analysis.errors import ExecutionError
 
 # section -> result key -> (value, unit) or (value, unit, reads): reads as analysis.data.provenance
 # records them (None where they were not recorded)
-Results = dict[str, dict[str, tuple]]
+Values = dict[str, dict[str, tuple]]
 # Statuses a row's recorded reads are checked against, and those whose agreement must survive the
 # sourced range of every default the row reads (input_quoted and calibrated rows agree by construction).
 READ_CHECKED = ("reproduced_independently", "consistency")
@@ -78,7 +78,7 @@ def within(difference: float, tolerance: float) -> bool:
 CHECKED = JUDGED_STATUSES  # statuses with a tolerance (a claim's corrected: the book agrees)
 
 
-def _book(results: Results, section: str, key: str | None):
+def _book(results: Values, section: str, key: str | None):
     """(value, unit, reads) of a result, or None; reads is None where they were not recorded."""
     found = results.get(section, {}).get(key) if key else None
     if found is None:
@@ -111,7 +111,7 @@ def status_label(status: str) -> str:
     return status.replace("_", " ")
 
 
-def claims_ledger(results: Results, at_defaults: dict[str, bool]) -> pd.DataFrame:
+def claims_ledger(results: Values, at_defaults: dict[str, bool]) -> pd.DataFrame:
     """One row per seed claim: seed value, original value and link, the book's value, the
     difference, status. ``results`` holds the chapters that were built; a claim of any other
     chapter has no book value. ``fact_status`` is the status of the claim's fact in
@@ -150,7 +150,7 @@ def _facts_by_id() -> dict[str, dict]:
     return load_table("report_facts").set_index("fact_id").to_dict("index")
 
 
-def fact_uses(results: Results, at_defaults: dict[str, bool]) -> pd.DataFrame:
+def fact_uses(results: Values, at_defaults: dict[str, bool]) -> pd.DataFrame:
     """One row per place a checked fact is shown: its primary result (``primary`` True) and each
     of its ``uses``, with the book's value there and its difference from the report's."""
     checks, facts = load_table("fact_checks"), _facts_by_id()
@@ -170,7 +170,7 @@ def fact_uses(results: Results, at_defaults: dict[str, bool]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def facts_ledger(results: Results, at_defaults: dict[str, bool]) -> pd.DataFrame:
+def facts_ledger(results: Values, at_defaults: dict[str, bool]) -> pd.DataFrame:
     """One row per checked report fact: the report's value, the book's (at the primary result),
     the difference, the tolerance, the status and where else the book shows it (``also_in``)."""
     checks, facts = load_table("fact_checks"), _facts_by_id()

@@ -19,11 +19,16 @@ from analysis import reliability as rel
 from analysis.chapters import ChapterResults
 from analysis.data.load import fact, row
 from analysis.data.provenance import aside
-from analysis.opex import HOURS_PER_MONTH
 from analysis.params import defaults as d
-from analysis.units import HOURS_PER_DAY, HOURS_PER_YEAR, SECONDS_PER_HOUR, SECONDS_PER_MINUTE
+from analysis.units import (
+    HOURS_PER_DAY,
+    HOURS_PER_MONTH,
+    HOURS_PER_YEAR,
+    MINUTES_PER_HOUR,
+    SECONDS_PER_HOUR,
+    SECONDS_PER_MINUTE,
+)
 
-MINUTES_PER_HOUR = SECONDS_PER_HOUR / SECONDS_PER_MINUTE
 JOB_SIZES_GPUS = np.geomspace(1_000, 300_000, 60)  # the job sizes the goodput figure sweeps
 MTBF_SIZES_GPUS = np.geomspace(8, 300_000, 80)  # the MTBF figure: from one 8-GPU server, where Kokolis et al. measured
 FAILURE_MODELS = {"per-gpu": "per-GPU scaling of Llama 3's rate (1/GPUs)",

@@ -20,8 +20,7 @@ from analysis.chapters import ChapterResults, gpu_cost, read_bands
 from analysis.data.load import fact, framing, load_table, row
 from analysis.data.provenance import aside
 from analysis.measure import report
-from analysis.opex import HOURS_PER_MONTH
-from analysis.units import TERA
+from analysis.units import HOURS_PER_MONTH, TERA
 
 LABELS = {"h100": "H100", "gb200": "GB200 NVL72"}
 GPU_IDS = {"h100": "h100_sxm", "gb200": "gb200_nvl72"}  # benchmark and price rows' gpu_id per system

@@ -10,9 +10,10 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.ticker import FixedLocator
 
-from analysis.chapters.reliability import MINUTES_PER_HOUR, largest_loss
+from analysis.chapters.reliability import largest_loss
 from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
 from analysis.page.tables import markdown_table
+from analysis.units import MINUTES_PER_HOUR
 
 CATEGORY_COLOURS = {"GPU": PALETTE["vermillion"], "Host": PALETTE["orange"], "Network": PALETTE["blue"],
                     "Dependency": PALETTE["green"], "Unplanned maintenance": PALETTE["purple"],

@@ -29,31 +29,14 @@ from __future__ import annotations
 import math
 import re
 
+from analysis.units import PLURALS, SINGULARS, is_count_unit
+
 __all__ = ["number", "plain", "money", "count", "plural", "percent", "ratio", "times", "flop", "power_of_ten",
            "year", "format_quantity", "unit_label", "param_value", "humanize", "is_count_unit", "is_money_unit", "SUPERSCRIPT"]
 
 SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 MINUS = "-"
 
-# Units whose values are whole things: formatted as integers, pluralised by the number.
-# singular -> plural; a unit is recognised in either form.
-COUNT_UNITS = {
-    "GPU": "GPUs", "row": "rows", "claim": "claims", "fact": "facts", "scenario": "scenarios",
-    "household": "households", "chip": "chips", "port": "ports", "node": "nodes", "site": "sites",
-    "iteration": "iterations", "step": "steps", "sequence": "sequences", "token": "tokens",
-    "draw": "draws", "simulated run": "simulated runs", "server": "servers", "rack": "racks",
-    "link": "links", "failure": "failures", "interruption": "interruptions", "file": "files",
-    "parameter": "parameters", "source": "sources", "chapter": "chapters", "table": "tables",
-    "figure": "figures", "benchmark": "benchmarks", "job": "jobs", "page": "pages",
-}
-# Units that pluralise but may hold fractions (1.5 days).
-MEASURE_UNITS = {
-    "day": "days", "hour": "hours", "minute": "minutes", "month": "months", "year": "years",
-    "week": "weeks", "second": "seconds", "household-year": "household-years", "GPU-day": "GPU-days",
-    "GPU-hour": "GPU-hours", "GPU-month": "GPU-months", "GPU-year": "GPU-years",
-}
-_PLURALS = {**COUNT_UNITS, **MEASURE_UNITS}
-_SINGULARS = {v: k for k, v in _PLURALS.items()}
 _WORDS = ((1e12, "trillion"), (1e9, "billion"), (1e6, "million"))
 _MONEY = ((1e12, "T"), (1e9, "B"), (1e6, "M"))
 
@@ -154,7 +137,7 @@ def plural(n, singular: str, plural_form: str | None = None, fmt=None) -> str:
     n = _finite(n)
     if fmt is None:
         fmt = count if float(n).is_integer() else number
-    word = singular if n == 1 else (plural_form or _PLURALS.get(singular) or _pluralise(singular))
+    word = singular if n == 1 else (plural_form or PLURALS.get(singular) or _pluralise(singular))
     return f"{fmt(n)} {word}"
 
 
@@ -211,12 +194,6 @@ def is_money_unit(unit: str) -> bool:
     return unit.strip().startswith(("USD", "$"))
 
 
-def is_count_unit(unit: str) -> bool:
-    """Whether ``unit`` counts whole things ('GPUs', 'rows', 'count', ...)."""
-    unit = unit.strip()
-    return unit in ("count", "number") or unit in COUNT_UNITS or unit in _SINGULARS and _SINGULARS[unit] in COUNT_UNITS
-
-
 _PER = {"yr": "year", "GPU": "GPU", "kWh": "kWh", "server": "server", "rack": "rack",
         "GPU-hour": "GPU-hour", "GPU-month": "GPU-month", "day": "day"}
 
@@ -233,10 +210,10 @@ def _money_unit(rest: str) -> str:
 
 def _unit_for(unit: str, value: float) -> str:
     """The unit's singular or plural form to go with ``value``."""
-    if value == 1 and unit in _SINGULARS:
-        return _SINGULARS[unit]
-    if value != 1 and unit in _PLURALS and unit not in _SINGULARS:
-        return _PLURALS[unit]
+    if value == 1 and unit in SINGULARS:
+        return SINGULARS[unit]
+    if value != 1 and unit in PLURALS and unit not in SINGULARS:
+        return PLURALS[unit]
     return unit
 
 
@@ -325,6 +302,6 @@ def format_quantity(value, unit: str) -> str:
     if is_count_unit(unit):
         whole = float(value).is_integer() or abs(value) >= 1e6
         return f"{count(value) if whole else number(value)} {_unit_for(unit, value)}"
-    if unit in _PLURALS or unit in _SINGULARS:
+    if unit in PLURALS or unit in SINGULARS:
         return f"{number(value)} {_unit_for(unit, value)}"
     return f"{number(value)} {unit}"

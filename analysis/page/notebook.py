@@ -1,10 +1,16 @@
-"""What a chapter notebook calls first: resolve its parameters, show them, set the figure style.
+"""What a chapter notebook calls: resolve its parameters, show them, set the figure style, then
+publish the chapter's results for the prose and the book.
 
-    P, R = start("cluster", globals())
+    P, upstream = start("cluster", globals())
+    R = chapter.compute(P, upstream)
+    publish(R, P)
+    ...
+    R.save()
 
-``P`` holds the validated parameter values (``P.gpus``); ``R`` collects results (``R.add``) and
-glues them for the prose. Values come from the notebook's namespace, where papermill injects
-overrides, and otherwise from the one definition in :mod:`analysis.params.defaults`.
+``P`` holds the validated parameter values (``P.gpus``); ``upstream`` the results of the chapters
+it needs; ``R`` is the chapter's :class:`analysis.chapters.ChapterResults`, whose every quantity
+:func:`publish` glues for ``{glue:text}``. Values come from the notebook's namespace, where papermill
+injects overrides, and otherwise from the one definition in :mod:`analysis.params.defaults`.
 """
 
 from __future__ import annotations
@@ -12,9 +18,10 @@ from __future__ import annotations
 from analysis.chapters import ChapterResults, compute_section, tracked_parameters
 from analysis.chapters.ledger import difference_rel
 from analysis.chapters.registry import SECTIONS, get_section, resolve_section
-from analysis.chapters.results import Results, load_results, results_dir
+from analysis.chapters.results import load_results, results_dir
 from analysis.data import provenance
 from analysis.data.load import load_table, row
+from analysis.errors import ExecutionError
 from analysis.page.formatting import format_quantity as fq
 from analysis.page.formatting import humanize, money, plain, unit_label
 from analysis.page.names import fact_link
@@ -56,21 +63,45 @@ def parameter_table(section_name: str, values: dict) -> str:
 
 
 def start(section_name: str, namespace: dict, show_parameters: bool = True):
-    """Validate the section's parameters from ``namespace`` (where papermill injects them; any not
-    there take their default from :mod:`analysis.params.defaults`), style the figures, and load the
-    results of the sections it needs into ``R.upstream`` (for ``chapters.<name>.compute``).
-    With ``show_parameters`` it displays the parameter table here; otherwise call
+    """``(P, upstream)``: the section's parameters validated from ``namespace`` (where papermill
+    injects them; any not there take their default from :mod:`analysis.params.defaults`) and the
+    results of the sections it needs (for ``chapters.<name>.compute``); styles the figures. With
+    ``show_parameters`` it displays the parameter table here; otherwise call
     :func:`show_parameters` where the chapter wants it."""
     section = get_section(section_name)
     given = {p.name: namespace[p.name] for p in section.params if p.name in namespace}
     values = resolve_section(section, given)
     apply_style()
-    R = Results(section_name, values)
-    R.upstream = {need: _upstream(need, given) for need in section.needs}
+    upstream = {need: _upstream(need, given) for need in section.needs}
     if show_parameters:
         _display_parameters(section_name, values)
     provenance.begin()  # this kernel computes one chapter: record what each of its results reads
-    return tracked_parameters(section, values), R
+    return tracked_parameters(section, values), upstream
+
+
+def publish(R: ChapterResults, P) -> None:
+    """Record on ``R`` the parameters its chapter ran with (``P``; the results file keeps them)
+    and glue every quantity under its key for ``{glue:text}``. A whole count is an int
+    (:func:`analysis.chapters.results.as_number`), so the prose reads "11 reproduced", not "11.0"."""
+    from myst_nb import glue as myst_glue
+
+    R.parameters = P.as_dict()
+    for key, q in R.quantities.items():
+        myst_glue(key, q.value, display=False)
+
+
+def offer_table(R: ChapterResults, name: str, table, title: str) -> None:
+    """Write ``table`` (a DataFrame) as ``<results dir>/<section>__<name>.csv`` and show a
+    download link: the data behind a chapter's table or figure, for readers to reuse."""
+    from IPython.display import Markdown, display
+
+    if not name.replace("_", "").isalnum():
+        raise ExecutionError(f"table name {name!r} must be letters, digits and underscores")
+    folder = results_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    filename = f"{R.section}__{name}.csv"
+    table.to_csv(folder / filename, index=False, float_format="%.6g", lineterminator="\n")
+    display(Markdown(f"{{download}}`Download the data: {title} (CSV) <data/{filename}>`"))
 
 
 def _upstream(need: str, given: dict):
@@ -97,7 +128,7 @@ def _display_parameters(section_name: str, values: dict) -> None:
 
 
 def show_parameters(P, R) -> None:
-    """Display the parameter table of the chapter that ``R`` records (see :func:`start`)."""
+    """Display the parameter table of ``R``'s chapter (see :func:`start`)."""
     _display_parameters(R.section, P.as_dict())
 
 
@@ -111,12 +142,12 @@ def comparison_table(R, pairs) -> str:
     ``pairs`` is a list of ``(results key, fact id)``; report values come from report_facts.csv."""
     lines = ["| Quantity | This book | Report | Difference | Fact |", "|---|---|---|---|---|"]
     for key, fact_id in pairs:
-        res, f = R.results[key], row("report_facts", fact_id)
+        res, f = R.quantities[key], row("report_facts", fact_id)
         report = format_quantity(f["value"], f["unit"])
         if f["value_high"] == f["value_high"]:  # a range; the difference is from its nearer end, as in the ledger
             report += f" to {format_quantity(f['value_high'], f['unit'])}"
-        difference = difference_rel(res["value"], f["value"], f["value_high"])
-        lines.append(_md_row(res["label"], format_quantity(res["value"], res["unit"]), report,
+        difference = difference_rel(res.value, f["value"], f["value_high"])
+        lines.append(_md_row(res.label, format_quantity(res.value, res.unit), report,
                              f"{difference * 100:+.1f} %" if difference == difference else "—",
                              f"{fact_link(fact_id)} ({f['confidence']})"))
     return "\n".join(lines)
@@ -133,9 +164,8 @@ def claims_table(section_name: str, R) -> str:
             f = row("report_facts", c.fact_id)
             original = f"{format_quantity(f['value'], f['unit'])} ({fact_link(c.fact_id)})"
         book = "—"
-        if isinstance(c.results_key, str) and c.results_key in R.results:
-            r = R.results[c.results_key]
-            book = format_quantity(r["value"], r["unit"])
+        if isinstance(c.results_key, str) and c.results_key in R:
+            book = format_quantity(R[c.results_key], R.unit(c.results_key))
         seed = c.seed_value if isinstance(c.seed_value, str) else "—"
         lines.append(_md_row(f"**{c.claim_id}** {humanize(c.claim)}", humanize(seed), original, book,
                              c.status.replace("_", " "), humanize(c.explanation)))
@@ -187,7 +217,7 @@ def glue_money(R, *keys: str) -> None:
     """Glue each result as ``<key>_money``, in dollars as :func:`analysis.page.formatting.money` writes
     them for readers ('$54,170', '$54.4M'): no more digits than the estimate holds."""
     for key in keys:
-        glue(f"{key}_money", money(R.results[key]["value"]), display=False)
+        glue(f"{key}_money", money(R[key]), display=False)
 
 
 def glue_figure(key: str, fig) -> None:

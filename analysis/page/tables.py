@@ -170,8 +170,8 @@ def answer_box(items, title: str = "In short", more: str | None = None, verdict:
 
     ``items`` is a list of ``(label, value, unit)`` (the value formatted with
     :func:`analysis.page.formatting.format_quantity`) or of ready strings (Markdown). For results
-    recorded with ``R.add`` pass ``[(R.results[k]["label"], R[k], R.results[k]["unit"]) for k in keys]``,
-    or use :func:`answer_from_results`. ``more`` is a closing sentence (e.g. where the method is)."""
+    a chapter computed pass ``[(R.quantities[k].label, R[k], R.unit(k)) for k in keys]``, or use
+    :func:`answer_from_results`. ``more`` is a closing sentence (e.g. where the method is)."""
     lines = []
     for item in items:
         if isinstance(item, str):
@@ -185,7 +185,7 @@ def answer_box(items, title: str = "In short", more: str | None = None, verdict:
 
 
 def answer_from_results(R, keys, title: str = "In short", more: str | None = None) -> str:
-    """:func:`answer_box` from results a chapter recorded with ``R.add`` (label, value, unit),
+    """:func:`answer_box` from a chapter's results ``R`` (label, value, unit of each of ``keys``),
     opening with the chapter's verdict (:func:`analysis.figures.verdicts.verdict`)."""
-    return answer_box([(R.results[k]["label"], R.results[k]["value"], R.results[k]["unit"]) for k in keys],
-                      title, more, verdict=verdict(R.section, lambda k: R.results[k]["value"]))
+    return answer_box([(R.quantities[k].label, R[k], R.unit(k)) for k in keys],
+                      title, more, verdict=verdict(R.section, R.__getitem__))

@@ -40,6 +40,7 @@ from analysis.chapters.registry import get_section, resolve_section
 from analysis.data.load import derived, load_table
 from analysis.params.parameters import Parameters
 from analysis.planner import backtest
+from analysis.units import MINUTES_PER_HOUR
 
 GRID_FOLDER = "whatif"  # under the book's static folder: _static/whatif/<panel>.js
 
@@ -105,7 +106,7 @@ def _cluster(P) -> dict:
 def _goodput(P) -> dict:
     job = reliability.cluster_time_shares(P, rel.llama3_snapshot())
     return {"cluster_goodput_frac": job["shares"]["useful training"],
-            "cluster_job_mtbf_minutes": job["job_mtbf_hours"] * reliability.MINUTES_PER_HOUR}
+            "cluster_job_mtbf_minutes": job["job_mtbf_hours"] * MINUTES_PER_HOUR}
 
 
 PLAN_MODEL, PLAN_GPU = "llama31_405b", "h100_sxm"
