@@ -30,7 +30,7 @@ from analysis.page.tables import answer_from_results
 P, upstream = start("capex", globals(), show_parameters=False)
 R = chapter.compute(P, upstream)
 publish(R, P)
-display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
+display(Markdown(answer_from_results(R, figures.ANSWER, figures.verdict(R), more=figures.ANSWER_MORE)))
 glue_facts("A09_allin_capex_ratio", "A13_h100_usd_per_gpu_hour")
 glue_seed_numbers("S03_h100_server_usd", "S05_gb200_rack_usd", "S06_gb200_allin_usd", "S07_capex_ratio")
 

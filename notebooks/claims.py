@@ -29,7 +29,7 @@ from analysis.page.tables import answer_from_results
 P, upstream = start("claims", globals(), show_parameters=False)
 R = chapter.compute(P, upstream)  # raises, and so fails the build, if the ledger does not hold
 publish(R, P)
-display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
+display(Markdown(answer_from_results(R, figures.ANSWER, figures.verdict(R), more=figures.ANSWER_MORE)))
 offer_table(R, "seed_claims", R.tables["seed_claims"], "the seed claims ledger")
 offer_table(R, "report_facts_checked", R.tables["report_facts_checked"], "the report figures the book recomputes")
 offer_table(R, "ranges", R.tables["ranges"], "each row that depends on a default, at the ends of that default's range")

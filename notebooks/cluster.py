@@ -29,10 +29,15 @@ from analysis.page.tables import answer_from_results
 P, upstream = start("cluster", globals(), show_parameters=False)
 R = chapter.compute(P, upstream)
 publish(R, P)
-display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
+display(Markdown(answer_from_results(R, figures.ANSWER, figures.verdict(R), more=figures.ANSWER_MORE)))
 glue_facts("B03_datacenter_mw", "B04_annual_twh", "B07_days", "B08_a100_cluster_eflops", "B10_peak_ratio",
            "B12_gpt4_days", "A04_h100_server_allin_usd", "C02_w_per_gpu")
 glue("dtype", P.dtype.upper(), display=False)
+
+# %% tags=["remove-input"]
+from analysis.page.notebook import glue_money
+
+glue_money(R, "cluster_annual_electricity_usd", "capex_usd")
 
 # %% tags=["remove-input"]
 figures.glue_flops(R)
@@ -106,7 +111,7 @@ display(Markdown(comparison_table(R, [
 # its {glue:text}`fact_B07_days:.0f`-{glue:text}`fact_B07_days_high:.0f` days imply.
 #
 # GPT-4's {glue:text}`gpt4_train_flop_text` FLOP on its A100 cluster imply an MFU of
-# {glue:text}`gpt4_implied_mfu_low_pct:.0f`-{glue:text}`gpt4_implied_mfu_high_pct:.0f` %
+# {glue:text}`gpt4_implied_mfu_low:.0%`-{glue:text}`gpt4_implied_mfu_high:.0%`
 # (whole-run, downtime included). At {glue:text}`mfu_selected_pct:.0f` % MFU in
 # {glue:text}`dtype`, this cluster would redo that run in
 # {glue:text}`gpt4_retrain_days:.1f` days (report: "~{glue:text}`fact_B12_gpt4_days:.0f` days"), or
@@ -137,7 +142,7 @@ offer_table(R, "compute_by_cluster_size", R.tables["compute_by_cluster_size"],
 #
 # The cluster needs {glue:text}`cluster_it_mw:.0f` MW of critical IT and
 # {glue:text}`cluster_facility_mw:.0f` MW at the meter. Over a year that is
-# {glue:text}`cluster_annual_energy_twh:.2f` TWh and \${glue:text}`cluster_annual_electricity_musd:.1f`M of
+# {glue:text}`cluster_annual_energy_twh:.2f` TWh and {glue:text}`cluster_annual_electricity_usd_money` of
 # electricity. The report's {glue:text}`fact_B04_annual_twh:.2f` TWh differs by
 # {glue:text}`cluster_annual_energy_vs_b04_pct:+.1f` %: neither the report's PUE nor its exact IT
 # load is printed, and its "~{glue:text}`fact_B03_datacenter_mw:.0f` MW" of critical IT is larger
@@ -187,10 +192,10 @@ display(HTML(whatif_panel("cluster")))
 # sits below the report's bound; the gap is the price per GPU that the bound implies.
 #
 # At \${glue:text}`capex_usd_per_gpu:,.0f` per GPU the cluster costs
-# \${glue:text}`capex_busd:.2f`B; the report's bound implies at least
+# {glue:text}`capex_usd_money`; the report's bound implies at least
 # \${glue:text}`report_implied_capex_usd_per_gpu:,.0f` per GPU at 2024 prices. Either way the
 # yearly electricity bill is a small fraction of the capital,
-# {glue:text}`electricity_share_of_capex_pct:.1f` % a year here: owning GPUs is a capital
+# {glue:text}`electricity_share_of_capex_frac:.1%` a year here: owning GPUs is a capital
 # business first.
 
 # %% tags=["remove-input"]

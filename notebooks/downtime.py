@@ -29,7 +29,7 @@ from analysis.page.tables import answer_from_results
 P, upstream = start("downtime", globals(), show_parameters=False)
 R = chapter.compute(P, upstream)
 publish(R, P)
-display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
+display(Markdown(answer_from_results(R, figures.ANSWER, figures.verdict(R), more=figures.ANSWER_MORE)))
 glue_facts("A12_tco_ratio")
 
 # %% tags=["remove-input"]
@@ -115,9 +115,9 @@ show_parameters(P, R)
 display(Markdown(comparison_table(R, [("gb200_breakeven_speedup", "A12_tco_ratio"),
                                       ("gb200_vs_h100_deepseek_v3_bf16_throughput_ratio", "A49_deepseek_ratio")])))
 display(Markdown(figures.token_costs_table(R)))
-glue("l405_verdict", figures.verdict(R, "gb200_vs_h100_llama31_405b_bf16_throughput_ratio",
+glue("l405_verdict", figures.clears_or_falls_short(R, "gb200_vs_h100_llama31_405b_bf16_throughput_ratio",
                                      "gb200_breakeven_speedup_with_downtime"))
-glue("dsv3_verdict", figures.verdict(R, "gb200_vs_h100_deepseek_v3_bf16_throughput_ratio", "gb200_breakeven_speedup"))
+glue("dsv3_verdict", figures.clears_or_falls_short(R, "gb200_vs_h100_deepseek_v3_bf16_throughput_ratio", "gb200_breakeven_speedup"))
 
 # %% [markdown]
 # GB200 runs Llama 3.1 405B {glue:text}`gb200_vs_h100_llama31_405b_bf16_throughput_ratio:.2f`x

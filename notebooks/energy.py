@@ -29,8 +29,13 @@ from analysis.page.tables import answer_from_results
 P, upstream = start("energy", globals(), show_parameters=False)
 R = chapter.compute(P, upstream)
 publish(R, P)
-display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
+display(Markdown(answer_from_results(R, figures.ANSWER, figures.verdict(R), more=figures.ANSWER_MORE)))
 figures.glue_labels(R)
+
+# %% tags=["remove-input"]
+from analysis.page.notebook import glue_money
+
+glue_money(R, "sa_example_annual_electricity_usd")
 
 # %% tags=["remove-cell"]
 glue_facts("A26_household_kwh", "A26_household_w", "A28_gpt3_fp8_j_per_token", "A28_gpt3_bf16_j_per_token",
@@ -139,7 +144,7 @@ display(Markdown(comparison_table(R, [("h100_meter_w_per_gpu", "A31_allin_w_per_
 #
 # Scaling Llama 3 70B in FP8 from {glue:text}`llama31_70b_fp8_small_cluster_gpus:,.0f` to
 # {glue:text}`llama31_70b_fp8_large_cluster_gpus:,.0f` GPUs costs
-# {glue:text}`llama31_70b_fp8_energy_increase_pct:.1f` % more energy per token, because MFU falls while
+# {glue:text}`llama31_70b_fp8_energy_increase_frac:.1%` more energy per token, because MFU falls while
 # the power per GPU does not. SA calls this "~{glue:text}`report_llama31_70b_fp8_energy_increase_pct:.0f` %", but its own household-years
 # ({glue:text}`fact_A43_households_64:.0f` and {glue:text}`fact_A43_households_2048:.0f`) and MFUs give
 # the smaller figure.
@@ -285,7 +290,7 @@ display(Markdown(comparison_table(R, [("cluster_facility_mw", "B03_datacenter_mw
 # {glue:text}`sa_example_it_mw:.1f` MW of critical IT; at {glue:text}`sa_example_utilization_frac:.0%`
 # utilization and a PUE of {glue:text}`sa_example_pue:.2f` they draw {glue:text}`sa_example_grid_mw:.1f` MW
 # from the grid, {glue:text}`sa_example_annual_mwh:,.0f` MWh a year, which at
-# \${glue:text}`sa_example_tariff_usd_per_kwh:.3f` per kWh costs \${glue:text}`sa_example_annual_electricity_musd:.1f`M.
+# \${glue:text}`sa_example_tariff_usd_per_kwh:.3f` per kWh costs {glue:text}`sa_example_annual_electricity_usd_money`.
 
 # %% tags=["remove-input"]
 display(Markdown(comparison_table(R, [("sa_example_it_mw", "C03_critical_it_mw"), ("sa_example_grid_mw", "C04_grid_mw"),

@@ -28,7 +28,7 @@ from analysis.page.tables import answer_from_results
 P, upstream = start("intro", globals(), show_parameters=False)
 R = chapter.compute(P, upstream)
 publish(R, P)
-display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
+display(Markdown(answer_from_results(R, figures.ANSWER, figures.verdict(R), more=figures.ANSWER_MORE)))
 glue_values(figures.prose_numbers(R))
 glue_figure("fig_intro_verdict", figures.verdict_figure(upstream["benchmarks"], R))
 

@@ -29,7 +29,7 @@ from analysis.page.tables import answer_from_results
 P, upstream = start("mlperf", globals(), show_parameters=False)
 R = chapter.compute(P, upstream)
 publish(R, P)
-display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
+display(Markdown(answer_from_results(R, figures.ANSWER, figures.verdict(R), more=figures.ANSWER_MORE)))
 figures.glue_prose(R)
 
 # %% [markdown]

@@ -29,8 +29,9 @@ from analysis.page.tables import answer_from_results
 P, upstream = start("network", globals(), show_parameters=False)
 R = chapter.compute(P, upstream)
 publish(R, P)
-glue_money(R, "allin_minus_server_usd_per_gpu", "ethernet_switch_usd_for_b34_saving")
-display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
+glue_money(R, "allin_minus_server_usd_per_gpu", "ethernet_switch_usd_for_b34_saving", "network_capex_usd",
+           "network_switches_usd", "bluefield3_extra_capex_usd", "ethernet_vs_infiniband_capex_saving_usd")
+display(Markdown(answer_from_results(R, figures.ANSWER, figures.verdict(R), more=figures.ANSWER_MORE)))
 glue_facts("B23_copper_frac", "B34_capex_saving_usd", "B34_power_saving_usd_per_yr", "B24_optics_w",
            "B17_single_mode_cost_ratio", "B14_network_storage_frac")
 
@@ -120,14 +121,14 @@ display(Markdown(figures.components_table()))
 # %% [markdown]
 # ## What the network costs and draws
 #
-# This chapter's design costs \${glue:text}`network_capex_musd:,.0f`M with its front-end and
+# This chapter's design costs {glue:text}`network_capex_usd_money` with its front-end and
 # storage network, priced at {glue:text}`network_frontend_storage_pct:.1f` % of the backend (the
 # share of a node's bandwidth NVIDIA's HGX reference design gives it), \${glue:text}`network_capex_usd_per_gpu:,.0f` per GPU:
-# {glue:text}`network_capex_share_of_cluster_pct:.0f` % of the cluster's all-in capital, of which
-# switches are \${glue:text}`network_switches_musd:,.0f`M. SemiAnalysis's all-in and bare server prices
+# {glue:text}`network_capex_share_of_cluster_frac:.0%` of the cluster's all-in capital, of which
+# switches are {glue:text}`network_switches_usd_money`. SemiAnalysis's all-in and bare server prices
 # leave {glue:text}`allin_minus_server_usd_per_gpu_money` per GPU for storage, network and everything
 # else, so the order of magnitude holds. The network draws {glue:text}`network_it_mw:.1f` MW of IT
-# power, {glue:text}`network_it_share_pct:.1f` % of the cluster's critical IT (the article:
+# power, {glue:text}`network_it_share_frac:.1%` of the cluster's critical IT (the article:
 # {glue:text}`fact_B14_network_storage_frac:.0%` for storage, switches, CPU nodes and optics
 # together), {glue:text}`network_facility_mw:.1f` MW at the meter.
 #
@@ -146,13 +147,13 @@ offer_table(R, "options", R.tables["options"], "counts, capex, power and first f
 # Spectrum-X and Tomahawk 5 switches have twice Quantum-2's ports, so a fully connected 100k
 # cluster needs three tiers, not four. First-generation Spectrum-X needs BlueField-3 cards, which
 # draw {glue:text}`bluefield3_extra_w_per_node:,.0f` W more per node and
-# {glue:text}`bluefield3_extra_mw:.1f` MW more for the cluster, \${glue:text}`bluefield3_extra_capex_musd:.0f`M
+# {glue:text}`bluefield3_extra_mw:.1f` MW more for the cluster, {glue:text}`bluefield3_extra_capex_usd_money`
 # more in cards and \${glue:text}`bluefield3_extra_electricity_musd_per_year:.1f`M a year of
 # electricity. Ethernet lacks SHARP, whose in-network reduction halves what each rank sends: a gain
 # of {glue:text}`sharp_bandwidth_gain_ratio:.3f`x here.
 #
 # Like for like, a fully interconnected Tomahawk 5 fabric against a fully interconnected
-# InfiniBand one saves \${glue:text}`ethernet_vs_infiniband_capex_saving_musd:,.0f`M of capex at
+# InfiniBand one saves {glue:text}`ethernet_vs_infiniband_capex_saving_usd_money` of capex at
 # the public prices used here (negative: it costs more) and
 # \${glue:text}`ethernet_vs_infiniband_electricity_saving_musd_per_year:.1f`M of electricity a year.
 # A Chinese translation of the paywalled part quotes savings of about

@@ -29,7 +29,7 @@ from analysis.page.tables import answer_from_results
 P, upstream = start("opex", globals(), show_parameters=False)
 R = chapter.compute(P, upstream)
 publish(R, P)
-display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
+display(Markdown(answer_from_results(R, figures.ANSWER, figures.verdict(R), more=figures.ANSWER_MORE)))
 glue_facts("C01_w_per_gpu", "C02_w_per_gpu", "A13_h100_usd_per_gpu_hour", "C05_pue_google", "C05_pue_industry_2022")
 glue_seed_numbers("S09_h100_opex", "S09_gb200_opex")
 

@@ -31,7 +31,7 @@ R = chapter.compute(P, upstream)
 publish(R, P)
 glue_money(R, "plan_llama31_405b_cost_usd", "plan_llama31_405b_cost_usd_p10", "plan_llama31_405b_cost_usd_p90",
            "plan_budget_cost_usd")
-display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
+display(Markdown(answer_from_results(R, figures.ANSWER, figures.verdict(R), more=figures.ANSWER_MORE)))
 figures.glue_flops(R)
 
 # %% [markdown]

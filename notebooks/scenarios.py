@@ -29,7 +29,7 @@ from analysis.page.tables import answer_from_results
 P, upstream = start("scenarios", globals(), show_parameters=False)
 R = chapter.compute(P, upstream)
 publish(R, P)
-display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
+display(Markdown(answer_from_results(R, figures.ANSWER, figures.verdict(R), more=figures.ANSWER_MORE)))
 
 # %% tags=["remove-input"]
 glue_figure("fig_scenarios_compare", figures.compare(R))

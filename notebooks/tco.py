@@ -30,7 +30,7 @@ from analysis.page.tables import answer_from_results
 P, upstream = start("tco", globals(), show_parameters=False)
 R = chapter.compute(P, upstream)
 publish(R, P)
-display(Markdown(answer_from_results(R, figures.ANSWER, more=figures.ANSWER_MORE)))
+display(Markdown(answer_from_results(R, figures.ANSWER, figures.verdict(R), more=figures.ANSWER_MORE)))
 glue_facts("A12_tco_ratio", "A13_h100_usd_per_gpu_hour")
 
 # %% tags=["remove-input"]
@@ -131,9 +131,9 @@ display(Markdown(figures.a13_check_table(R)))
 # from a blog. A hyperscaler has published how often its GPUs break: in Llama 3's
 # {glue:text}`llama3_snapshot_days:.0f`-day snapshot on {glue:text}`llama3_gpus:,.0f` H100s, Meta counted {glue:text}`llama3_gpu_replacements_count:.0f` faulty GPUs and HBM3
 # failures, the faults that take a GPU out to be swapped. Replacing each at its whole share of
-# capex, with no warranty, would cost {glue:text}`maintenance_from_replacements_pct_per_year:.1f` % of
+# capex, with no warranty, would cost {glue:text}`maintenance_from_replacements_frac_per_year:.1%` of
 # capex a year, an upper bound on parts that leaves out labour; the book's default is that rate,
-# {glue:text}`maintenance_pct_per_year:.1f` %. Its sourced range runs from
+# {glue:text}`maintenance_frac_per_year:.1%`. Its sourced range runs from
 # {glue:text}`maintenance_low_pct_per_year:.0f` % (every part under warranty) to
 # {glue:text}`maintenance_high_pct_per_year:.0f` % (the DGX list price), and takes the H100's TCO from
 # \${glue:text}`h100_tco_at_maintenance_low_usd_per_gpu_hour:.2f` to

@@ -149,8 +149,8 @@ def test_cluster_grid_by_hand(grids):
     assert whatif.interpolate(grids["cluster"], point, "cluster_facility_mw") == pytest.approx(180.57, rel=1e-9)
     # a year (8,760 h) of 180.57 MW drawn at the default load factor of 0.82 (measured H100 nodes;
     # data/cost_anchors.csv), at $0.078 per kWh: $101.2 million
-    assert whatif.interpolate(grids["cluster"], point, "cluster_annual_electricity_musd") == pytest.approx(
-        180.57 * 0.82 * 8760 * 1000 * 0.078 / 1e6, rel=1e-9)
+    assert whatif.interpolate(grids["cluster"], point, "cluster_annual_electricity_usd") == pytest.approx(
+        180.57 * 0.82 * 8760 * 1000 * 0.078, rel=1e-9)
 
 
 @pytest.mark.parametrize("name", [n for n, p in whatif.PANELS.items() if p.command == "run"])

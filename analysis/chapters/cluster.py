@@ -95,20 +95,18 @@ def _compute_training_time(P, res: ChapterResults) -> None:
     res.add("gpt4_train_flop", gpt4["train_flop"], "FLOP", "GPT-4 training compute (input)")
     res.add("gpt4_implied_mfu", flops.implied_mfu(gpt4["train_flop"], gpt4["gpus"], a100_bf16, days_mid),
             "fraction", "MFU implied by GPT-4's run (midpoint of its days)")
-    low = res.add("gpt4_implied_mfu_low", flops.implied_mfu(gpt4["train_flop"], gpt4["gpus"], a100_bf16,
-                                                             gpt4["days_high"]),
-                  "fraction", "MFU implied by GPT-4's run, longest duration")
-    high = res.add("gpt4_implied_mfu_high", flops.implied_mfu(gpt4["train_flop"], gpt4["gpus"], a100_bf16,
-                                                               gpt4["days_low"]),
-                   "fraction", "MFU implied by GPT-4's run, shortest duration")
-    res.add("gpt4_implied_mfu_low_pct", low * 100, "percent", "MFU implied by GPT-4's run, longest duration")
-    res.add("gpt4_implied_mfu_high_pct", high * 100, "percent", "MFU implied by GPT-4's run, shortest duration")
+    res.add("gpt4_implied_mfu_low", flops.implied_mfu(gpt4["train_flop"], gpt4["gpus"], a100_bf16,
+            gpt4["days_high"]),
+            "fraction", "MFU implied by GPT-4's run, longest duration")
+    res.add("gpt4_implied_mfu_high", flops.implied_mfu(gpt4["train_flop"], gpt4["gpus"], a100_bf16,
+            gpt4["days_low"]),
+            "fraction", "MFU implied by GPT-4's run, shortest duration")
     res.add("gpt4_retrain_days", flops.training_time_days(
-        gpt4["train_flop"], P.gpus, hardware.peak_tflops(P.gpu, P.dtype), mfu),
-        "days", f"Days to retrain GPT-4 on this cluster ({P.dtype})")
+            gpt4["train_flop"], P.gpus, hardware.peak_tflops(P.gpu, P.dtype), mfu),
+            "days", f"Days to retrain GPT-4 on this cluster ({P.dtype})")
     res.add("gpt4_retrain_bf16_days", flops.training_time_days(
-        gpt4["train_flop"], P.gpus, hardware.peak_tflops(P.gpu, "bf16"), P.mfu_bf16),
-        "days", "Days to retrain GPT-4 on this cluster (bf16)")
+            gpt4["train_flop"], P.gpus, hardware.peak_tflops(P.gpu, "bf16"), P.mfu_bf16),
+            "days", "Days to retrain GPT-4 on this cluster (bf16)")
     run = res.add("run_flop", flops.flop_in_run(P.gpus, hardware.peak_tflops(P.gpu, P.dtype), mfu, P.run_days),
                   "FLOP", f"Model FLOP delivered in a {P.run_days}-day run ({P.dtype})")
     res.add("run_days", P.run_days, "days", "Length of the training run (parameter)")
@@ -125,8 +123,7 @@ def power(P) -> dict:
     mwh = cluster.annual_energy_mwh(meter_w, P.load_factor)
     usd = cluster.annual_electricity_usd(mwh, P.tariff_usd_per_kwh)
     return {"cluster_it_w_per_gpu": it_w, "cluster_it_mw": it_total_w / 1e6, "cluster_facility_mw": meter_w / 1e6,
-            "cluster_annual_energy_twh": mwh / 1e6, "cluster_annual_electricity_usd": usd,
-            "cluster_annual_electricity_musd": usd / 1e6}
+            "cluster_annual_energy_twh": mwh / 1e6, "cluster_annual_electricity_usd": usd}
 
 
 def _compute_power(P, res: ChapterResults) -> None:
@@ -148,8 +145,6 @@ def _compute_power(P, res: ChapterResults) -> None:
                   "Energy the cluster draws per year")
     res.add("cluster_annual_electricity_usd", chain["cluster_annual_electricity_usd"], "USD per year",
             "Electricity bill of the cluster per year")
-    res.add("cluster_annual_electricity_musd", chain["cluster_annual_electricity_musd"], "million USD per year",
-            "Electricity bill per year")
     res.add("load_factor_frac", P.load_factor, "fraction", "Average draw over the year as a share of full power (parameter)")
     with aside():
         res.add("cluster_annual_energy_vs_b04_pct", (twh / fact("B04_annual_twh") - 1) * 100, "percent",
@@ -159,15 +154,13 @@ def _compute_power(P, res: ChapterResults) -> None:
 def _compute_capital(P, res: ChapterResults) -> None:
     capex = res.add("capex_usd", cluster.cluster_capex_usd(P.gpus, P.capex_usd_per_gpu), "USD",
                     "Capital cost of the cluster")
-    res.add("capex_busd", capex / 1e9, "billion USD", "Capital cost of the cluster")
     res.add("capex_usd_per_gpu", P.capex_usd_per_gpu, "USD per GPU", "All-in capital cost per GPU (parameter)")
     with aside():
         res.add("report_capex_busd", fact("B02_capex_usd") / 1e9, "billion USD", "The report's lower bound on capex (B02)")
         res.add("report_implied_capex_usd_per_gpu", fact("B02_capex_usd") / REPORT_GPUS, "USD per GPU",
                 "Capex per GPU implied by the report's >$4B for 100k GPUs")
-    share = res.add("electricity_share_of_capex_frac", res["cluster_annual_electricity_usd"] / capex,
-                    "fraction per year", "Yearly electricity bill / capex")
-    res.add("electricity_share_of_capex_pct", share * 100, "percent per year", "Yearly electricity bill / capex")
+    res.add("electricity_share_of_capex_frac", res["cluster_annual_electricity_usd"] / capex,
+            "fraction per year", "Yearly electricity bill / capex")
 
 
 def _compute_failures(P, res: ChapterResults, upstream) -> None:

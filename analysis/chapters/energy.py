@@ -136,9 +136,8 @@ def _sa_worked_example(P, res: ChapterResults) -> None:
     res.add("sa_example_grid_mw", facility_w * utilization / 1e6, "MW",
             "Average power from the grid in SA's worked example (IT x PUE x utilization)")
     res.add("sa_example_annual_mwh", mwh, "MWh per year", "Energy per year of SA's worked example")
-    usd = res.add("sa_example_annual_electricity_usd", cluster.annual_electricity_usd(mwh, tariff), "USD per year",
-                  "Electricity bill per year of SA's worked example")
-    res.add("sa_example_annual_electricity_musd", usd / 1e6, "million USD per year", "The same in millions")
+    res.add("sa_example_annual_electricity_usd", cluster.annual_electricity_usd(mwh, tariff), "USD per year",
+            "Electricity bill per year of SA's worked example")
 
 
 def _joules_per_token(P, res: ChapterResults, bench: pd.DataFrame, throughput_ratio) -> pd.DataFrame:
@@ -160,8 +159,6 @@ def _joules_per_token(P, res: ChapterResults, bench: pd.DataFrame, throughput_ra
             "Llama 3.1 405B, FP8, 2,304 H100 (NVIDIA DGXC v25.02)")
     increase = res["llama31_70b_fp8_2048_gpus_j_per_token"] / res["llama31_70b_fp8_64_gpus_j_per_token"] - 1
     res.add("llama31_70b_fp8_energy_increase_frac", increase, "fraction",
-            "Llama 3.1 70B FP8: extra J/token at 2,048 GPUs over 64")
-    res.add("llama31_70b_fp8_energy_increase_pct", increase * 100, "percent",
             "Llama 3.1 70B FP8: extra J/token at 2,048 GPUs over 64")
     with aside():
         res.add("report_llama31_70b_fp8_energy_increase_pct", fact("A43_energy_increase") * 100, "percent",
@@ -229,8 +226,8 @@ def _households(P, res: ChapterResults, runs: list[tuple[str, str, float, float,
                   **{suffix: energy.household_years(tokens, j, kwh) for suffix, kwh in ranges.items()}}
         for suffix, value in values.items():
             res.add(f"{key}{suffix}", value, "household-years", label + {
-                "": "", "_us_low": ", highest US-average household", "_us_high": ", lowest US-average household",
-                "_state_low": ", highest-use state", "_state_high": ", lowest-use state"}[suffix])
+                    "": "", "_us_low": ", highest US-average household", "_us_high": ", lowest US-average household",
+                    "_state_low": ", highest-use state", "_state_high": ", lowest-use state"}[suffix])
         rows.append({"key": key, "label": label, "book": values[""], "us_low": values["_us_low"],
                      "us_high": values["_us_high"], "state_low": values["_state_low"],
                      "state_high": values["_state_high"], "sa": fact(fact_id) if fact_id else np.nan})
@@ -304,8 +301,8 @@ def _measured(P, res: ChapterResults, bench: pd.DataFrame) -> None:
     if "measured_joules_per_tflop" in res:
         ref = benchmarks.reference_row(bench)
         res.add("h100_llama31_405b_bf16_j_per_tflop", joules_per_tflop(
-            res["h100_meter_w_per_gpu"], benchmarks.reference_tokens_per_s() * ref["flops_per_token"] / TERA),
-            "J per TFLOP", "H100 training Llama 3.1 405B BF16 (reference throughput), at this chapter's meter power")
+                res["h100_meter_w_per_gpu"], benchmarks.reference_tokens_per_s() * ref["flops_per_token"] / TERA),
+                "J per TFLOP", "H100 training Llama 3.1 405B BF16 (reference throughput), at this chapter's meter power")
         res.add("measured_vs_h100_j_per_tflop_ratio",
                 res["measured_joules_per_tflop"] / res["h100_llama31_405b_bf16_j_per_tflop"], "ratio",
                 "Energy per model FLOP of the measured device / an H100's")

@@ -133,13 +133,10 @@ def _compute_design(P, res: ChapterResults) -> dict:
     res.add("network_backend_capex_usd", d["backend_usd"], "USD", "Backend fabric capex")
     res.add("network_frontend_storage_pct", P.frontend_storage_frac * 100, "percent",
             "Front-end and storage network, as a share of the backend's cost and power (parameter)")
-    res.add("network_capex_musd", usd / 1e6, "million USD", "Network capex")
     res.add("network_capex_usd_per_gpu", usd / P.gpus, "USD per GPU", "Network capex per GPU")
     cluster_capex = P.capex_usd_per_gpu * P.gpus
     res.add("network_capex_share_of_cluster_frac", usd / cluster_capex, "fraction",
             "Network capex / the cluster's all-in capex (capex_usd_per_gpu)")
-    res.add("network_capex_share_of_cluster_pct", usd / cluster_capex * 100, "percent",
-            "Network capex / the cluster's all-in capex")
     # SemiAnalysis's all-in server ($250k, A04) less the bare server ($190k, A03): storage, network, other
     res.add("allin_minus_server_usd_per_gpu", (fact("A04_h100_server_allin_usd") - fact("A03_h100_server_usd"))
             / P.h100_gpus_per_server, "USD per GPU", "All-in minus bare server per GPU: storage, network and other (A03, A04)")
@@ -148,8 +145,6 @@ def _compute_design(P, res: ChapterResults) -> dict:
     res.add("network_it_w_per_gpu", w / P.gpus, "W per GPU", "Network IT power per GPU")
     res.add("network_it_share_frac", w / (P.h100_it_w_per_gpu * P.gpus), "fraction",
             "Network power / the cluster's critical IT power (h100_it_w_per_gpu)")
-    res.add("network_it_share_pct", w / (P.h100_it_w_per_gpu * P.gpus) * 100, "percent",
-            "Network power / the cluster's critical IT power")
     res.add("network_facility_mw", w * P.pue / 1e6, "MW", "Network power at the meter (times PUE)")
     res.add("network_annual_electricity_usd", _facility_usd_per_year(P, w), "USD per year",
             "Electricity for the network per year")
@@ -157,7 +152,6 @@ def _compute_design(P, res: ChapterResults) -> dict:
             "Mean time to the first failure if every backend link failed as often as a NIC-to-leaf link")
     for part, values in d["bill"].items():
         res.add(f"network_{part}_usd", values["usd"], "USD", f"Backend capex: {part.replace('_', ' ')}")
-    res.add("network_switches_musd", d["bill"]["switches"]["usd"] / 1e6, "million USD", "Backend capex: switches")
     return d
 
 
@@ -213,8 +207,7 @@ def _compute_article_checks(P, res: ChapterResults) -> None:
     res.add("bluefield3_extra_w_per_node", card_w * P.h100_gpus_per_server, "W per node",
             "BlueField-3 over ConnectX-7: extra power per 8-GPU node (B32)")
     res.add("bluefield3_extra_mw", card_w * P.gpus / 1e6, "MW", "BlueField-3 over ConnectX-7: extra IT power (B32)")
-    capex = res.add("bluefield3_extra_capex_usd", card_usd * P.gpus, "USD", "BlueField-3 over ConnectX-7: extra capex")
-    res.add("bluefield3_extra_capex_musd", capex / 1e6, "million USD", "BlueField-3 over ConnectX-7: extra capex")
+    res.add("bluefield3_extra_capex_usd", card_usd * P.gpus, "USD", "BlueField-3 over ConnectX-7: extra capex")
     power = res.add("bluefield3_extra_electricity_usd_per_year", _facility_usd_per_year(P, card_w * P.gpus),
                     "USD per year", "BlueField-3 over ConnectX-7: extra electricity per year at the meter")
     res.add("bluefield3_extra_electricity_musd_per_year", power / 1e6, "million USD per year",
@@ -225,7 +218,6 @@ def _compute_options(P, res: ChapterResults) -> pd.DataFrame:
     table = res.add_table("options", options_table(P))
     for r in table.itertuples():
         res.add(f"{r.option}_network_capex_usd", r.capex_usd, "USD", f"Network capex: {r.label}")
-        res.add(f"{r.option}_network_capex_musd", r.capex_usd / 1e6, "million USD", f"Network capex: {r.label}")
         res.add(f"{r.option}_network_it_mw", r.it_mw, "MW", f"Network IT power: {r.label}")
         res.add(f"{r.option}_tiers_count", r.tiers, "count", f"Switch tiers: {r.label}")
         res.add(f"{r.option}_transceivers_count", r.transceivers, "count", f"Transceivers: {r.label}")
@@ -233,13 +225,11 @@ def _compute_options(P, res: ChapterResults) -> pd.DataFrame:
                 f"Mean time to the first NIC-to-leaf link failure: {r.label}")
     by = table.set_index("option")
     # like for like: both fully interconnected (non-blocking), 4 InfiniBand tiers against 3 Ethernet ones
-    saving = res.add("ethernet_vs_infiniband_capex_saving_usd",
-                     by.loc["ib_fat_tree", "capex_usd"] - by.loc["tomahawk5", "capex_usd"], "USD",
-                     "Network capex saved by a Tomahawk 5 fat tree over an InfiniBand one (B34: ~$400M)")
+    res.add("ethernet_vs_infiniband_capex_saving_usd",
+            by.loc["ib_fat_tree", "capex_usd"] - by.loc["tomahawk5", "capex_usd"], "USD",
+            "Network capex saved by a Tomahawk 5 fat tree over an InfiniBand one (B34: ~$400M)")
     res.add("ethernet_vs_ib_pods_capex_saving_usd", by.loc["ib_pods", "capex_usd"] - by.loc["tomahawk5", "capex_usd"],
             "USD", "Network capex saved by a Tomahawk 5 fat tree over the oversubscribed InfiniBand pods")
-    res.add("ethernet_vs_infiniband_capex_saving_musd", saving / 1e6, "million USD",
-            "Network capex saved by Ethernet over InfiniBand")
     power = res.add("ethernet_vs_infiniband_electricity_saving_usd_per_year",
                     by.loc["ib_fat_tree", "electricity_usd_per_year"] - by.loc["tomahawk5", "electricity_usd_per_year"],
                     "USD per year", "Electricity saved per year by Ethernet over InfiniBand (B34: >$4M)")

@@ -238,10 +238,6 @@ def _maintenance(P, res: ChapterResults) -> None:
             "fraction of capex per year", "Llama 3's GPU replacements per GPU-year, each at its whole share of capex")
     res.add("maintenance_frac_per_year", P.maintenance_frac_per_year, "fraction of capex per year",
             "Maintenance share of capex per year (parameter)")
-    res.add("maintenance_pct_per_year", P.maintenance_frac_per_year * 100, "percent per year",
-            "Maintenance share of capex per year (parameter)")
-    res.add("maintenance_from_replacements_pct_per_year", res["maintenance_from_replacements_frac_per_year"] * 100,
-            "percent per year", "Llama 3's GPU replacements per GPU-year, each at its whole share of capex")
     low, high = (float(load_table("distributions").set_index("param").loc["maintenance_frac_per_year", end])
                  for end in ("low", "high"))
     for end, share in (("low", low), ("high", high)):

@@ -7,6 +7,7 @@ import numpy as np
 
 from analysis.chapters.atlas import SHORT
 from analysis.page import notebook  # notebook.glue, looked up when called (tests replace it)
+from analysis.page.formatting import percent
 from analysis.page.plots import PALETTE, add_source, new_figure
 from analysis.page.tables import markdown_table, pct, rate, usd
 
@@ -174,6 +175,15 @@ def gains_table(E) -> str:
             for r in g.itertuples()]
     return markdown_table(["accelerator", "model", "precision", "releases", "devices", "tokens/s gain",
                            "printed TFLOP/s gain"], body, "lllllrr")
+
+
+def verdict(R) -> str:
+    """The first sentence of the chapter's "In short" box: its answer, with its condition,
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
+    return (f"Under one FLOP count the best Llama 3.1 70B results sit within a few points of each other: "
+            f"GB300 NVL72 {percent(R['atlas_gb300_nvl72_mfu_frac'])}, Ironwood "
+            f"{percent(R['atlas_tpu7x_ironwood_mfu_frac'])} and H100 {percent(R['atlas_h100_sxm_mfu_frac'])} MFU "
+            "(each against its own precision's dense peak).")
 
 
 # The result keys of the box the chapter opens with, and its closing line.

@@ -11,7 +11,7 @@ from matplotlib.lines import Line2D
 from analysis.chapters.benchmarks import DENSE, PRECISIONS, RELEASE, SA, model_names
 from analysis.data.load import fact
 from analysis.page import notebook  # notebook.glue, looked up when called (tests replace it)
-from analysis.page.formatting import count, flop
+from analysis.page.formatting import count, flop, times
 from analysis.page.names import gpu_name
 from analysis.page.plots import PALETTE, add_source, new_figure
 from analysis.page.tables import interactive_table, markdown_table, pct, rate, usd
@@ -196,6 +196,15 @@ def failures_table(E) -> str:
              flop(r.flops_per_token, ""), r.diagnosis] for r in E.tables["conversion_failures"].itertuples()]
     return markdown_table(["Model", "GPU", "Precision", "GPUs", "Printed MFU", "Reproduced MFU", "Ratio",
                            "Publisher FLOP/token", "6N+12Lhs FLOP/token", "Likely reason"], rows, "lllrrrrrrl")
+
+
+def verdict(R) -> str:
+    """The first sentence of the chapter's "In short" box: its answer, with its condition,
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
+    return (f"On NVIDIA's own tables GB200 NVL72 trains Llama 3.1 405B (BF16) "
+            f"{times(R['gb200_vs_h100_llama31_405b_bf16_throughput_ratio'])} faster per GPU than H100, but "
+            f"DeepSeek-V3 only {times(R['gb200_vs_h100_deepseek_v3_bf16_throughput_ratio'])}; the book's one FLOP "
+            "count makes every row's MFU comparable.")
 
 
 # The result keys of the box the chapter opens with, and its closing line.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from analysis.page.formatting import money, times
 from analysis.page.plots import PALETTE, add_source, new_figure
 
 
@@ -44,6 +45,15 @@ def charge_vs_life(E):
     add_source(fig, "H100 all-in capex per GPU from SemiAnalysis 2025 (A04 / 8); capital recovery factor; "
                "utilization as in this build.")
     return fig
+
+
+def verdict(R) -> str:
+    """The first sentence of the chapter's "In short" box: its answer, with its condition,
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
+    return (f"A GB200 NVL72 GPU costs {times(R['gb200_to_h100_capex_ratio'])} an H100's to buy all-in "
+            f"({money(R['gb200_capex_usd_per_gpu'])} against {money(R['h100_capex_usd_per_gpu'])}), the larger "
+            "part of the speed-up GB200 must deliver.")
+
 
 ANSWER = ["h100_capex_usd_per_gpu", "gb200_capex_usd_per_gpu", "gb200_to_h100_capex_ratio", "h100_capex_usd_per_gpu_hour", "gb200_capex_usd_per_gpu_hour"]
 ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."

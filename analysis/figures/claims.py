@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis.chapters.ledger import status_label
-from analysis.page.formatting import humanize
+from analysis.page.formatting import count, humanize
 from analysis.page.names import fact_label, param_short_label
 from analysis.page.notebook import format_quantity
 from analysis.page.tables import markdown_table
@@ -136,6 +136,16 @@ def not_checked_markdown(E) -> str:
     rows = [(r.fact_id, humanize(r.quantity), format_quantity(r.value, r.unit), humanize(r.reason))
             for r in E.tables["facts_not_checked"].itertuples()]
     return markdown_table(["Fact", "Quantity", "Report", "Why the book does not check it"], rows)
+
+
+def verdict(R) -> str:
+    """The first sentence of the chapter's "In short" box: its answer, with its condition,
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
+    return (f"Of {count(R['claims_total_count'])} seed claims the book corrects "
+            f"{count(R['claims_corrected_count'])} and reproduces {count(R['claims_reproduced_independently_count'])} "
+            f"from independent sources; of {count(R['facts_checked_count'])} report figures it checks, "
+            f"{count(R['facts_corrected_count'])} are corrected.")
+
 
 ANSWER = ["claims_total_count", "claims_reproduced_independently_count", "claims_corrected_count", "facts_checked_count",
           "facts_reproduced_independently_count", "facts_consistency_count", "facts_depends_on_default_count",

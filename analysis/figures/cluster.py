@@ -7,7 +7,7 @@ import textwrap
 from matplotlib.ticker import MaxNLocator
 
 from analysis.page import notebook  # notebook.glue, looked up when called (tests replace it)
-from analysis.page.formatting import flop
+from analysis.page.formatting import count, flop, money, number
 from analysis.page.plots import PALETTE, add_source, new_figure
 
 
@@ -81,6 +81,15 @@ def first_failure_by_size(C, P):
     ax.legend(fontsize=8)
     add_source(fig, "SemiAnalysis 2024 link MTTF assumptions (B27, B28); exponential lifetimes.")
     return fig
+
+
+def verdict(R) -> str:
+    """The first sentence of the chapter's "In short" box: its answer, with its condition,
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
+    return (f"A {count(R['cluster_gpus_count'])}-H100 cluster peaks at {number(R['peak_fp8_eflops'])} EFLOP/s in dense FP8, draws "
+            f"{number(R['cluster_facility_mw'])} MW at the meter and costs {money(R['capex_usd'])}; with "
+            f"SemiAnalysis's link lifetimes its first link fails {number(R['first_failure_minutes'])} minutes after a "
+            "start, on average.")
 
 
 # The result keys of the box the chapter opens with, and its closing line.

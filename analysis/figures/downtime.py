@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from analysis.data.load import fact
+from analysis.page.formatting import count, percent, times
 from analysis.page.plots import PALETTE, add_source, new_figure
 from analysis.page.tables import markdown_table
 
@@ -11,7 +12,7 @@ MEASURED = (("gb200_vs_h100_llama31_405b_bf16_throughput_ratio", "measured: Llam
             ("gb200_vs_h100_deepseek_v3_bf16_throughput_ratio", "measured: DeepSeek-V3 BF16", ":"))
 
 
-def verdict(E, speedup_key: str, breakeven_key: str) -> str:
+def clears_or_falls_short(E, speedup_key: str, breakeven_key: str) -> str:
     """'clears' or 'falls short of': a measured speed-up against a break-even, for the prose."""
     return "clears" if E[speedup_key] > E[breakeven_key] else "falls short of"
 
@@ -56,6 +57,15 @@ def breakeven(E):
     add_source(fig, "TCO model (capex: SemiAnalysis 2025; opex calibrated); Llama 3 failure rates; GB200 fault rate, "
                     "blast radius and repair time are assumptions; speed-ups from NVIDIA DGXC tables (v25.04/v25.05).")
     return fig
+
+
+def verdict(R) -> str:
+    """The first sentence of the chapter's "In short" box: its answer, with its condition,
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
+    return (f"Priced with failures and repairs, GB200 must train {times(R['gb200_breakeven_speedup_with_downtime'])} "
+            f"faster per GPU, not {times(R['gb200_breakeven_speedup'])}: it trains "
+            f"{percent(R['gb200_useful_frac'])} of its paid hours against H100's {percent(R['h100_useful_frac'])} "
+            f"({count(R['job_gpus'])}-GPU job).")
 
 
 # The result keys of the box the chapter opens with, and its closing line.

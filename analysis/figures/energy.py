@@ -7,6 +7,7 @@ import textwrap
 
 import matplotlib.pyplot as plt
 
+from analysis.page.formatting import count, number
 from analysis.page.notebook import format_quantity, glue, markdown_table
 from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
 
@@ -156,6 +157,14 @@ def model_card_table(E) -> str:
         (f"GPU-hours: {E['llama31_405b_train_trillion_tokens']:.0f}T tokens at the reference throughput vs "
          "the card's total",
          *_versus(E["llama31_405b_bf16_15t_tokens_gpu_hours"], E["llama31_405b_card_gpu_hours"], "GPU-hours"))])
+
+
+def verdict(R) -> str:
+    """The first sentence of the chapter's "In short" box: its answer, with its condition,
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
+    return (f"An H100 draws {count(R['h100_meter_w_per_gpu'])} W at the meter, and one clean pass of Llama 3.1 "
+            f"405B over {number(R['llama31_405b_train_trillion_tokens'])}T tokens uses the electricity of "
+            f"{count(R['llama31_405b_bf16_household_years_15t_tokens'])} US household-years.")
 
 
 # The result keys of the box the chapter opens with, and its closing line.

@@ -6,6 +6,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 
 from analysis.data.load import CLAIM_STATUSES
+from analysis.page.formatting import percent, times
 from analysis.page.names import model_name
 from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
 from analysis.page.tables import markdown_table
@@ -28,6 +29,19 @@ def status_markdown(E) -> str:
     rows = [(s.replace("_", " "), str(int(E[f"claims_{s}_count"])),
              str(int(E[f"facts_{s}_count"])) if f"facts_{s}_count" in E else "—") for s in CLAIM_STATUSES]
     return markdown_table(["Status", "Seed claims", "Report figures"], rows)
+
+
+def verdict(R) -> str:
+    """The first sentence of the chapter's "In short" box: its answer, with its condition,
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
+    need, deepseek, best = R["gb200_breakeven_speedup"], R["gb200_vs_h100_deepseek_v3_bf16_throughput_ratio"], \
+        R["gb200_vs_h100_llama4_maverick_fp8_throughput_ratio"]
+    return (f"GB200 NVL72 pays off against H100 if it trains at least {times(need)} faster per GPU "
+            f"(the TCO ratio at {percent(R['utilization_pct'] / 100)} utilization); NVIDIA's published speed-ups "
+            f"reach {times(best)} on Llama 4 Maverick but {times(deepseek)} on DeepSeek-V3 "
+            f"({'below' if deepseek < need else 'above'} the bar), and once failures "
+            f"and repairs are priced in the bar rises to {times(R['gb200_breakeven_speedup_with_downtime'])}.")
+
 
 ANSWER = ["h100_tco_usd_per_gpu_hour", "gb200_tco_usd_per_gpu_hour", "utilization_pct", "gb200_breakeven_speedup", "llama31_405b_bf16_usd_per_million_tokens", "cluster_facility_mw", "llama3_effective_training_time_frac"]
 ANSWER_MORE = "Below: the short version for a 100,000-GPU cluster, then what each chapter answers."

@@ -170,6 +170,15 @@ def results_table(E):
         caption="MLPerf Training LLM results v4.0-v5.1, scored by MLPerf's rule", numeric=("accelerators",))
 
 
+def verdict(R) -> str:
+    """The first sentence of the chapter's "In short" box: its answer, with its condition,
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
+    return (f"The fastest MLPerf v5.1 Llama 3.1 405B result took {count(R['mlperf_405b_fastest_gpu_hours'])} "
+            f"GPU-hours, {money(R['mlperf_405b_fastest_usd_on_demand'])} at on-demand prices and "
+            f"{money(R['mlperf_405b_fastest_usd_sa_owning'])} at the cost of owning: the price tier, not the "
+            "benchmark, sets the bill.")
+
+
 ANSWER = ["mlperf_405b_fastest_gpu_hours", "mlperf_405b_fastest_usd_on_demand", "mlperf_405b_fastest_usd_sa_owning",
           "mlperf_planner_median_abs_error_frac"]
 ANSWER_MORE = "Below: the price of one result at every tier, scaling, vendors side by side, energy, and the planner's error."

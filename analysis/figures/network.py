@@ -6,6 +6,7 @@ from __future__ import annotations
 import textwrap
 
 from analysis.data.load import load_table
+from analysis.page.formatting import money, number, percent
 from analysis.page.notebook import format_quantity
 from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
 from analysis.page.tables import markdown_table
@@ -90,6 +91,14 @@ def components_table() -> str:
              f"{{ref}}`{r.source_id} <src-{r.source_id}>`")
             for r in components.itertuples()]
     return markdown_table(["Part", "400G ports", "Power, W", "Price, USD", "Source"], rows, "lrrrl")
+
+
+def verdict(R) -> str:
+    """The first sentence of the chapter's "In short" box: its answer, with its condition,
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
+    return (f"The network is {percent(R['network_capex_share_of_cluster_frac'])} of the cluster's capex "
+            f"({money(R['network_capex_usd'])} for this chapter's InfiniBand design) and "
+            f"{number(R['network_it_mw'])} MW of its IT power.")
 
 
 # The result keys of the box the chapter opens with, and its closing line.

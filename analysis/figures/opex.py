@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from analysis.page.formatting import money, times
 from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
 from analysis.page.tables import markdown_table
 
@@ -75,6 +76,15 @@ def anchors_table(E) -> str:
     rows = [[ANCHOR_ITEMS[r.param], value(r), r.period, r.what, r.confidence, r.source_id]
             for r in E.tables["anchors"].itertuples()]
     return markdown_table(["Item", "Value", "Period", "What", "Confidence", "Source"], rows, "lrllll")
+
+
+def verdict(R) -> str:
+    """The first sentence of the chapter's "In short" box: its answer, with its condition,
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
+    return (f"A GB200 NVL72 GPU costs {times(R['gb200_to_h100_opex_ratio'])} an H100's to run "
+            f"({money(R['gb200_opex_usd_per_gpu_month'])} against {money(R['h100_opex_usd_per_gpu_month'])} "
+            "a GPU-month, power, space and maintenance), less than its capex ratio.")
+
 
 ANSWER = ["h100_opex_usd_per_gpu_month", "gb200_opex_usd_per_gpu_month", "gb200_to_h100_opex_ratio"]
 ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."

@@ -184,6 +184,16 @@ def backtest(E):
     return fig
 
 
+def verdict(R) -> str:
+    """The first sentence of the chapter's "In short" box: its answer, with its condition,
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
+    return (f"Llama 3.1 405B on {number(R['plan_llama31_405b_train_trillion_tokens'])}T tokens at Meta's measured speed takes "
+            f"{number(R['plan_llama31_405b_days_with_failures'])} days with failures and costs "
+            f"{money(R['plan_llama31_405b_cost_usd'])} at the book's H100 TCO; on published runs the planner's "
+            f"time is within {percent(R['plan_backtest_estimated_median_abs_error_frac'])} (median) when it "
+            "estimates the throughput.")
+
+
 ANSWER = [f"{P}_days_with_failures", f"{P}_cost_usd", f"{P}_energy_gpu_tdp_mwh", f"{P}_energy_facility_mwh",
           "plan_backtest_runs_count", "plan_backtest_estimated_median_abs_error_frac", "plan_backtest_within_band_frac"]
 ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."

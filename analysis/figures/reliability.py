@@ -11,6 +11,7 @@ import numpy as np
 from matplotlib.ticker import FixedLocator
 
 from analysis.chapters.reliability import largest_loss
+from analysis.page.formatting import count, number, percent
 from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
 from analysis.page.tables import markdown_table
 from analysis.units import MINUTES_PER_HOUR
@@ -237,6 +238,15 @@ def goodput_by_size(E):
     add_source(fig, "analytic expectation (lines) and Monte Carlo (dots, 5th-95th percentile) of this chapter; the "
                     f"dotted horizontal line is Meta's {published:.0f} %.")
     return fig
+
+
+def verdict(R) -> str:
+    """The first sentence of the chapter's "In short" box: its answer, with its condition,
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
+    return (f"A Llama 3-sized job ({count(R['llama3_gpus'])} H100) is interrupted {number(R['llama3_unexpected_interruptions_per_day'])} "
+            f"times a day and still trains {percent(R['llama3_effective_training_time_frac'])} of the time "
+            f"(Monte Carlo mean) when it checkpoints every {number(R['daly_interval_minutes'])} minutes.")
+
 
 ANSWER = ["llama3_unexpected_interruptions_per_day", "llama3_job_mtbf_hours", "llama3_gpu_mtbf_years", "llama3_effective_training_time_frac", "daly_interval_minutes"]
 ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."

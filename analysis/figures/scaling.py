@@ -10,6 +10,7 @@ from analysis.chapters.benchmarks import model_names
 from analysis.data.load import fact
 from analysis.figures.benchmarks import gpu_axis
 from analysis.page import notebook  # notebook.glue, looked up when called (tests replace it)
+from analysis.page.formatting import money, percent, times
 from analysis.page.plots import PALETTE, add_source, new_figure
 from analysis.page.tables import markdown_table, pct
 
@@ -103,6 +104,15 @@ def cost_figure(E, P):
     add_source(fig, f"strong-scaling model above; {P.llama3_train_tokens / 1e12:g}T tokens; "
                     f"${E['h100_tco_usd_per_gpu_hour']:.2f} per H100-hour (the TCO chapter's H100 TCO, this build).")
     return fig
+
+
+def verdict(R) -> str:
+    """The first sentence of the chapter's "In short" box: its answer, with its condition,
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
+    return (f"Adding GPUs to one fixed run buys speed at a falling rate: at the largest size it runs "
+            f"{times(R['strong_speedup_at_max_ratio'])} faster at {percent(R['strong_efficiency_at_max_frac'])} "
+            f"strong-scaling efficiency and costs {money(R['strong_run_cost_at_max_usd'])} (Llama 3.1 405B FP8, "
+            "NVIDIA's tables).")
 
 
 # The result keys of the box the chapter opens with, and its closing line.

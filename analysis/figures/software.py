@@ -11,6 +11,7 @@ from analysis.chapters.benchmarks import DENSE, model_names
 from analysis.data.load import fact, load_table, row
 from analysis.figures.benchmarks import COLOUR, STYLE
 from analysis.page import notebook  # notebook.glue, looked up when called (tests replace it)
+from analysis.page.formatting import money, percent
 from analysis.page.plots import add_source, new_figure
 from analysis.page.tables import markdown_table, pct
 
@@ -101,6 +102,14 @@ def release_gains_table(E) -> str:
                      r.software_last, pct(r.mfu_last), f"{r.gain * 100:+.1f} %"])
     return markdown_table(["Model", "Precision", "GPUs", "First release", "MFU", "Last release", "MFU",
                            "Throughput gain"], rows, "llrlrlrr")
+
+
+def verdict(R) -> str:
+    """The first sentence of the chapter's "In short" box: its answer, with its condition,
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
+    return (f"Software alone raised GPT-3 175B FP8 MFU on unchanged H100s from "
+            f"{percent(R['gpt3_175b_fp8_mfu_jan2024'])} to {percent(R['gpt3_175b_fp8_mfu_dec2024'])} in 2024, "
+            f"worth {money(R['llama31_405b_bf16_software_saving_15t_tokens_usd'])} on a Llama 3.1 405B run.")
 
 
 # The result keys of the box the chapter opens with, and its closing line.

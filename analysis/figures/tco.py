@@ -6,6 +6,7 @@ import numpy as np
 from matplotlib.ticker import MaxNLocator
 
 from analysis.data.load import fact
+from analysis.page.formatting import money, percent, times
 from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
 from analysis.page.tables import markdown_table
 
@@ -108,6 +109,15 @@ def owning_anchors_table(E) -> str:
                      r.model_date])
     return markdown_table(["Accelerator", "SemiAnalysis basis", "Owning, USD per GPU-hour", "3-year rental, USD per GPU-hour",
                            "All-in W per GPU", "This book's TCO, USD per GPU-hour", "Model date"], rows, "llrrrrl")
+
+
+def verdict(R) -> str:
+    """The first sentence of the chapter's "In short" box: its answer, with its condition,
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
+    return (f"At {percent(R['utilization_pct'] / 100)} utilization an H100 costs "
+            f"{money(R['h100_tco_usd_per_gpu_hour'])} per GPU-hour to own and a GB200 "
+            f"{money(R['gb200_tco_usd_per_gpu_hour'])}, so GB200 must train {times(R['gb200_breakeven_speedup'])} "
+            "faster per GPU to cost the same per token.")
 
 
 ANSWER = ["h100_tco_usd_per_gpu_hour", "gb200_tco_usd_per_gpu_hour", "utilization_pct", "gb200_breakeven_speedup", "llama31_405b_bf16_usd_per_million_tokens"]

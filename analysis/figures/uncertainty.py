@@ -6,7 +6,7 @@ from __future__ import annotations
 import textwrap
 
 from analysis.chapters.uncertainty import EXTRA_LABELS
-from analysis.page.formatting import plain
+from analysis.page.formatting import money, plain, times
 from analysis.page.names import param_short_label
 from analysis.page.notebook import format_quantity
 from analysis.page.plots import PALETTE, add_source, new_figure
@@ -70,6 +70,15 @@ def tornado_figure(E, name: str):
     add_source(fig, "one-at-a-time swings over the ranges in data/distributions.csv; other inputs at this "
                "build's values.")
     return fig
+
+
+def verdict(R) -> str:
+    """The first sentence of the chapter's "In short" box: its answer, with its condition,
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
+    return (f"Across the inputs' ranges the break-even speed-up stays between {times(R['gb200_breakeven_speedup_p10'])} "
+            f"and {times(R['gb200_breakeven_speedup_p90'])} (P10-P90), and Llama 3.1 405B BF16 tokens cost "
+            f"{money(R['llama31_405b_bf16_usd_per_million_tokens_p10'])} to "
+            f"{money(R['llama31_405b_bf16_usd_per_million_tokens_p90'])} per million (no failures).")
 
 
 # The result keys of the box the chapter opens with, and its closing line.

@@ -10,7 +10,6 @@ import itertools
 import re
 
 from analysis.errors import InputError
-from analysis.figures.verdicts import verdict
 from analysis.page import formatting
 from analysis.page.names import gpu_name, model_name
 
@@ -166,7 +165,7 @@ def _answer_value(value, unit: str) -> str:
 
 def answer_box(items, title: str = "In short", more: str | None = None, verdict: str | None = None) -> str:
     """MyST for the box a chapter opens with: its verdict (one sentence answering the chapter's
-    question, with its condition; :mod:`analysis.figures.verdicts`), then its key results, one line each.
+    question, with its condition; each figures module's ``verdict(R)``), then its key results, one line each.
 
     ``items`` is a list of ``(label, value, unit)`` (the value formatted with
     :func:`analysis.page.formatting.format_quantity`) or of ready strings (Markdown). For results
@@ -184,8 +183,7 @@ def answer_box(items, title: str = "In short", more: str | None = None, verdict:
     return "\n".join([f":::{{admonition}} {title}", ":class: answer-box", "", *head, *lines, *tail, ":::"])
 
 
-def answer_from_results(R, keys, title: str = "In short", more: str | None = None) -> str:
+def answer_from_results(R, keys, verdict: str, title: str = "In short", more: str | None = None) -> str:
     """:func:`answer_box` from a chapter's results ``R`` (label, value, unit of each of ``keys``),
-    opening with the chapter's verdict (:func:`analysis.figures.verdicts.verdict`)."""
-    return answer_box([(R.quantities[k].label, R[k], R.unit(k)) for k in keys],
-                      title, more, verdict=verdict(R.section, R.__getitem__))
+    opening with its ``verdict`` (the chapter's figures module builds it: ``figures.verdict(R)``)."""
+    return answer_box([(R.quantities[k].label, R[k], R.unit(k)) for k in keys], title, more, verdict=verdict)

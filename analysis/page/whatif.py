@@ -165,7 +165,7 @@ PANELS: dict[str, Panel] = {p.name: p for p in (
                 Axis("pue", "PUE", "ratio", (1.05, 1.6), step=0.01),
                 Axis("tariff_usd_per_kwh", "Electricity tariff", "USD/kWh", (0.03, 0.20), step=0.005)),
           outputs=(Output("cluster_facility_mw", "Power at the utility meter", "MW", 1),
-                   Output("cluster_annual_electricity_musd", "Electricity bill per year", "million USD", 1)),
+                   Output("cluster_annual_electricity_usd", "Electricity bill per year", "USD", 0)),
           evaluate=_cluster,
           note="Power and the bill are products of the inputs, so the grid interpolates them exactly."),
     Panel("goodput", "reliability", "What if: goodput against job size and checkpoint interval",
