@@ -23,17 +23,21 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import network as chapter
 from analysis.figures import network as figures
-from analysis.page.notebook import comparison_table, glue_facts, glue_figure, glue_money, publish, start
+from analysis.page.notebook import comparison_table, glue_facts, glue_figure, publish, start
 from analysis.page.tables import answer_from_results
 
 P, upstream = start("network", globals(), show_parameters=False)
 R = chapter.compute(P, upstream)
 publish(R, P)
-glue_money(R, "allin_minus_server_usd_per_gpu", "ethernet_switch_usd_for_b34_saving", "network_capex_usd",
-           "network_switches_usd", "bluefield3_extra_capex_usd", "ethernet_vs_infiniband_capex_saving_usd")
 display(Markdown(answer_from_results(R, figures.ANSWER, figures.verdict(R), more=figures.ANSWER_MORE)))
 glue_facts("B23_copper_frac", "B34_capex_saving_usd", "B34_power_saving_usd_per_yr", "B24_optics_w",
            "B17_single_mode_cost_ratio", "B14_network_storage_frac")
+
+# %% tags=["remove-input"]
+from analysis.page.notebook import glue_money
+
+glue_money(R, "allin_minus_server_usd_per_gpu", "ethernet_switch_usd_for_b34_saving", "network_capex_usd",
+           "network_switches_usd", "bluefield3_extra_capex_usd", "ethernet_vs_infiniband_capex_saving_usd")
 
 # %% tags=["remove-input"]
 glue_figure("fig_network_options_capex", figures.options_capex(R, P))
