@@ -43,6 +43,7 @@ book: venv
 TEST_JOBS ?= 2
 test: venv
 	$(PY) -m ruff check .
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder
 
 bench: venv

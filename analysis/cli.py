@@ -95,8 +95,8 @@ def _headline_table(section, results: dict) -> str:
 def cmd_run(args) -> int:
     from analysis.build.book import resolve_all
     from analysis.build.run import run_section
+    from analysis.chapters import check_inputs
     from analysis.chapters.registry import get_section, in_order
-    from analysis.params import constraints
 
     section = get_section(args.section)
     out = paths.check_out_dir("--out", args.out if args.out is not None else REPO_ROOT / "_build" / "run", staged_beside=True)
@@ -104,7 +104,7 @@ def cmd_run(args) -> int:
     values = resolve_all(overrides, origin)  # everything is validated before anything is written
     _check_params_belong(section, [name for name, _ in args.param or []])
     involved = [s.name for s in in_order([section.name])]
-    constraints.check({name: values[name] for name in involved}, origin)
+    check_inputs({name: values[name] for name in involved}, origin)
     # A staging folder of this process's own: a concurrent run into the same --out cannot mix files
     # with this one, and the numbers printed are this run's own.
     with staged(out) as stage:

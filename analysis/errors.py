@@ -1,3 +1,5 @@
+import math
+
 """The two kinds of failure the CLI distinguishes (exit codes 2 and 1)."""
 
 
@@ -25,7 +27,6 @@ def clip(value, limit: int = MAX_ECHO) -> str:
 def first_not_finite(doc, where: str = "") -> tuple[str, float] | None:
     """The first number in ``doc`` (nested mappings and lists, as JSON holds them) that is not
     finite, as ``(path, value)`` (``"days.p10"``), or None when every number is finite."""
-    import math
 
     if isinstance(doc, dict):
         items = doc.items()
@@ -48,7 +49,7 @@ def finite_or_refused(compute, given: dict[str, object], as_json, what: str = "r
     with that flag left at its default, is finite; or every flag of ``given`` when none is.
     ``compute(flag)`` returns None for a flag that has no default (a required one).
     Numpy's overflow warnings are silenced meanwhile: the refusal says it instead, once."""
-    import numpy as np
+    import numpy as np  # noqa: PLC0415 (numpy only when a result is checked; `params` and `sections` stay light)
 
     def attempt(flag):
         with np.errstate(all="ignore"):

@@ -8,21 +8,11 @@ against the dense peak.
 from __future__ import annotations
 
 import math
+import re
 
-from analysis.data.load import DataError, load_table, row
+from analysis.data.load import DataError, derived, load_table, row
 
 DTYPES = ("bf16", "fp8", "fp4", "tf32")
-
-
-def gpu_ids(with_dtype: str | None = None, with_tdp: bool = False) -> list[str]:
-    """Ids of the GPUs in the registry, in file order; only those with a dense peak for
-    ``with_dtype`` when given, and a published TDP when ``with_tdp``."""
-    table = load_table("gpus")
-    if with_dtype is not None:
-        table = table[table[f"{with_dtype}_dense_tflops"].notna()]
-    if with_tdp:
-        table = table[table["tdp_w"].notna()]
-    return table["gpu_id"].tolist()
 
 
 def gpu(gpu_id: str):
@@ -51,3 +41,15 @@ def tdp_w(gpu_id: str) -> float:
 def memory_gb(gpu_id: str) -> float:
     """HBM capacity in GB."""
     return float(gpu(gpu_id)["memory_gb"])
+
+
+@derived  # per data folder: a test's edited copy has its own names
+def _gpus() -> dict[str, str]:
+    return dict(zip(load_table("gpus")["gpu_id"], load_table("gpus")["name"], strict=True))
+
+
+def gpu_name(gpu_id: str, vendor: bool = False) -> str:
+    """The GPU's name from ``data/gpus.csv`` without the vendor ('H100 SXM 80GB'), or with it
+    (``vendor=True``: 'NVIDIA H100 SXM 80GB'). An unknown id is returned unchanged."""
+    name = _gpus().get(gpu_id, gpu_id)
+    return name if vendor else re.sub(r"^NVIDIA\s+", "", name)

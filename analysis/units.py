@@ -5,6 +5,8 @@ an MTTF in years into minutes (26.28 min = 5 x 525,600 min / 100,000). 1 kWh = 3
 (NIST SP 811).
 """
 
+import math
+
 SECONDS_PER_MINUTE = 60.0
 SECONDS_PER_HOUR = 3_600.0
 SECONDS_PER_DAY = 86_400.0
@@ -42,8 +44,6 @@ def gbps_to_gbytes_per_s(gbps: float) -> float:
 
 def rounding_floor(stated: float, significant_digits: int = 2) -> float:
     """The smallest value that rounds to ``stated`` at its significant digits ("~$3.9M" -> 3.85M)."""
-    import math
-
     step = 10 ** (math.floor(math.log10(abs(stated))) - significant_digits + 1)
     return stated - step / 2
 

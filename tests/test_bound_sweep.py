@@ -18,9 +18,8 @@ import warnings
 
 import pytest
 
-from analysis.chapters import compute_section
+from analysis.chapters import check_inputs, compute_section
 from analysis.chapters.registry import SECTIONS, all_params, in_order, resolve_section
-from analysis.params import constraints
 from analysis.params.parameters import ParameterError
 
 FULL = os.environ.get("ANALYSIS_SWEEP_FULL") == "1"
@@ -82,7 +81,7 @@ def sweep_case(case: tuple[str, dict]) -> str:
     overrides = {**SAMPLE_SIZES, **overrides}
     values = {s.name: resolve_section(s, overrides) for s in SECTIONS}
     try:
-        constraints.check(values)
+        check_inputs(values)
     except ParameterError as exc:
         return f"refused: {exc}"
     done = {}

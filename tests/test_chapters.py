@@ -11,9 +11,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, assume, example, given, settings
 from hypothesis import strategies as st
 
-from analysis.chapters import ChapterResults, compute_section, module_for
+from analysis.chapters import ChapterResults, check_inputs, compute_section, module_for
 from analysis.chapters.registry import SECTIONS, all_params, get_section, resolve_section
-from analysis.params import constraints
 from analysis.params.parameters import ParameterError, Parameters
 
 NAMES = [s.name for s in SECTIONS]
@@ -104,7 +103,7 @@ def test_a_chapter_reads_every_parameter_it_declares_and_no_other(name, at_defau
     for overrides in _variants(section):
         values = resolve_section(section, overrides)
         try:
-            constraints.check({name: values})
+            check_inputs({name: values})
         except ParameterError:
             continue  # a choice that contradicts another parameter's default
         module_for(name).compute(RecordingParameters(values, reads), {n: at_defaults[n] for n in section.needs})
@@ -196,7 +195,7 @@ def test_a_result_key_has_one_value_and_unit_in_every_chapter_under_any_scenario
     (exit code 2, naming them: tests/test_ranges.py) are skipped."""
     overrides = {**drawn, **FIXED}
     try:
-        constraints.check({s.name: resolve_section(s, overrides) for s in SECTIONS})
+        check_inputs({s.name: resolve_section(s, overrides) for s in SECTIONS})
         chapters = compute_all(overrides, constant_chapters)
     except ParameterError:
         assume(False)

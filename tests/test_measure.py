@@ -263,7 +263,7 @@ def test_measured_cost_and_energy_go_through_the_books_functions(tmp_path):
     assert r["usd_per_exaflop"] == pytest.approx(2.0 / 3600 / (r["tflops_median"] * 1e12) * 1e18)
     results = report.measured_results(table, usd_per_device_hour=2.0, power_w=700.0)
     assert results["measured_joules_per_token"][0] == pytest.approx(r["joules_per_token"])
-    text = report.measured_section_markdown(table, usd_per_device_hour=2.0, power_w=700.0)
+    text = page.measured_section_markdown(table, usd_per_device_hour=2.0, power_w=700.0)
     assert "Test CPU" in text and "J/token" in text and "USD per 1M tokens" in text and "\\$2 per device-hour" in text
     bench = report.measured_as_benchmarks(table)
     assert bench.loc[0, "basis"] == "measured" and bench.loc[0, "mfu"] == pytest.approx(r["mfu_vs_measured_peak"])
@@ -278,7 +278,7 @@ def test_no_measurement_reads_as_empty_and_says_how_to_make_one(tmp_path, monkey
         empty = report.load_measured()
         assert empty.empty and list(empty.columns) == data.schema_columns("measured")
         assert report.measured_results(empty, 1.0, 1.0) == {}
-        assert "python -m analysis measure --quick" in report.measured_section_markdown(empty, 1.0, 1.0)
+        assert "python -m analysis measure --quick" in page.measured_section_markdown(empty, 1.0, 1.0)
         values = {"tco": {"local_gpu_hour_usd": 1.0}, "energy": {"local_power_w": 1.0}}
         assert "No measurement is present" in page.measured_page(values, tmp_path)  # no results either
     finally:

@@ -10,9 +10,8 @@ from conftest import run_notebooks_in_process
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analysis.chapters import compute_section
+from analysis.chapters import check_inputs, compute_section
 from analysis.chapters.registry import SECTIONS, all_params, get_section
-from analysis.params import constraints
 from analysis.params.parameters import ParameterError
 
 PARAMS = all_params()
@@ -44,7 +43,7 @@ def _finite(results: dict) -> None:
 def _checked(section: str, values: dict) -> bool:
     """False when the values break a rule between parameters; the message must name them."""
     try:
-        constraints.check({section: values})
+        check_inputs({section: values})
     except ParameterError as exc:
         assert sum(f"'{name}'" in str(exc) for name in values) >= 2, exc
         return False
@@ -116,7 +115,7 @@ def test_every_chapter_runs_with_every_parameter_at_a_bound(bound, tmp_path):
     while True:  # a broken rule names its parameters: put the first one back to its default
         values = resolve_all(overrides)
         try:
-            constraints.check(values)
+            check_inputs(values)
             break
         except ParameterError as exc:
             first = str(exc).split("'")[1]

@@ -370,13 +370,12 @@ def test_plan_into_a_closed_pipe_is_quiet():
 ])
 def test_run_and_plan_say_their_own_sentence_on_ctrl_c(command, words, tmp_path, monkeypatch, capsys):
     """Ctrl-C arrives as KeyboardInterrupt inside the command (here, at its parameter checks)."""
-    from analysis import planner
-    from analysis.params import constraints
+    from analysis import chapters, planner
 
     def interrupt(*_args, **_kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(constraints, "check", interrupt)
+    monkeypatch.setattr(chapters, "check_inputs", interrupt)
     monkeypatch.setattr(planner, "plan", interrupt)
     out = tmp_path / ("p.json" if command is PLAN else "out")
     code, err = _run_in_process([*command, "--out", str(out)], capsys)

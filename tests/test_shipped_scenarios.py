@@ -15,10 +15,9 @@ import pytest
 from conftest import run_notebooks_in_process
 
 from analysis.build.book import resolve_all
+from analysis.chapters import check_inputs, compute_section
 from analysis.chapters import compare as scenarios
-from analysis.chapters import compute_section
 from analysis.chapters.registry import SECTIONS
-from analysis.params import constraints
 
 SHIPPED = scenarios.shipped()
 
@@ -30,7 +29,7 @@ def _changed_chapters(scenario) -> int:
 @pytest.mark.parametrize("scenario", SHIPPED, ids=lambda s: s.path.stem)
 def test_shipped_scenario_computes_every_chapter(scenario):
     values = resolve_all(scenario.overrides, scenario.origin)
-    constraints.check(values, scenario.origin)
+    check_inputs(values, scenario.origin)
     done = {}
     for s in SECTIONS:
         compute_section(s.name, scenario.overrides, done)
@@ -46,6 +45,6 @@ def test_the_scenario_changing_most_chapters_executes_every_notebook(tmp_path):
     scenario = max(SHIPPED, key=_changed_chapters)  # the first such, in shipped() order
     assert _changed_chapters(scenario) >= 3, scenario.path
     values = resolve_all(scenario.overrides, scenario.origin)
-    constraints.check(values, scenario.origin)
+    check_inputs(values, scenario.origin)
     results = run_notebooks_in_process(values, tmp_path)
     assert sorted(p.stem for p in results.glob("*.json")) == sorted(s.name for s in SECTIONS)

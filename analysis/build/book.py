@@ -22,9 +22,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import yaml
+
 from analysis.build import render, site
 from analysis.build.outputs import fault_point
 from analysis.build.scheduler import RunRecord, execute_sections
+from analysis.chapters import check_inputs
 from analysis.chapters.registry import SECTIONS, resolve_section
 from analysis.data import cache
 from analysis.data.load import data_dir, load_table, table_closure, table_path
@@ -33,7 +36,6 @@ from analysis.errors import InputError
 from analysis.measure.page import measured_page
 from analysis.page import appendices
 from analysis.page.whatif import GRID_FOLDER, PANELS
-from analysis.params import constraints
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 LINKS = ("html", "results", "executed")
@@ -83,7 +85,7 @@ def build_book(overrides: dict | None = None, origin: dict | None = None, jobs: 
     with contextlib.ExitStack() as stack:
         stack.callback(renderer.stop)
         values = resolve_all(overrides or {}, origin)
-        constraints.check(values, origin)
+        check_inputs(values, origin)
         try:
             build_dir.mkdir(exist_ok=True)
             stack.enter_context(_build_lock(build_dir))
@@ -208,7 +210,6 @@ def _swap_in(build_dir: Path, version: str) -> None:
 
 def _stage_config(source: Path, dest: Path) -> None:
     """The theme's banner holds a marker that :func:`analysis.build.site.announce` replaces after rendering."""
-    import yaml
 
     config = yaml.safe_load(source.read_text(encoding="utf-8"))
     config.setdefault("html", {})["announcement"] = site.MARKER

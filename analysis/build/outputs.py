@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import fcntl
 import os
 import shutil
@@ -113,7 +114,6 @@ def follow_parent(parent: int) -> bool:
     """Have Linux send this process SIGTERM when its parent dies, even by SIGKILL (prctl(2),
     PR_SET_PDEATHSIG). False when the parent ``parent`` died before this process could ask."""
     if sys.platform.startswith("linux"):
-        import ctypes
 
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
     return os.getppid() == parent

@@ -81,7 +81,7 @@ def serve(parent: int, config: Path, work: Path) -> int:
     build exits non-zero), and record the modules it imported."""
     if not follow_parent(parent):
         return 1
-    from jupyter_book.cli.main import main
+    from jupyter_book.cli.main import main  # noqa: PLC0415 (loaded in the render process, while the chapters execute)
 
     sphinx = (yaml.safe_load(config.read_text(encoding="utf-8")) or {}).get("sphinx") or {}
     recorded = []

@@ -28,6 +28,7 @@ import pandas as pd
 from analysis.chapters.registry import get_section, resolve_section
 from analysis.chapters.results import as_number, results_json, save_results
 from analysis.data import provenance
+from analysis.params import constraints
 from analysis.params.parameters import Parameters
 
 
@@ -153,3 +154,17 @@ def tracked_parameters(section, values: dict) -> Parameters:
     parameter left at a default that is a report's number (``Param.fact``)."""
     facts = {p.name: p.fact for p in section.params if p.fact and values.get(p.name) == p.default}
     return Parameters(values, facts)
+
+
+def check_inputs(values_by_section: dict[str, dict], origin: dict[str, str] | None = None) -> None:
+    """Refuse, before any chapter runs, parameters that contradict each other: the rules between
+    parameters (:func:`analysis.params.constraints.check`) and each chapter's own
+    ``check_inputs(P, origin)``, where its module defines one (whether the network's fabric exists,
+    whether a job makes progress). Raises a ParameterError naming both parameters (exit code 2)."""
+    origin = origin or {}
+    for section, values in values_by_section.items():
+        P = Parameters(values)
+        constraints.check(P, section, origin)
+        own = getattr(module_for(section), "check_inputs", None)
+        if own is not None:
+            own(P, origin)

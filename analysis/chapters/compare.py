@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from analysis.chapters import check_inputs
 from analysis.chapters.bands import OUTPUTS, book_parameters, evaluate
 from analysis.chapters.registry import SECTIONS, resolve_section
-from analysis.params import constraints
 from analysis.params.grammar import csv_cell, display_text
 from analysis.params.scenario_file import read
 
@@ -44,7 +44,7 @@ def load(path) -> Scenario:
     doc, origin = read(path)
     overrides = doc["parameters"]
     # names, values and the rules between them, as a build would check them
-    constraints.check({s.name: resolve_section(s, overrides, origin) for s in SECTIONS}, origin)
+    check_inputs({s.name: resolve_section(s, overrides, origin) for s in SECTIONS}, origin)
     # read() checked both are text of bounded length and removed bidirectional and control characters
     name = doc.get("name") or display_text(path.stem) or "unnamed"
     return Scenario(path, name, doc.get("description", ""), overrides, origin)

@@ -18,6 +18,8 @@ from analysis import reliability as rel
 from analysis.chapters import ChapterResults, read_bands
 from analysis.chapters.reliability import add_parameters, gb200_rates, recovery_hours
 from analysis.params import defaults as d
+from analysis.params.constraints import where
+from analysis.params.parameters import ParameterError
 
 SYSTEMS = ("h100", "gb200")
 BAND_KEYS = ("gb200_breakeven_speedup", "gb200_breakeven_speedup_with_downtime")
@@ -132,3 +134,32 @@ def _token_costs(res: ChapterResults) -> None:
             res.add(f"{s}_llama31_405b_bf16_useful_usd_per_million_tokens", costs.usd_per_million_tokens(
                 res[f"{s}_usd_per_useful_gpu_hour"], tokens), "USD per million tokens",
                 f"Llama 3.1 405B BF16 on {s.upper()}, reliability-adjusted")
+
+
+# --- inputs this chapter can use (analysis.chapters.check_inputs) ------------------------------------
+
+MIN_GOODPUT = 1e-6  # below this a job's goodput is zero in all but floating-point noise
+
+
+def makes_no_progress(P, job_gpus: float) -> bool:
+    """Whether a job of ``job_gpus`` at Llama 3's failure rates (scaled for GB200 by its fault ratio
+    and NVLink faults) would make essentially no progress on H100 or GB200: its break-even ratio
+    is then 0/0."""
+    rates = rel.llama3_rates()
+    write_h, detect_h, restart_h = recovery_hours(P)
+    nvlink = rel.per_gpu_rate_from_rack_month(P.gb200_nvlink_faults_per_rack_month, P.gb200_gpus_per_rack)
+    worst = max(rates["job"], rates["job"] * P.gb200_gpu_fault_ratio + nvlink)
+    good = rel.useful_share(job_gpus, worst, 0.0, 1, 0.0, write_h, detect_h, restart_h, rates["planned_per_hour"])[0]
+    return not good >= MIN_GOODPUT
+
+
+def check_inputs(P, origin: dict) -> None:
+    """Refuse a job that fails before a checkpoint completes (exit 2, naming both parameters): the
+    chapter prices the job (``job_gpus``) and a job the size of the whole cluster (``gpus``)."""
+    for size in ("job_gpus", "gpus"):
+        if size in P and makes_no_progress(P, getattr(P, size)):
+            raise ParameterError(
+                f"{where(origin, 'checkpoint_write_seconds', size)}parameters 'checkpoint_write_seconds' "
+                f"({P.checkpoint_write_seconds:g}) and '{size}' ({getattr(P, size):,}) conflict: at Llama 3's failure "
+                "rates (scaled by 'gb200_gpu_fault_ratio' and 'gb200_nvlink_faults_per_rack_month' for GB200) such a "
+                "job fails before a checkpoint completes and makes no progress; use fewer GPUs or faster checkpoints")

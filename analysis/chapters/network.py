@@ -18,6 +18,8 @@ import pandas as pd
 from analysis import cluster, network
 from analysis.chapters import ChapterResults
 from analysis.data.load import fact, framing, row
+from analysis.params.constraints import shown, where
+from analysis.params.parameters import ParameterError
 
 
 def options() -> tuple[tuple[str, str, dict], ...]:
@@ -261,3 +263,19 @@ def compute(P, upstream) -> ChapterResults:
     res.add_table("tiers", pd.DataFrame({"tier": range(1, f.tiers + 1), "switches": f.switches,
                                          "links_from_below": f.links_up}))
     return res
+
+
+# --- inputs this chapter can use (analysis.chapters.check_inputs) ------------------------------------
+
+FABRIC_PARAMS = ("gpus", "switch_radix", "fabric_tiers", "island_gpus", "island_oversubscription")
+
+
+def check_inputs(P, origin: dict) -> None:
+    """The fabric must exist: a folded Clos of at most 16 tiers of ``switch_radix``-port switches
+    for ``gpus`` GPUs (in islands of ``island_gpus``), built by the function the chapter builds it
+    with; else exit 2 naming the parameters."""
+    try:
+        network.design_fabric(P.gpus, P.switch_radix, P.fabric_tiers, P.island_gpus, P.island_oversubscription)
+    except ValueError as exc:
+        named = ", ".join(f"'{n}' ({shown(getattr(P, n))})" for n in FABRIC_PARAMS)
+        raise ParameterError(f"{where(origin, *FABRIC_PARAMS)}parameters {named} conflict: {exc}") from None

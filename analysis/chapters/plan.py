@@ -11,6 +11,7 @@ three answers for one run side by side with what differs: the basis, the through
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from analysis import flops, planner
 from analysis.chapters import ChapterResults
@@ -132,7 +133,6 @@ def _one_run(res: ChapterResults, result: planner.Plan, upstream) -> None:
 
 
 def _one_run_frame(rows: dict, labels: dict):
-    import pandas as pd
 
     return pd.DataFrame([{"row": name, "label": labels[name], "gpu_hours": v[0], "energy_gwh": v[1], "co2_t": v[2],
                           "household_years": v[3], "cost_usd": np.nan if v[4] is None else v[4]}

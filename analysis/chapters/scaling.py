@@ -11,6 +11,7 @@ from analysis import benchmarks, scaling
 from analysis.chapters import ChapterError, ChapterResults
 from analysis.chapters.benchmarks import PRECISIONS, RELEASE, model_names
 from analysis.data.load import load_table
+from analysis.params.constraints import where
 from analysis.params.parameters import ParameterError
 
 # Results of the benchmarks chapter this chapter's prose sets beside its own.
@@ -163,3 +164,58 @@ def compute(P, upstream) -> ChapterResults:
 def strong_model_name(P) -> str:
     """The reader-facing name of the strong-scaling model."""
     return model_names()[P.strong_model]
+
+
+# --- inputs this chapter can use (analysis.chapters.check_inputs) ------------------------------------
+
+def strong_reference_gpus(P) -> int | None:
+    """The smallest measured cluster of the sweep of ``strong_model`` in ``strong_precision``: the
+    strong-scaling curve starts there, so ``strong_max_gpus`` must exceed it."""
+    rows = benchmarks.sweep(load_table("benchmarks"), P.strong_model, P.strong_precision, RELEASE)
+    return int(rows["gpus"].min()) if len(rows) else None
+
+
+def strong_reference_step(P) -> dict | None:
+    """The reference run (the smallest measured cluster of ``strong_model`` in
+    ``strong_precision``): its GPUs, pipeline degree, measured step and gradient exchange (seconds)
+    at ``grad_bytes_per_param`` and ``backend_gbps``. The chapter calibrates its compute as the
+    step minus the exchange, so the exchange must be the shorter; and with no exchange and no
+    pipeline bubble, more GPUs would cost nothing extra and its cost ratios are undefined."""
+    rows = benchmarks.sweep(benchmarks.load_benchmarks(), P.strong_model, P.strong_precision, RELEASE)
+    if not len(rows):
+        return None
+    ref = rows.iloc[0]
+    params = load_table("models").set_index("model_id").loc[P.strong_model, "total_params"]
+    pp = scaling.degree(ref["pp"])
+    return {"gpus": int(ref["gpus"]), "pp": pp,
+            "step_s": float(scaling.step_time_from_rate_s(ref["global_batch"], ref["seq_len"], ref["gpus"],
+                                                          ref["tokens_per_s_per_gpu"])),
+            "exchange_s": float(scaling.grad_sync_s(params, scaling.degree(ref["tp"]), pp, ref["gpus"],
+                                                    P.grad_bytes_per_param, P.backend_gbps))}
+
+
+def check_inputs(P, origin: dict) -> None:
+    """Refuse parameters this chapter cannot use together (exit 2, naming both)."""
+    reference = strong_reference_gpus(P)
+    if reference is not None and P.strong_max_gpus <= reference:
+        raise ParameterError(
+            f"{where(origin, 'strong_max_gpus', 'strong_model')}parameters 'strong_max_gpus' ({P.strong_max_gpus:,}) "
+            f"and 'strong_model' ({P.strong_model}, {P.strong_precision}) conflict: the sweep starts at "
+            f"{reference:,} measured GPUs, so strong_max_gpus must exceed {reference:,}")
+    ref = strong_reference_step(P)
+    if ref is None:
+        return
+    g, b, model = P.grad_bytes_per_param, P.backend_gbps, P.strong_model
+    at = where(origin, "backend_gbps", "grad_bytes_per_param", "strong_model")
+    if ref["exchange_s"] >= ref["step_s"]:
+        raise ParameterError(
+            f"{at}parameters 'grad_bytes_per_param' ({g:g}) and 'backend_gbps' ({b:g}) conflict: the gradient "
+            f"exchange of {model} would take {ref['exchange_s']:.3g} s, longer than the whole {ref['step_s']:.3g} s "
+            f"step measured on {ref['gpus']:,} GPUs; backend_gbps must exceed "
+            f"{b * ref['exchange_s'] / ref['step_s']:.3g} at {g:g} bytes per parameter")
+    if ref["exchange_s"] == 0 and ref["pp"] == 1:
+        raise ParameterError(
+            f"{at}parameters 'grad_bytes_per_param' (0) and 'strong_model' ({model}) conflict: with no gradient "
+            "exchange and no pipeline (its measured recipe has pipeline degree 1), strong scaling is perfect, more "
+            "GPUs cost nothing extra and the chapter's cost per speed-up is undefined; set grad_bytes_per_param "
+            "above 0 or choose a model trained with a pipeline")

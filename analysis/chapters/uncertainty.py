@@ -15,7 +15,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis import benchmarks, reliability, uncertainty
-from analysis.chapters import QUANTILES, ChapterResults
+from analysis.chapters import QUANTILES, ChapterResults, downtime
 from analysis.chapters.bands import MFU_SCALE, band_frame, tornado_frame
 from analysis.chapters.registry import all_params
 
@@ -76,3 +76,9 @@ def top_driver(res: ChapterResults, tornado: str) -> str:
     """The label of the input that swings a tornado's result most (``tornado_cost`` or
     ``tornado_breakeven``), for the prose."""
     return str(res.tables[tornado]["label"].iloc[0])
+
+
+def check_inputs(P, origin: dict) -> None:
+    """The downtime chapter's refusal (:func:`analysis.chapters.downtime.check_inputs`): the bands
+    price the same job, with the same recovery."""
+    downtime.check_inputs(P, origin)

@@ -176,7 +176,7 @@ def read_raw(path: Path) -> pd.DataFrame:
 def validate_frame(name: str, raw: pd.DataFrame, path: Path) -> pd.DataFrame:
     """Validate text cells ``raw`` against table ``name``'s schema; errors name ``path``, line and
     column as if ``raw`` were that file (row 0 is line 2). Writers call this before writing."""
-    from pandera.errors import SchemaErrors
+    from pandera.errors import SchemaErrors  # noqa: PLC0415 (pandera loads only when a table changed)
 
     lines = raw.attrs.get("lines")
     _refuse_literal_not_a_number(raw, path, lines)

@@ -8,6 +8,7 @@ consistency checks (``tflops_median = flops / seconds_median / 1e12``, ...) hold
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import platform
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from analysis.data.load import read_raw, schema_columns, validate_frame
@@ -66,7 +68,6 @@ def cpu_cores() -> int:
 
 def numpy_software() -> str:
     """Python, numpy and the BLAS numpy was built against, with their versions."""
-    import numpy as np
 
     blas = "unknown BLAS"
     try:
@@ -200,7 +201,6 @@ def append_rows(rows: list[dict], out_dir: Path) -> Path:
 
 def read_raw_frame(frame: pd.DataFrame) -> pd.DataFrame:
     """``frame`` as :func:`analysis.data.load.read_raw` would read it back from CSV (text cells)."""
-    import io
 
     buffer = io.StringIO()
     frame.to_csv(buffer, index=False)

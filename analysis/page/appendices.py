@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import html
 import re
+import shutil
 import subprocess
 from pathlib import Path
+
+import yaml
 
 from analysis.chapters.registry import SECTIONS, all_params
 from analysis.data import cache
@@ -288,7 +291,6 @@ def repository_url(config: dict) -> str:
 
 def stamp_config(config_path: Path, stamp: dict[str, str]) -> None:
     """Put the build stamp into a staged ``_config.yml`` (``html.extra_footer``)."""
-    import yaml
 
     config = yaml.safe_load(config_path.read_text(encoding="utf-8"))
     config.setdefault("html", {})["extra_footer"] = footer_html(stamp, repository_url(config))
@@ -350,9 +352,7 @@ every chapter with your own prices, power and utilisation.</p>
 def stage_front_matter(src: Path, root: Path) -> None:
     """In a staged book source ``src``: the build stamp in ``_config.yml``'s footer, and the
     landing page as ``book/extra/index.html`` (copied to the site's root by Sphinx)."""
-    import shutil
 
-    import yaml
 
     stamp = build_stamp(root)
     stamp_config(src / "_config.yml", stamp)

@@ -21,22 +21,11 @@ import re
 
 from analysis.chapters.registry import all_params
 from analysis.data.load import derived, load_table
+from analysis.hardware import gpu_name  # noqa: F401 (a reader name, re-exported with the others)
 from analysis.page.formatting import humanize
 
 __all__ = ["gpu_name", "model_name", "param_label", "param_short_label", "fact_label", "fact_link", "fact_anchor",
            "source_label", "source_link", "author", "clean_note"]
-
-
-@derived  # per data folder: a test's edited copy has its own names
-def _gpus() -> dict[str, str]:
-    return dict(zip(load_table("gpus")["gpu_id"], load_table("gpus")["name"], strict=True))
-
-
-def gpu_name(gpu_id: str, vendor: bool = False) -> str:
-    """The GPU's name from ``data/gpus.csv`` without the vendor ('H100 SXM 80GB'), or with it
-    (``vendor=True``: 'NVIDIA H100 SXM 80GB'). An unknown id is returned unchanged."""
-    name = _gpus().get(gpu_id, gpu_id)
-    return name if vendor else re.sub(r"^NVIDIA\s+", "", name)
 
 
 @derived

@@ -15,8 +15,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from analysis.data import provenance
+from analysis.data.load import load_table
+from analysis.data.schemas import KEYS
 from analysis.errors import InputError, clip
-from analysis.hardware import gpu_ids
 from analysis.params.grammar import parse_number
 
 
@@ -26,6 +27,15 @@ class ParameterError(InputError):
 
 def _fmt(x: float) -> str:
     return f"{x:,.0f}" if float(x).is_integer() else f"{x:g}"
+
+
+def registry_ids(table: str, *given: str) -> tuple[str, ...]:
+    """The ids of ``table``'s rows (``data/<table>.csv``, in file order) with a value in every
+    column of ``given``: the valid choices of a parameter that names a row of it."""
+    rows = load_table(table)
+    for column in given:
+        rows = rows[rows[column].notna()]
+    return tuple(rows[KEYS[table]])
 
 
 @dataclass(frozen=True)
@@ -55,9 +65,9 @@ class Param:
     def allowed(self) -> tuple[str, ...] | None:
         """The valid choices of a text parameter."""
         if self.choices_from == "gpus":
-            return tuple(gpu_ids())
+            return registry_ids("gpus")
         if self.choices_from == "gpus_with_fp8":  # the chapters compute an FP8 peak and a power build-up
-            return tuple(gpu_ids(with_dtype="fp8", with_tdp=True))
+            return registry_ids("gpus", "fp8_dense_tflops", "tdp_w")
         return self.choices
 
     def describe_range(self) -> str:

@@ -21,7 +21,8 @@ An orchestration package, like :mod:`analysis.chapters.compare`: it reads the bo
    ``data/distributions.csv``, and for an estimated MFU its measured leave-one-run-out errors.
 
 :mod:`analysis.planner.budget` turns a power budget into the largest job that fits;
-:mod:`analysis.planner.report` writes the plan for people.
+:mod:`analysis.planner.report` writes the plan for people (with the book's number formats, so it is
+imported by the command line, not here: a chapter that plans imports no page helper).
 """
 
 from __future__ import annotations
@@ -40,8 +41,7 @@ from analysis.planner.inputs import (
     model_from_shape,
 )
 from analysis.planner.mfu import MfuEstimate, estimate_mfu
-from analysis.planner.report import format_table, rental_cost_range_usd
 
 __all__ = ["KEYS", "PRECISIONS", "TCO_SYSTEMS", "MfuEstimate", "Plan", "PlanError", "PlanInputs", "cloud_prices",
-           "estimate_mfu", "flops", "format_table", "job_mtbf_hours", "model_from_registry", "model_from_run",
-           "model_from_shape", "peak_tflops", "plan", "rental_cost_range_usd", "tco_usd_per_gpu_hour", "throughput"]
+           "estimate_mfu", "flops", "job_mtbf_hours", "model_from_registry", "model_from_run",
+           "model_from_shape", "peak_tflops", "plan", "tco_usd_per_gpu_hour", "throughput"]

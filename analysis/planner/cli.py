@@ -110,6 +110,7 @@ def _check_outputs(doc: dict) -> None:
 def cmd_plan(args) -> int:
     from analysis import planner
     from analysis.data.load import load_table
+    from analysis.planner import report
 
     model = _model(args, load_table)
     _check_choices(args, load_table)
@@ -140,7 +141,7 @@ def cmd_plan(args) -> int:
             result = finite_or_refused(lambda flag: _plan_without(planner, inputs, flag), _plan_numbers(args),
                                        planner.Plan.to_json, "plan")
             doc = result.to_json()
-            text = planner.format_table(result, planner.report.title(name, args.tokens, args.gpus, args.gpu, args.precision))
+            text = report.format_table(result, report.title(name, args.tokens, args.gpus, args.gpu, args.precision))
     except planner.PlanError as exc:
         raise InputError(str(exc)) from None
     _check_outputs(doc if "results" in doc else doc.get("plan", {}))

@@ -10,8 +10,8 @@ from analysis import costs, energy, flops, reliability
 from analysis.chapters import gpu_cost
 from analysis.chapters.registry import get_section, resolve_section
 from analysis.data.load import derived, load_table
+from analysis.hardware import gpu_name
 from analysis.hardware import peak_tflops as peak
-from analysis.page.names import gpu_name
 from analysis.params import defaults as d
 from analysis.params.parameters import Parameters
 from analysis.planner import mfu as mfu_estimate

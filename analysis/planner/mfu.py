@@ -42,7 +42,7 @@ from analysis import flops
 from analysis.benchmarks import load_benchmarks
 from analysis.data import provenance
 from analysis.data.load import derived, load_table
-from analysis.page.names import gpu_name
+from analysis.hardware import gpu_name
 from analysis.planner.failures import goodput
 from analysis.planner.inputs import PEAK_COLUMN, model_from_run
 from analysis.planner.production_term import (  # noqa: F401  (the estimate's term, re-exported for callers)
