@@ -34,6 +34,8 @@ from pathlib import Path
 
 import yaml
 
+from analysis.build.book import table_of_contents
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -61,7 +63,7 @@ def _jupyter_book_executes(root: Path, pipeline_root: Path) -> float:
         shutil.copy2(py, nb_dir / py.name)
     for md in (pipeline_root / "_build" / "executed").glob("*.md"):  # generated appendices
         shutil.copy2(md, nb_dir / md.name)
-    (root / "_toc.yml").write_text((root / "_toc.yml").read_text().replace("book/generated/", "book/nb/"))
+    (root / "_toc.yml").write_text(table_of_contents(root).replace("book/generated/", "book/nb/"))
     config = yaml.safe_load((root / "_config.yml").read_text())
     config["execute"] = {"execute_notebooks": "force", "timeout": 600}
     config["sphinx"]["config"]["nb_custom_formats"] = {".py": ["jupytext.reads", {"fmt": "py:percent"}]}

@@ -125,6 +125,15 @@ def _swap_to(build_dir: Path, version: str) -> None:
     os.replace(new, build_dir / "current")
 
 
+def table_of_contents(root: Path) -> str:
+    """``root``'s ``_toc.yml`` with its Chapters part filled from the chapter registry, in book
+    order (the introduction is the root page): what Jupyter Book reads."""
+    toc = yaml.safe_load((root / "_toc.yml").read_text(encoding="utf-8"))
+    (part,) = [p for p in toc["parts"] if p["caption"] == "Chapters"]
+    part["chapters"] = [{"file": f"book/generated/{s.name}"} for s in SECTIONS if s.name != "intro"]
+    return yaml.safe_dump(toc, sort_keys=False)
+
+
 def _current_version(build_dir: Path) -> str | None:
     link = build_dir / "current"
     return Path(os.readlink(link)).name if link.is_symlink() else None
@@ -140,7 +149,7 @@ def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario
         src.mkdir()
         _stage_config(root / "_config.yml", src / "_config.yml")
         shutil.copytree(root / "book", src / "book", ignore=shutil.ignore_patterns("generated"))
-        shutil.copy2(root / "_toc.yml", src / "_toc.yml")
+        (src / "_toc.yml").write_text(table_of_contents(root), encoding="utf-8")
         inputs = {**cache.package_hashes(root), "data": cache.folder_hashes(data_dir())}
         (src / "book" / "static" / GRID_FOLDER).mkdir(parents=True, exist_ok=True)
         for panel, text in appendices.whatif_scripts(values, inputs, cache_root).items():

@@ -1,6 +1,7 @@
-"""The book's chapters ("sections"): notebook, parameters, data tables read, chapters whose
-results they need, headline results and figures. The CLI, the pipeline and the tests all read
-this one list, so a new chapter is one entry here plus its notebook and a line in ``_toc.yml``.
+"""The book's chapters ("sections"), in book order: notebook, parameters, data tables read,
+chapters whose results they need, headline results and figures. The command line, the build, the
+table of contents (:func:`analysis.build.book.table_of_contents`), the introduction's chapter list
+and the tests all read this one list; docs/contributing.md says what else a new chapter needs.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ class Section:
         return {p.name: p for p in self.params}
 
 
-# The modelling chapters, in book order. The ledger and the introduction, below, read their results.
+# The modelling chapters, in book order (the sidebar's, the introduction's and `sections`'). The ledger and
+# the introduction, below, read their results.
 # Every table `analysis.planner.plan` reads (its model, MFU fit with the production runs' term,
 # failures, prices, power and grid):
 # a chapter that calls the planner declares all of them, so the build lets its kernel read them.
@@ -41,22 +43,6 @@ PLANNER_TABLES = ("backtest_runs", "models", "gpus", "benchmarks", "distribution
                   "sources")
 
 CHAPTERS: tuple[Section, ...] = (
-    Section(
-        name="network",
-        title="The network of a 100,000-H100 cluster",
-        question="How many switches, transceivers and copper links does a 100k-GPU backend fabric need under "
-                 "each topology, what do they cost and draw, and how many links can fail?",
-        params=(d.GPUS, d.H100_GPUS_PER_SERVER, d.SWITCH_RADIX, d.FABRIC_TIERS, d.ISLAND_GPUS,
-                d.ISLAND_OVERSUBSCRIPTION, d.RAIL_LAYOUT, d.NODE_PORTS_PER_TRANSCEIVER, d.BACKEND_NIC,
-                d.FRONTEND_STORAGE_FRAC, *d.NETWORK_PRICES, d.LINK_MTTF_YEARS, d.ALT_LINK_MTTF_YEARS,
-                d.CAPEX_USD_PER_GPU, d.H100_IT_W_PER_GPU, d.PUE, d.LOAD_FACTOR, d.TARIFF),
-        tables=("report_facts", "network_components"),
-        headline=("network_tiers_count", "network_switches_count", "network_transceivers_count",
-                  "backend_nic_links_count", "network_capex_usd", "network_capex_share_of_cluster_frac",
-                  "network_it_mw", "network_it_share_frac", "ethernet_vs_infiniband_capex_saving_usd",
-                  "middle_of_rack_copper_frac"),
-        figures=("fig-network-options-capex", "fig-network-options-failures"),
-    ),
     Section(
         name="cluster",
         title="The 100,000-H100 cluster",
@@ -72,6 +58,22 @@ CHAPTERS: tuple[Section, ...] = (
                   "cluster_annual_electricity_usd", "capex_usd", "first_failure_minutes",
                   "checkpoint_restart_lost_gpu_days", "in_memory_recovery_lost_gpu_days"),
         figures=("fig-cluster-eflops", "fig-cluster-power", "fig-cluster-failures"),
+    ),
+    Section(
+        name="network",
+        title="The network of a 100,000-H100 cluster",
+        question="How many switches, transceivers and copper links does a 100k-GPU backend fabric need under "
+                 "each topology, what do they cost and draw, and how many links can fail?",
+        params=(d.GPUS, d.H100_GPUS_PER_SERVER, d.SWITCH_RADIX, d.FABRIC_TIERS, d.ISLAND_GPUS,
+                d.ISLAND_OVERSUBSCRIPTION, d.RAIL_LAYOUT, d.NODE_PORTS_PER_TRANSCEIVER, d.BACKEND_NIC,
+                d.FRONTEND_STORAGE_FRAC, *d.NETWORK_PRICES, d.LINK_MTTF_YEARS, d.ALT_LINK_MTTF_YEARS,
+                d.CAPEX_USD_PER_GPU, d.H100_IT_W_PER_GPU, d.PUE, d.LOAD_FACTOR, d.TARIFF),
+        tables=("report_facts", "network_components"),
+        headline=("network_tiers_count", "network_switches_count", "network_transceivers_count",
+                  "backend_nic_links_count", "network_capex_usd", "network_capex_share_of_cluster_frac",
+                  "network_it_mw", "network_it_share_frac", "ethernet_vs_infiniband_capex_saving_usd",
+                  "middle_of_rack_copper_frac"),
+        figures=("fig-network-options-capex", "fig-network-options-failures"),
     ),
     Section(
         name="capex",
