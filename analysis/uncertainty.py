@@ -31,14 +31,17 @@ def draw(modes: Mapping[str, float], n: int, seed: int, table: pd.DataFrame | No
     the range for an input ``modes`` lacks (a chapter that does not use it)."""
     table = distributions() if table is None else table
     rng = np.random.default_rng(seed)
-    out = {}
-    for name, d in table.iterrows():
-        if d["shape"] == "uniform":
-            out[name] = rng.uniform(d["low"], d["high"], n)
-        else:
-            mode = float(np.clip(modes.get(name, (d["low"] + d["high"]) / 2), d["low"], d["high"]))
-            out[name] = rng.triangular(d["low"], mode, d["high"], n)
-    return out
+    return {name: draw_one(rng, d, modes.get(name, (d["low"] + d["high"]) / 2), n) for name, d in table.iterrows()}
+
+
+def draw_one(rng: np.random.Generator, distribution, mode: float, n: int) -> np.ndarray:
+    """``n`` draws of one input from ``rng``: its ``distribution`` (a row of
+    ``data/distributions.csv``: shape, low, high) is uniform, or triangular with its peak at
+    ``mode`` clipped into the range."""
+    low, high = distribution["low"], distribution["high"]
+    if distribution["shape"] == "uniform":
+        return rng.uniform(low, high, n)
+    return rng.triangular(low, float(np.clip(mode, low, high)), high, n)
 
 
 def bands(samples: pd.DataFrame, point: Mapping[str, float]) -> pd.DataFrame:

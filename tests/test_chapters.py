@@ -66,7 +66,7 @@ def test_pue_reaches_every_result_that_depends_on_it(section, at_defaults):
 # --- parameters travel by attribute, and each chapter reads exactly the ones it declares ----------
 
 class RecordingParameters(Parameters):
-    """Parameters that note every name read (replace() and with_defaults() share the record)."""
+    """Parameters that note every name read (replace() shares the record)."""
 
     __slots__ = ("_reads",)
 

@@ -39,11 +39,6 @@ TARGETS = {
 }
 
 
-def backtest_inputs(r) -> planner.PlanInputs:
-    """The planner's inputs for one backtest row (:func:`analysis.planner.backtest.inputs_for`)."""
-    return bt.inputs_for(r)
-
-
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("plan")
     result = _walkthrough(res)

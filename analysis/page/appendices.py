@@ -20,7 +20,7 @@ from analysis.data.load import load_table, table_path
 from analysis.data.schemas import DEPENDS, SCHEMAS
 from analysis.page.formatting import count, format_quantity, humanize, param_value, percent, plain, plural, unit_label
 from analysis.page.names import author, clean_note, fact_anchor, fact_label, gpu_name, source_label, source_link
-from analysis.page.tables import interactive_table
+from analysis.page.tables import interactive_table, markdown_cell
 from analysis.page.whatif import PANELS, base_values, grid_script
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
@@ -31,10 +31,6 @@ def markdown_literal(text: str) -> str:
     """``text`` shown as typed: every ASCII punctuation character backslash-escaped, so a
     user-supplied string can open no HTML tag, link, role or emphasis."""
     return re.sub(r"([!-/:-@\[-`{-~])", r"\\\1", " ".join(str(text).split()))
-
-
-def _cell(text) -> str:
-    return str(text).replace("|", "\\|").replace("$", "\\$").replace("\n", " ")
 
 
 def human_date(date) -> str:
@@ -83,9 +79,9 @@ def assumptions_page(values_by_section: dict[str, dict], scenario: str | None = 
         if p.fact:
             source += f" ({fact_link_md(p.fact)})"
         used_by = ", ".join(f"{{ref}}`{s.name} <chapter-{s.name}>`" for s in users)
-        out.append(f"| {_cell(p.description)}<br>`{name}` | {_cell(shown_value)}<br>"
-                   f"<small>{_cell(p.describe_range())}</small> | *{p.basis}*: {source}<br>"
-                   f"<small>used by {used_by}</small> | {_cell(p.why)} |")
+        out.append(f"| {markdown_cell(p.description)}<br>`{name}` | {markdown_cell(shown_value)}<br>"
+                   f"<small>{markdown_cell(p.describe_range())}</small> | *{p.basis}*: {source}<br>"
+                   f"<small>used by {used_by}</small> | {markdown_cell(p.why)} |")
     return "\n".join(out) + "\n"
 
 
@@ -136,7 +132,7 @@ def sources_page() -> str:
         url = _url_md(s.url) if isinstance(s.url, str) and s.url.strip() else "Not published."
         read = human_date(s.accessed) if isinstance(s.accessed, str) else ""
         kind = {"vendor-doc": "vendor documentation", "model-card": "model card"}.get(s.kind, s.kind)
-        line = f"{_cell(who)} ({published}). *{_cell(code_names(s.title))}*. {kind.capitalize()}. {url}"
+        line = f"{markdown_cell(who)} ({published}). *{markdown_cell(code_names(s.title))}*. {kind.capitalize()}. {url}"
         if read:
             line += f" Read {read}."
         out += [f"(src-{s.source_id})=", line, ""]
@@ -168,10 +164,10 @@ def facts_page() -> str:
             if f.value_high == f.value_high:  # not NaN
                 value += f" to {format_quantity(f.value_high, f.unit)}"
             note = clean_note(f.note)
-            note = f" {_cell(note[0].upper() + note[1:])}{'' if note.endswith('.') else '.'}" if note else ""
+            note = f" {markdown_cell(note[0].upper() + note[1:])}{'' if note.endswith('.') else '.'}" if note else ""
             out += [f"({fact_anchor(f.fact_id)})=",
-                    f"**{fact_label(f.fact_id)}** {_cell(f.quantity[0].upper() + f.quantity[1:])}: "
-                    f"**{_cell(value)}** ({f.confidence}; {source_link(f.source_id)}).{note}", ""]
+                    f"**{fact_label(f.fact_id)}** {markdown_cell(f.quantity[0].upper() + f.quantity[1:])}: "
+                    f"**{markdown_cell(value)}** ({f.confidence}; {source_link(f.source_id)}).{note}", ""]
     return "\n".join(out)
 
 
@@ -213,9 +209,9 @@ def data_page() -> str:
             unique = "; unique" if spec.unique else ""
             kind = {"string[python]": "text", "float64": "number", "Int64": "integer"}.get(str(spec.dtype), str(spec.dtype))
             out.append(f"| `{column}` | {kind} | {'no' if spec.nullable else 'yes'} | "
-                       f"{_cell(checks + unique)} |")
+                       f"{markdown_cell(checks + unique)} |")
         for check in schema.checks:
-            out.append(f"| (row) | | | {_cell(humanize(check.error or check.name))} |")
+            out.append(f"| (row) | | | {markdown_cell(humanize(check.error or check.name))} |")
         out.append("")
         if name in BROWSABLE:
             out += [f":::{{dropdown}} Browse the {rows:,} rows of {name} (sort by a column, filter by text)",

@@ -26,7 +26,7 @@ from analysis.page.formatting import format_quantity as fq
 from analysis.page.formatting import humanize, money, plain, unit_label
 from analysis.page.names import fact_link
 from analysis.page.plots import apply_style, finalize
-from analysis.page.tables import _cell, markdown_table  # noqa: F401 (markdown_table is re-exported for notebooks)
+from analysis.page.tables import markdown_cell, markdown_table  # noqa: F401 (markdown_table is re-exported for notebooks)
 
 
 def format_value(value) -> str:
@@ -50,7 +50,7 @@ def parameter_table(section_name: str, values: dict) -> str:
             shown = f"**{format_value(value)}** (changed)"
         else:
             shown = format_value(value)
-        rows.append(f"| {_cell(p.description)} (`{p.name}`) | {shown} | {_cell(unit_label(p.unit))} | {format_value(p.default)} |")
+        rows.append(f"| {markdown_cell(p.description)} (`{p.name}`) | {shown} | {markdown_cell(unit_label(p.unit))} | {format_value(p.default)} |")
     summary = (f"{len(changed)} parameter(s) differ from the defaults: " + "; ".join(changed) + "."
                if changed else "All parameters are at their defaults.")
     return "\n".join([
@@ -134,7 +134,7 @@ def show_parameters(P, R) -> None:
 
 def _md_row(*cells) -> str:
     """One Markdown table row, cells escaped (see :mod:`analysis.page.tables`)."""
-    return "| " + " | ".join(_cell(c) for c in cells) + " |"
+    return "| " + " | ".join(markdown_cell(c) for c in cells) + " |"
 
 
 def comparison_table(R, pairs) -> str:

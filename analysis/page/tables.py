@@ -24,7 +24,8 @@ def _no_html(text: str) -> str:
     return "`".join(part if i % 2 else part.replace("<", "&lt;") for i, part in enumerate(parts))
 
 
-def _cell(value) -> str:
+def markdown_cell(value) -> str:
+    """``value`` as the text of one Markdown table cell: pipes, dollars and newlines escaped, no HTML."""
     return _no_html(str(value).replace("|", "\\|").replace("$", "\\$").replace("\n", " "))
 
 
@@ -32,8 +33,8 @@ def markdown_table(header: list[str], rows: list[list], align: str | None = None
     """A Markdown table. ``align`` is one character per column (``l`` or ``r``); default left."""
     align = align or "l" * len(header)
     rule = ["---:" if a == "r" else "---" for a in align]
-    lines = ["| " + " | ".join(_cell(h) for h in header) + " |", "|" + "|".join(rule) + "|"]
-    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    lines = ["| " + " | ".join(markdown_cell(h) for h in header) + " |", "|" + "|".join(rule) + "|"]
+    lines += ["| " + " | ".join(markdown_cell(c) for c in row) + " |" for row in rows]
     return "\n".join(lines)
 
 
@@ -177,8 +178,8 @@ def answer_box(items, title: str = "In short", more: str | None = None, verdict:
             lines.append(f"- {item}")
         else:
             label, value, unit = item
-            lines.append(f"- {_cell(reader_label(label))}: **{_cell(_answer_value(value, unit))}**")
-    head = [f"**{_cell(verdict)}**", ""] if verdict else []
+            lines.append(f"- {markdown_cell(reader_label(label))}: **{markdown_cell(_answer_value(value, unit))}**")
+    head = [f"**{markdown_cell(verdict)}**", ""] if verdict else []
     tail = ["", more] if more else []
     return "\n".join([f":::{{admonition}} {title}", ":class: answer-box", "", *head, *lines, *tail, ":::"])
 

@@ -165,11 +165,6 @@ class Parameters:
             raise AttributeError(f"no parameter {', '.join(map(repr, unknown))} to replace")
         return self._derive({**self._values, **changes})
 
-    def with_defaults(self, values: Mapping[str, object]) -> Parameters:
-        """These parameters plus ``values`` for the names they lack (e.g. the parameters another
-        chapter ran with, ``ChapterResults.parameters``)."""
-        return self._derive({**values, **self._values})
-
     def as_dict(self) -> dict[str, object]:
         """The values as a plain dict, for display and records: not noted as reads, so a chapter
         passes parameters on as ``Parameters`` (whose reads are noted), never as this dict."""

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from analysis import costs, energy, flops, reliability
+from analysis import costs, energy, flops, reliability, uncertainty
 from analysis.chapters import gpu_cost
 from analysis.chapters.registry import get_section, resolve_section
 from analysis.data.load import derived, load_table
@@ -89,15 +89,9 @@ def cloud_prices(gpu_id: str):
 
 # --- uncertainty -------------------------------------------------------------------------------------------
 
-def _distribution(name: str):
-    return _distributions().loc[name]
-
-
 def _draw(rng, name: str, mode: float, n: int) -> np.ndarray:
-    dist = _distribution(name)
-    if dist["shape"] == "uniform":
-        return rng.uniform(dist["low"], dist["high"], n)
-    return rng.triangular(dist["low"], float(np.clip(mode, dist["low"], dist["high"])), dist["high"], n)
+    """``n`` draws of input ``name`` (its range in data/distributions.csv) peaking at ``mode``."""
+    return uncertainty.draw_one(rng, _distributions().loc[name], mode, n)
 
 
 def outcomes(tokens_total, gpus, rate, mtbf, planned, rec: Recovery, w_tdp, w_facility, lead, price,
