@@ -208,7 +208,7 @@ def schema_columns(name: str) -> list[str]:
 # dtype and values in JSON, never a pickle. An entry (analysis.data.cache) records what it was validated
 # from: the bytes of the table and of every table its validation reads, the validating code and
 # the library versions; a load compares them all and validates afresh, saying so, on any mismatch.
-# ANALYSIS_TABLE_CACHE=0 turns it off; an unwritable folder just skips it.
+# ANALYSIS_TABLE_CACHE=0 turns it off; a folder that cannot be read or written is bypassed (one line).
 TABLE_CACHE_DIR = REPO_ROOT / "_build" / "cache" / "tables"
 TABLE_FILE = "table.json"
 
@@ -253,8 +253,7 @@ def _validated(name: str, folder: str) -> pd.DataFrame:
         with contextlib.suppress(ValueError, TypeError, KeyError):
             return table_from_json(files[TABLE_FILE])
     table = _validate_file(name, folder)
-    with contextlib.suppress(OSError):
-        cache.write(TABLE_CACHE_DIR, name, inputs, {TABLE_FILE: table_to_json(table)})
+    cache.write(TABLE_CACHE_DIR, name, inputs, {TABLE_FILE: table_to_json(table)}, report=report)
     return table
 
 
