@@ -27,6 +27,7 @@ import pandas as pd
 from analysis.data import cache, provenance
 from analysis.data.schemas import CLAIM_STATUSES, DEPENDS, FILES, KEYS, OPTIONAL, SCHEMAS, UNITS  # noqa: F401 (re-exported)
 from analysis.errors import InputError, clip
+from analysis.params.grammar import why_not_decimal
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DATA_DIR = REPO_ROOT / "data"
@@ -107,10 +108,11 @@ def _column_name(column) -> str:
     text = str(column)
     if text.startswith("Unnamed: "):  # pandas's name for a header cell left empty
         return f"(column {int(text.split()[1]) + 1}, whose header is empty)"
-    return f"'{text[:60]}'"
+    return clip(text, 60)
 
 
-def _format_failures(path: Path, failures: pd.DataFrame, lines: list[int] | None = None) -> str:
+def _format_failures(path: Path, failures: pd.DataFrame, raw: pd.DataFrame) -> str:
+    lines = raw.attrs.get("lines")
     out, seen_columns, seen_rows = [], set(), set()
     # Column checks first; a check across columns fails once per column of the row: report it once.
     rows = sorted(failures.to_dict("records"), key=lambda r: r.get("schema_context") == "DataFrameSchema")
@@ -133,7 +135,7 @@ def _format_failures(path: Path, failures: pd.DataFrame, lines: list[int] | None
                     seen_rows.add((row, check))
                     out.append(f"{path}:{_line(lines, row)}: row {row + 1}: fails {check}")
                 continue
-            where = f"{path}:{_line(lines, row)}: row {row + 1}" + (f", column '{column}'" if column else "")
+            where = _where(path, lines, raw, row, column) if column else f"{path}:{_line(lines, row)}: row {row + 1}"
             verb = "" if check.startswith("is not") else "fails "
             out.append(f"{where}: value {clip(r['failure_case'])} {verb}{check}")
         elif column not in row_level and column not in seen_columns:
@@ -171,6 +173,8 @@ def read_raw(path: Path) -> pd.DataFrame:
     except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError, csv.Error) as exc:
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise DataError(f"{path}: cannot parse CSV: {reason}") from None
+    except OSError as exc:  # no permission to read it: the file is the user's to fix, not a folder to write
+        raise DataError(f"{path}: cannot read the data file: {exc.strerror or exc}") from None
 
 
 def validate_frame(name: str, raw: pd.DataFrame, path: Path) -> pd.DataFrame:
@@ -180,10 +184,23 @@ def validate_frame(name: str, raw: pd.DataFrame, path: Path) -> pd.DataFrame:
 
     lines = raw.attrs.get("lines")
     _refuse_literal_not_a_number(raw, path, lines)
+    schema = SCHEMAS[name](_ids)
+    _refuse_non_decimal(raw, path, lines, [c for c, col in schema.columns.items()
+                                           if pd.api.types.is_numeric_dtype(col.dtype.type)])
     try:
-        return SCHEMAS[name](_ids).validate(raw, lazy=True)
+        return schema.validate(raw, lazy=True)
     except SchemaErrors as exc:
-        raise DataError(_format_failures(path, exc.failure_cases, lines)) from None
+        raise DataError(_format_failures(path, exc.failure_cases, raw)) from None
+
+
+def _where(path: Path, lines: list[int] | None, raw: pd.DataFrame, row: int, column) -> str:
+    """``FILE:LINE:COLUMN: row N, column 'NAME'`` of a cell (its line and character column in the
+    file when ``raw`` was read from it, else the line it would be on)."""
+    position = _line(lines, row)
+    if lines and isinstance(path, Path) and column in raw.columns:
+        found = cell_position(path, position, list(raw.columns).index(column))
+        position = f"{found[0]}:{found[1]}" if found else position
+    return f"{path}:{position}: row {row + 1}, column {_column_name(column)}"
 
 
 def _refuse_literal_not_a_number(raw: pd.DataFrame, path: Path, lines: list[int] | None) -> None:
@@ -194,8 +211,50 @@ def _refuse_literal_not_a_number(raw: pd.DataFrame, path: Path, lines: list[int]
         bad = cells[cells.isin(NOT_A_NUMBER)]
         if len(bad):
             row = int(bad.index[0])
-            raise DataError(f"{path}:{_line(lines, row)}: row {row + 1}, column {_column_name(column)}: "
-                            f"{raw[column][row]!r} is not a value; leave the cell empty for missing")
+            raise DataError(f"{_where(path, lines, raw, row, column)}: {clip(raw[column][row])} is not a value; "
+                            "leave the cell empty for missing")
+
+
+def _refuse_non_decimal(raw: pd.DataFrame, path: Path, lines: list[int] | None, numeric: list[str]) -> None:
+    """A number in a data table is written as on the command line and in scenario files
+    (:mod:`analysis.params.grammar`): ASCII decimal. pandas would read ``1_000`` as 1000, Arabic-Indic
+    digits as their value and a cell cut by a NUL byte as what comes before it."""
+    found = []
+    for column in [c for c in numeric if c in raw.columns]:
+        for row, cell in raw[column].dropna().items():
+            why = why_not_decimal(str(cell))
+            if why is not None:
+                found.append(f"{_where(path, lines, raw, int(row), column)}: {clip(cell)} is not a decimal number ({why})")
+    if found:
+        more = f"\n  ... and {len(found) - MAX_ERRORS_SHOWN} more" if len(found) > MAX_ERRORS_SHOWN else ""
+        raise DataError("invalid data:\n  " + "\n  ".join(found[:MAX_ERRORS_SHOWN]) + more)
+
+
+def cell_position(path: Path, line: int, index: int) -> tuple[int, int] | None:
+    """Line and character column (both from 1) where cell ``index`` of the CSV record that starts
+    on line ``line`` of ``path`` begins, following quoted cells across commas and newlines."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    at = 0
+    for _ in range(line - 1):
+        at = text.find("\n", at) + 1
+        if at == 0:
+            return None
+    row, start = line, at
+    for _ in range(index):
+        quoted = False
+        while at < len(text) and (quoted or text[at] not in ",\n"):
+            if text[at] == '"':
+                quoted = not quoted
+            elif text[at] == "\n":
+                row, start = row + 1, at + 1
+            at += 1
+        if at >= len(text) or text[at] == "\n":
+            return None
+        at += 1
+    return row, at - start + 1
 
 
 def schema_columns(name: str) -> list[str]:
@@ -259,6 +318,8 @@ def _validated(name: str, folder: str) -> pd.DataFrame:
 
 def _validate_file(name: str, folder: str) -> pd.DataFrame:
     path = Path(folder) / table_file(name)
+    if os.path.exists(path) and not path.is_file():  # a FIFO would block the reader, /dev/zero never end
+        raise DataError(f"{path}: not a regular file; a data table is a CSV file")
     if not path.is_file() and name in OPTIONAL:
         raw = pd.read_csv(io.StringIO(",".join(schema_columns(name)) + "\n"), dtype=str)  # header only
     elif not path.is_file():
