@@ -17,6 +17,7 @@ import json
 import os
 import selectors
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -108,7 +109,9 @@ class Workers:
             self.selector.unregister(proc.stdout)
             self.logs[proc].seek(0)
             tail = " | ".join(self.logs[proc].read().decode(errors="replace").strip().splitlines()[-5:])
-            return tag, {"ok": False, "error": f"section '{tag[0].name}': its worker ended ({proc.wait()}): {tail}"}
+            code = proc.wait()
+            how = f"killed by {_signal_name(-code)}" if code < 0 else f"exit code {code}"
+            return tag, {"ok": False, "error": f"section '{tag[0].name}': its worker ended ({how})" + (f": {tail}" if tail else "")}
         self.idle.append(proc)
         return tag, json.loads(line)
 
@@ -126,6 +129,13 @@ class Workers:
             proc.stdout.close()
             self.logs[proc].close()
         self.selector.close()
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
 
 
 def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root: Path, results_out: Path,

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.data import cache, provenance
+from analysis.data.positions import cell_position, line_of, record_lines
 from analysis.data.schemas import CLAIM_STATUSES, DEPENDS, FILES, KEYS, OPTIONAL, SCHEMAS, UNITS  # noqa: F401 (re-exported)
 from analysis.errors import InputError, clip
 from analysis.params.grammar import why_not_decimal
@@ -98,12 +99,6 @@ def _check_words(check: str) -> str:
     return check
 
 
-def _line(lines: list[int] | None, row: int) -> int:
-    """The file line where data row ``row`` starts (row 0 follows the header), counting blank
-    lines and newlines inside quoted cells, which pandas skips or joins."""
-    return lines[row + 1] if lines and row + 1 < len(lines) else row + 2
-
-
 def _column_name(column) -> str:
     text = str(column)
     if text.startswith("Unnamed: "):  # pandas's name for a header cell left empty
@@ -133,9 +128,9 @@ def _format_failures(path: Path, failures: pd.DataFrame, raw: pd.DataFrame) -> s
             if r.get("schema_context") == "DataFrameSchema":
                 if (row, check) not in seen_rows:
                     seen_rows.add((row, check))
-                    out.append(f"{path}:{_line(lines, row)}: row {row + 1}: fails {check}")
+                    out.append(f"{path}:{line_of(lines, row)}: row {row + 1}: fails {check}")
                 continue
-            where = _where(path, lines, raw, row, column) if column else f"{path}:{_line(lines, row)}: row {row + 1}"
+            where = _where(path, lines, raw, row, column) if column else f"{path}:{line_of(lines, row)}: row {row + 1}"
             verb = "" if check.startswith("is not") else "fails "
             out.append(f"{where}: value {clip(r['failure_case'])} {verb}{check}")
         elif column not in row_level and column not in seen_columns:
@@ -148,18 +143,6 @@ def _format_failures(path: Path, failures: pd.DataFrame, raw: pd.DataFrame) -> s
     shown = out[:MAX_ERRORS_SHOWN]
     more = f"\n  ... and {len(out) - len(shown)} more" if len(out) > len(shown) else ""
     return "invalid data:\n  " + "\n  ".join(shown) + more
-
-
-def record_lines(path: Path) -> list[int]:
-    """The line on which each non-blank CSV record starts (the header first)."""
-    starts, previous = [], 0
-    with open(path, newline="", encoding="utf-8", errors="replace") as f:
-        reader = csv.reader(f)
-        for record in reader:
-            if any(cell.strip() for cell in record) or len(record) > 1:
-                starts.append(previous + 1)
-            previous = reader.line_num
-    return starts
 
 
 def read_raw(path: Path) -> pd.DataFrame:
@@ -196,7 +179,7 @@ def validate_frame(name: str, raw: pd.DataFrame, path: Path) -> pd.DataFrame:
 def _where(path: Path, lines: list[int] | None, raw: pd.DataFrame, row: int, column) -> str:
     """``FILE:LINE:COLUMN: row N, column 'NAME'`` of a cell (its line and character column in the
     file when ``raw`` was read from it, else the line it would be on)."""
-    position = _line(lines, row)
+    position = line_of(lines, row)
     if lines and isinstance(path, Path) and column in raw.columns:
         found = cell_position(path, position, list(raw.columns).index(column))
         position = f"{found[0]}:{found[1]}" if found else position
@@ -228,33 +211,6 @@ def _refuse_non_decimal(raw: pd.DataFrame, path: Path, lines: list[int] | None, 
     if found:
         more = f"\n  ... and {len(found) - MAX_ERRORS_SHOWN} more" if len(found) > MAX_ERRORS_SHOWN else ""
         raise DataError("invalid data:\n  " + "\n  ".join(found[:MAX_ERRORS_SHOWN]) + more)
-
-
-def cell_position(path: Path, line: int, index: int) -> tuple[int, int] | None:
-    """Line and character column (both from 1) where cell ``index`` of the CSV record that starts
-    on line ``line`` of ``path`` begins, following quoted cells across commas and newlines."""
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-    at = 0
-    for _ in range(line - 1):
-        at = text.find("\n", at) + 1
-        if at == 0:
-            return None
-    row, start = line, at
-    for _ in range(index):
-        quoted = False
-        while at < len(text) and (quoted or text[at] not in ",\n"):
-            if text[at] == '"':
-                quoted = not quoted
-            elif text[at] == "\n":
-                row, start = row + 1, at + 1
-            at += 1
-        if at >= len(text) or text[at] == "\n":
-            return None
-        at += 1
-    return row, at - start + 1
 
 
 def schema_columns(name: str) -> list[str]:
