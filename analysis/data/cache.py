@@ -40,7 +40,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from analysis.errors import clip
+from analysis.errors import clip, echo
 
 MANIFEST = "entry.json"
 SECRET = ".secret"
@@ -102,6 +102,10 @@ class _Refused(Exception):
     """A file of an entry that is not what it must be (the reason, a few words)."""
 
 
+class _TooLarge(_Refused):
+    """A file larger than it may be."""
+
+
 def read_regular(path: Path, limit: int) -> bytes:
     """The bytes of ``path``, a regular file of at most ``limit`` bytes; :class:`_Refused` (a
     symbolic link, a FIFO, a device, a folder, a larger file) or OSError otherwise. Never blocks."""
@@ -113,7 +117,7 @@ def read_regular(path: Path, limit: int) -> bytes:
         if not stat.S_ISREG(size.st_mode):  # replaced between the two looks
             raise _Refused(f"{Path(path).name} is not a regular file")
         if size.st_size > limit:
-            raise _Refused(f"{Path(path).name} is larger ({size.st_size:,} bytes) than {limit:,} bytes")
+            raise _TooLarge(f"{Path(path).name} is larger ({size.st_size:,} bytes) than {limit:,} bytes")
         chunks, left = [], limit + 1
         while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
             chunks.append(chunk)
@@ -122,7 +126,7 @@ def read_regular(path: Path, limit: int) -> bytes:
         os.close(fd)
     data = b"".join(chunks)
     if len(data) > limit:  # it grew while read
-        raise _Refused(f"{Path(path).name} is larger than {limit:,} bytes")
+        raise _TooLarge(f"{Path(path).name} is larger than {limit:,} bytes")
     return data
 
 
@@ -258,11 +262,11 @@ def _manifest_problem(manifest) -> str | None:
         return "has a manifest of another shape"
     for file, entry in manifest["files"].items():
         if file in ("", ".", "..", MANIFEST, SECRET) or "/" in file or "\0" in file:
-            return f"lists a file it may not hold ({clip(file)})"
+            return f"lists a file it may not hold ({echo(file, 60)})"
         if not isinstance(entry, dict) or set(entry) != {"sha256", "bytes"} or \
                 not isinstance(entry["sha256"], str) or not _HEX64.fullmatch(entry["sha256"]) or \
                 type(entry["bytes"]) is not int or not 0 <= entry["bytes"] <= MAX_FILE_BYTES:
-            return f"records {clip(file)} in another shape"
+            return f"records {echo(file, 60)} in another shape"
     return None
 
 
@@ -290,15 +294,17 @@ def _check(folder: Path, inputs: dict, secret: bytes | None) -> tuple[str | None
     present = sorted(p.name for p in os.scandir(folder) if p.name != MANIFEST)
     if present != sorted(recorded):
         extra = sorted(set(present) ^ set(recorded))
-        return f"holds other files than its manifest lists ({', '.join(clip(n, 60) for n in extra[:5])})", {}
+        return f"holds other files than its manifest lists ({', '.join(echo(n, 60) for n in extra[:5])})", {}
     files = {}
     for file in present:
         try:
             files[file] = read_regular(folder / file, recorded[file]["bytes"])
+        except _TooLarge:  # longer than written
+            return f"has {echo(file, 60)} changed since it was written", {}
         except _Refused as exc:
             return f"cannot be used: {exc}", {}
         if len(files[file]) != recorded[file]["bytes"] or sha256(files[file]) != recorded[file]["sha256"]:
-            return f"has {clip(file, 60)} changed since it was written", {}
+            return f"has {echo(file, 60)} changed since it was written", {}
     return None, files
 
 

@@ -130,7 +130,7 @@ def _format_failures(path: Path, failures: pd.DataFrame, raw: pd.DataFrame) -> s
                     seen_rows.add((row, check))
                     out.append(f"{path}:{line_of(lines, row)}: row {row + 1}: fails {check}")
                 continue
-            where = _where(path, lines, raw, row, column) if column else f"{path}:{line_of(lines, row)}: row {row + 1}"
+            where = f"{path}:{line_of(lines, row)}: row {row + 1}" + (f", column '{column}'" if column else "")
             verb = "" if check.startswith("is not") else "fails "
             out.append(f"{where}: value {clip(r['failure_case'])} {verb}{check}")
         elif column not in row_level and column not in seen_columns:
