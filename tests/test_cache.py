@@ -3,7 +3,7 @@ FIFO, a device or a link where a file was, a manifest of another shape, an entry
 together with its checksums, a folder that cannot be used. Each is recomputed (or bypassed) with
 one line, never a hang, a traceback or a wrong answer: first on the module itself, then through
 the commands that read each kind of entry (``plan`` the validated tables, ``run`` the sections).
-A hang would show as the alarm's failure, or a subprocess's timeout, not as a stalled suite."""
+A hang would show as the alarm's failure (in process) or a subprocess's timeout, not as a stalled suite."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ INPUTS = {"what": "a test", "data": {"gpus.csv": "0" * 64}}
 FILES = {"result.json": b'{"days": 58.4}\n', "table.csv": b"a,b\n1,2\n"}
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture
 def never_hangs():
     """Fail, not stall, if a read blocks (a FIFO opened for reading waits for a writer forever)."""
     def hung(*_):
@@ -162,6 +162,7 @@ HOSTILE = [
 ]
 
 
+@pytest.mark.usefixtures("never_hangs")
 @pytest.mark.parametrize("case", HOSTILE, ids=[c[0] for c in HOSTILE])
 def test_a_spoiled_entry_is_recomputed_with_one_line(case, tmp_path):
     _, spoil, words = case
@@ -185,6 +186,7 @@ def test_the_key_is_a_hash_of_the_stored_inputs_and_the_seal_covers_them(tmp_pat
     assert len(secret.read_bytes()) == 32 and secret.stat().st_mode & 0o777 == 0o600
 
 
+@pytest.mark.usefixtures("never_hangs")
 @pytest.mark.parametrize("bad", ["short", "fifo", "link"])
 def test_a_bad_secret_is_replaced_and_what_it_sealed_made_again(bad, tmp_path):
     folder = _entry(tmp_path)
@@ -199,6 +201,7 @@ def test_a_bad_secret_is_replaced_and_what_it_sealed_made_again(bad, tmp_path):
     assert _read(folder.parent) == (FILES, [])
 
 
+@pytest.mark.usefixtures("never_hangs")
 def test_a_file_where_the_cache_folder_should_be_is_bypassed_with_one_line(tmp_path):
     parent = tmp_path / "tables"
     parent.write_text("not a folder")

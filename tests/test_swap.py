@@ -97,7 +97,8 @@ def test_a_worker_or_kernel_killed_fails_the_build_naming_the_chapter(book, poin
     runs its first cell), not of the build: exit 1, the chapter named, the previous book in place."""
     build = book / "_build"
     before = book_state(build)
-    proc = run_cli("build", "-p", "h100_server_usd", "123456", cwd=book, env={"ANALYSIS_FAULT_AT": point})
+    value = {"worker-running": "234567", "kernel-running": "234568"}[point]  # in no cache entry: sections run
+    proc = run_cli("build", "-p", "h100_server_usd", value, cwd=book, env={"ANALYSIS_FAULT_AT": point})
     assert proc.returncode == 1, (point, proc.stderr[-2000:])
     assert re.search(cause, proc.stderr) and "build failed; the previous book is untouched" in proc.stderr, proc.stderr
     assert "Traceback" not in proc.stderr
