@@ -106,8 +106,7 @@ def _column_name(column) -> str:
     return clip(text, 60)
 
 
-def _format_failures(path: Path, failures: pd.DataFrame, raw: pd.DataFrame) -> str:
-    lines = raw.attrs.get("lines")
+def _format_failures(path: Path, failures: pd.DataFrame, lines: list[int] | None = None) -> str:
     out, seen_columns, seen_rows = [], set(), set()
     # Column checks first; a check across columns fails once per column of the row: report it once.
     rows = sorted(failures.to_dict("records"), key=lambda r: r.get("schema_context") == "DataFrameSchema")
@@ -173,7 +172,7 @@ def validate_frame(name: str, raw: pd.DataFrame, path: Path) -> pd.DataFrame:
     try:
         return schema.validate(raw, lazy=True)
     except SchemaErrors as exc:
-        raise DataError(_format_failures(path, exc.failure_cases, raw)) from None
+        raise DataError(_format_failures(path, exc.failure_cases, lines)) from None
 
 
 def _where(path: Path, lines: list[int] | None, raw: pd.DataFrame, row: int, column) -> str:
@@ -200,8 +199,9 @@ def _refuse_literal_not_a_number(raw: pd.DataFrame, path: Path, lines: list[int]
 
 def _refuse_non_decimal(raw: pd.DataFrame, path: Path, lines: list[int] | None, numeric: list[str]) -> None:
     """A number in a data table is written as on the command line and in scenario files
-    (:mod:`analysis.params.grammar`): ASCII decimal. pandas would read ``1_000`` as 1000, Arabic-Indic
-    digits as their value and a cell cut by a NUL byte as what comes before it."""
+    (:mod:`analysis.params.grammar`): ASCII decimal. pandas would read ``1_000`` as 1000 and
+    Arabic-Indic digits as their value; a NUL byte or any other character is refused with the
+    grammar's reason, at FILE:LINE:COLUMN of its cell, every such cell at once."""
     found = []
     for column in [c for c in numeric if c in raw.columns]:
         for row, cell in raw[column].dropna().items():
