@@ -19,18 +19,31 @@ export PYTHONDONTWRITEBYTECODE :=
 # hashes checked), and uv installs the lock: seconds, where pip takes a minute or more. The project
 # itself is then installed editable (no dependencies, no build isolation: setuptools comes from the
 # lock), so `python -m analysis` works from any folder.
+# A venv's paths are absolute (its scripts, the editable install, the kernel spec), so the new one
+# is built at .venv itself, with the old one moved aside to .venv.old: on success the old one is
+# removed, on failure (a tampered lock, no network) the new one is and the old one moved back. One
+# left aside by an interrupted install (.venv.old beside a .venv with no stamp) is moved back first.
+VENV_OLD := $(VENV).old
 venv:
-	@want=$$(cat requirements.txt pyproject.toml | sha256sum | cut -d' ' -f1); \
+	@if [ -d $(VENV_OLD) ] && [ ! -f $(STAMP) ]; then rm -rf $(VENV) && mv $(VENV_OLD) $(VENV); fi; \
+	want=$$(cat requirements.txt pyproject.toml | sha256sum | cut -d' ' -f1); \
 	have=$$(cat $(STAMP) 2>/dev/null || true); \
 	if [ "$$want" != "$$have" ] || [ ! -x $(PY) ]; then \
 	  echo "Setting up $(VENV) from the lock file requirements.txt"; \
-	  rm -rf $(VENV) && $(PYTHON) -m venv $(VENV) && \
-	  awk '/^uv==/ { on = 1 } on { print } on && !/\\$$/ { exit }' requirements.txt > $(VENV)/uv-lock.txt && \
-	  $(PIP) install --require-hashes --no-deps -r $(VENV)/uv-lock.txt && \
-	  $(VENV)/bin/uv pip install --quiet --python $(PY) --require-hashes -r requirements.txt && \
-	  PYTHONWARNINGS=ignore $(PIP) install --no-deps --no-build-isolation -e . && \
-	  $(PY) -m ipykernel install --prefix $(VENV) --name python3 >/dev/null && \
-	  echo "$$want" > $(STAMP); \
+	  rm -rf $(VENV_OLD) && if [ -e $(VENV) ]; then mv $(VENV) $(VENV_OLD); fi && \
+	  if $(PYTHON) -m venv $(VENV) && \
+	    awk '/^uv==/ { on = 1 } on { print } on && !/\\$$/ { exit }' requirements.txt > $(VENV)/uv-lock.txt && \
+	    $(PIP) install --require-hashes --no-deps -r $(VENV)/uv-lock.txt && \
+	    $(VENV)/bin/uv pip install --quiet --python $(PY) --require-hashes -r requirements.txt && \
+	    PYTHONWARNINGS=ignore $(PIP) install --no-deps --no-build-isolation -e . && \
+	    $(PY) -m ipykernel install --prefix $(VENV) --name python3 >/dev/null && \
+	    echo "$$want" > $(STAMP); \
+	  then rm -rf $(VENV_OLD); \
+	  else rm -rf $(VENV); \
+	    if [ -e $(VENV_OLD) ]; then mv $(VENV_OLD) $(VENV) && echo "Installing from the lock failed; $(VENV) is the one it had" >&2; \
+	    else echo "Installing from the lock failed; no $(VENV) was made" >&2; fi; \
+	    exit 1; \
+	  fi; \
 	fi
 
 book: venv

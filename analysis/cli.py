@@ -15,7 +15,7 @@ from pathlib import Path
 
 from analysis.build import paths
 from analysis.build.outputs import clip, install_signal_handlers, staged
-from analysis.errors import ExecutionError, InputError
+from analysis.errors import ExecutionError, InputError, echo, terminal_safe
 from analysis.params.grammar import NEGATIVE_VALUE
 from analysis.planner import cli as plan_cli
 
@@ -38,7 +38,7 @@ def _overrides(args) -> tuple[dict, dict]:
         overrides, origin = load_scenario(args.scenario)
     for name, value in args.param or []:
         overrides[name] = value
-        origin[name] = f"-p {name}: "
+        origin[name] = f"-p {echo(name)}: "
     return overrides, origin
 
 
@@ -173,7 +173,7 @@ def _seed(text: str) -> int:
     except ValueError:
         n = -1
     if not 0 <= n <= 2**32 - 1:
-        raise argparse.ArgumentTypeError(f"--seed expects an integer from 0 to {2**32 - 1}, got {text!r}")
+        raise argparse.ArgumentTypeError(f"--seed expects an integer from 0 to {2**32 - 1}, got {clip(text)}")
     return n
 
 
@@ -183,7 +183,7 @@ def _jobs(text: str) -> int:
     except ValueError:
         n = 0
     if not 1 <= n <= 64:
-        raise argparse.ArgumentTypeError(f"--jobs expects an integer from 1 to 64, got {text!r}")
+        raise argparse.ArgumentTypeError(f"--jobs expects an integer from 1 to 64, got {clip(text)}")
     return n
 
 
@@ -318,15 +318,15 @@ def main(argv=None) -> int:
         _quiet_stdout()
         return 0
     except InputError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {terminal_safe(str(exc))}", file=sys.stderr)
         return 2
     except ExecutionError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {terminal_safe(str(exc))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt as exc:
         print(_interrupted(exc, getattr(args, "command", None)), file=sys.stderr)
         return 130
     except OSError as exc:
         code, message = os_error_exit(exc)
-        print(f"error: {message}", file=sys.stderr)
+        print(f"error: {terminal_safe(message)}", file=sys.stderr)
         return code

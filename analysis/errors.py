@@ -15,13 +15,33 @@ class ExecutionError(RuntimeError):
     exit_code = 1
 
 
-MAX_ECHO = 80  # characters of a user-supplied value that a message repeats
+MAX_ECHO = 200  # characters of a user-supplied value that a message repeats
+MAX_LINE = 2_000  # characters of one line of a message as printed
 
 
 def clip(value, limit: int = MAX_ECHO) -> str:
-    """``repr(value)``, cut to ``limit`` characters: a message never echoes a megabyte back."""
+    """``repr(value)``, cut to ``limit`` characters: a message never echoes a megabyte back, and a
+    control or bidirectional character (an escape sequence, a right-to-left override) is shown
+    escaped (``\\x1b``, ``\\u202e``), never sent to the terminal."""
     text = repr(value)
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
+def echo(text, limit: int = MAX_ECHO) -> str:
+    """User text (a name, a path) inside a message: as typed when it is short and printable, else
+    :func:`clip`'s quoted, escaped and cut form."""
+    text = str(text)
+    return text if len(text) <= limit and text.isprintable() else clip(text, limit)
+
+
+def terminal_safe(message: str, limit: int = MAX_LINE) -> str:
+    """``message`` as printed: every character that is not printable but the newline (control
+    characters, bidirectional controls) written as its escape, each line cut to ``limit`` characters.
+    The last guard, for whatever user text a message repeated raw (argparse's, a library's)."""
+    def line(text: str) -> str:
+        text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+        return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+    return "\n".join(line(part) for part in str(message).split("\n"))
 
 
 def first_not_finite(doc, where: str = "") -> tuple[str, float] | None:

@@ -139,7 +139,7 @@ def test_a_pickle_in_the_table_cache_never_runs(tmp_path):
     for target in (entry / "table.json", tables / "gpus.pkl", tables / f"{entry.name}.pkl"):
         target.write_bytes(payload)
     manifest = json.loads((entry / "entry.json").read_text())  # even with a checksum that matches
-    manifest["files"]["table.json"] = cache.sha256(payload)
+    manifest["files"]["table.json"] = {"sha256": cache.sha256(payload), "bytes": len(payload)}
     (entry / "entry.json").write_text(json.dumps(manifest))
     after = run_cli(*plan, cwd=root)
     assert after.returncode == 0 and after.stdout == before.stdout, after.stderr

@@ -65,7 +65,7 @@ def _edit(folder, table, line, column, value):
 @pytest.mark.parametrize("column,value,expect", [
     ("source_id", "", "must not be empty"),
     ("source_id", "no_such_source", "is not a source_id in"),
-    ("tdp_w", "seven hundred", "type"),
+    ("tdp_w", "seven hundred", "is not a decimal number (write it in decimal digits)"),
     ("tdp_w", "-700", "in_range"),
 ])
 def test_bad_row_names_file_line_and_column(data_copy, column, value, expect):

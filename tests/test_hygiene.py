@@ -75,11 +75,11 @@ def test_a_build_after_a_killed_build_finishes_and_clears_its_debris(book):
     keeps what it left."""
     killed = run_cli("build", "-p", "gpus", "34567", cwd=book, env={"ANALYSIS_FAULT_AT": "section-running"})
     assert killed.returncode == -9, killed.stderr[-2000:]
-    assert list((book / "_build" / "cache").glob("*/.tmp-*")), "expected the killed build's debris"
+    assert list((book / "_build").glob(".stage-*/.run-*")), "expected the killed build's debris"
     after = run_cli("build", cwd=book)  # would wait forever if a worker still held the lock
     assert after.returncode == 0, after.stderr[-2000:]
     assert "waiting" not in after.stderr and "left by an interrupted build" in after.stderr
-    assert not list((book / "_build" / "cache").glob("*/.tmp-*"))
+    assert not list((book / "_build" / "cache").glob("*/.tmp-*")) and not list((book / "_build").glob(".stage-*"))
 
 
 def test_user_text_is_escaped_in_every_page(book, tmp_path):
@@ -123,3 +123,35 @@ def test_two_runs_into_one_folder_do_not_mix(tmp_path):
     table = (out / "cluster__results.csv").read_text()
     assert f"peak_fp8_eflops,{result['results']['peak_fp8_eflops']['value']:.10g}," in table
     assert not list(tmp_path.glob(".out.partial-*"))
+
+
+def test_make_venv_with_a_tampered_lock_keeps_the_working_venv(tmp_path):
+    """`make venv` builds the new environment at .venv with the old one moved aside, and moves the
+    old one back when the install fails: here uv's hashes in the lock are rewritten, so pip refuses
+    uv (or cannot fetch it offline) before anything else is installed."""
+    import re
+
+    from conftest import REPO
+
+    for name in ("Makefile", "pyproject.toml"):
+        shutil.copy2(REPO / name, tmp_path / name)
+    lines = (REPO / "requirements.txt").read_text().splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if line.startswith("uv=="))
+    end = next(i for i in range(start, len(lines)) if not lines[i].rstrip().endswith("\\"))
+    for i in range(start, end + 1):  # every hash of uv's wheels, the one for this machine among them
+        lines[i] = re.sub(r"sha256:[0-9a-f]{64}", "sha256:" + "0" * 64, lines[i])
+    tampered = "".join(lines)
+    assert tampered != (REPO / "requirements.txt").read_text()
+    (tmp_path / "requirements.txt").write_text(tampered)
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(tmp_path / ".venv")], check=True)
+    (tmp_path / ".venv" / "mine").write_text("the working environment")
+    (tmp_path / ".venv" / ".requirements.sha256").write_text("stale\n")  # so make installs anew
+    proc = subprocess.run(["make", "venv", f"PYTHON={sys.executable}"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode != 0, proc.stdout + proc.stderr
+    assert "Installing from the lock failed; .venv is the one it had" in proc.stderr, proc.stderr[-2000:]
+    assert (tmp_path / ".venv" / "mine").read_text() == "the working environment"
+    assert not (tmp_path / ".venv.old").exists()
+    python = tmp_path / ".venv" / "bin" / "python"
+    assert subprocess.run([str(python), "-c", "import sys; print(sys.prefix)"], capture_output=True, text=True,
+                          check=True).stdout.strip() == str(tmp_path / ".venv")

@@ -156,13 +156,55 @@ def test_line_numbers_count_blank_lines_and_newlines_in_cells(data_copy):
         data.load_table("gpus")
 
 
+# (id, what a numeric cell holds, the reason given) - the grammar of -p and scenario files (analysis.params.grammar)
+NOT_DECIMAL_CELLS = [
+    ("underscores", "1_000", "write it without '_' separators"),
+    ("arabic-indic-digits", "\u0661\u0660\u0660\u0660", "write it with the digits 0-9"),
+    ("nul-byte", "70\x000", "write it in decimal digits"),
+    ("leading-zero", "0700", "a leading zero is not allowed (YAML would read 0100 as octal 64)"),
+    ("hex", "0x2bc", "write it in decimal digits"),
+]
+
+
+@pytest.mark.parametrize("case", NOT_DECIMAL_CELLS, ids=[c[0] for c in NOT_DECIMAL_CELLS])
+def test_a_number_in_a_data_table_obeys_the_command_lines_grammar(case, data_copy):
+    """Each of these reads as a number to pandas (700 or 1000): refused, at FILE:LINE:COLUMN of its
+    cell, counted across a quoted cell with a comma and a newline in the same record."""
+    _, cell, reason = case
+    path = data_copy / "gpus.csv"
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    frame.loc[0, "name"] = 'Big, "quoted"\nname'  # before tdp_w, on the record's first line
+    frame.loc[1, "tdp_w"] = cell
+    frame.to_csv(path, index=False)
+    text = path.read_bytes().decode("utf-8")
+    start = text.index(frame.loc[1, "gpu_id"] + ",")  # the second record, the third line of data
+    line = text.count("\n", 0, start) + 1
+    column = text.index("," + cell + ",", start) + 1 - start + 1
+    with pytest.raises(data.DataError) as raised:
+        data.load_table("gpus")
+    assert f"gpus.csv:{line}:{column}: row 2, column 'tdp_w': {cell!r} is not a decimal number ({reason})" \
+        in str(raised.value), str(raised.value)
+    assert line == 4  # header, a first record over two lines, then this one
+
+
+def test_cell_positions_follow_quotes_across_commas_and_lines(tmp_path):
+    from analysis.data.positions import cell_position
+
+    path = tmp_path / "t.csv"
+    path.write_text('a,b,c\n"x, ""y""\nz",7,8\n', encoding="utf-8")
+    assert cell_position(path, 2, 0) == (2, 1)
+    assert cell_position(path, 2, 1) == (3, 4)  # after the quoted cell's closing quote on line 3
+    assert cell_position(path, 2, 2) == (3, 6)
+    assert cell_position(path, 2, 3) is None  # no fourth cell
+
+
 def test_a_literal_nan_is_refused_where_only_an_empty_cell_means_missing(data_copy):
     path = data_copy / "gpus.csv"
     frame = pd.read_csv(path, dtype=str, keep_default_na=False)
     column = next(c for c in frame.columns if (frame[c] == "").any())  # a nullable column
     frame.loc[0, column] = "NaN"
     frame.to_csv(path, index=False)
-    with pytest.raises(data.DataError, match=rf"gpus.csv:2: row 1, column '{column}': 'NaN' is not a value"):
+    with pytest.raises(data.DataError, match=rf"gpus.csv:2:\d+: row 1, column '{column}': 'NaN' is not a value"):
         data.load_table("gpus")
 
 

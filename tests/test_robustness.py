@@ -83,6 +83,12 @@ DATA_CASES = [
     ("extra-column", "training_runs", lambda f: f.assign(surprise="1"), "surprise"),
     ("bad-date", "sources", lambda f: f.assign(date=f["date"].where(f.index != 0, "yesterday")), "sources.csv:2"),
     ("unknown-status", "claims", lambda f: f.assign(status=f["status"].where(f.index != 0, "probably")), "claims.csv:2"),
+    # pandas reads each of these as a number; the command line's grammar does not (issue 47)
+    ("number-underscores", "gpus", lambda f: f.assign(tdp_w=f["tdp_w"].where(f.index != 1, "1_000")),
+     "without '_' separators"),
+    ("number-arabic-indic", "gpus", lambda f: f.assign(tdp_w=f["tdp_w"].where(f.index != 1, "\u0667\u0660\u0660")),
+     "with the digits 0-9"),
+    ("number-nul-byte", "gpus", lambda f: f.assign(tdp_w=f["tdp_w"].where(f.index != 1, "700\x00")), "'700\\x00'"),
 ]
 
 
@@ -135,6 +141,16 @@ def test_bad_data_row(case, clean_state, tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("ANALYSIS_DATA_DIR", str(folder))
     code, err = _run_in_process(["run", "cluster", "--out", str(clean_state)], capsys)
     assert code == 2 and expect in err and f"{table}.csv" in err and not clean_state.exists(), err
+
+
+def test_a_data_file_that_is_a_fifo_is_refused_not_read(clean_state, tmp_path, monkeypatch, capsys):
+    folder = tmp_path / "data"
+    shutil.copytree(data.DATA_DIR, folder)
+    monkeypatch.setenv("ANALYSIS_DATA_DIR", str(folder))
+    (folder / "gpus.csv").unlink()
+    os.mkfifo(folder / "gpus.csv")  # opened for reading, it would wait for a writer forever
+    code, err = _run_in_process(["run", "cluster", "--out", str(clean_state)], capsys)
+    assert code == 2 and f"{folder / 'gpus.csv'}: not a regular file" in err, err
 
 
 def test_unparseable_and_missing_data_files(clean_state, tmp_path, monkeypatch, capsys):
@@ -411,3 +427,40 @@ def test_finite_or_refused_names_the_input_whose_default_gives_finite_numbers():
     with pytest.raises(InputError, match=r"arithmetic overflows .* with --tokens 1e\+18; give less extreme"):
         finite_or_refused(lambda flag: None if flag else 10.0 ** 400, {"--tokens": 1e18}, lambda r: r, "plan")
     assert finite_or_refused(lambda flag: {"days": 3.0}, {"--rate": 1.0}, lambda r: r) == {"days": 3.0}
+
+
+# --- user text echoed (issue 47) -----------------------------------------------------------------
+
+ESC, RLO = "\x1b[2J", "\u202e"
+LONG = "1" * 100_000
+# (id, arguments): each repeats hostile user text in its one-line error
+ECHO_CASES = [
+    ("section-escape", ["run", f"cluster{ESC}"]),
+    ("choice-escape", ["run", "cluster", "-p", "gpu", f"h100_sxm{ESC}"]),
+    ("name-bidi", ["run", "cluster", "-p", f"gp{RLO}u", "5"]),
+    ("name-long", ["run", "cluster", "-p", "g" * 100_000, "5"]),
+    ("value-long", ["run", "cluster", "-p", "gpus", LONG]),
+    ("stray-argument-escape", ["run", "cluster", f"x{ESC}"]),
+    ("planner-choice-escape", [*PLAN[:5], "--gpu", f"h100_sxm{ESC}{RLO}", "--gpus", "8"]),
+    ("planner-number-long", [*PLAN[:-2], "--gpus", LONG]),
+    ("scenario-path-escape", ["run", "cluster", "--scenario", f"/nonexistent/{ESC}{RLO}.yaml"]),
+]
+
+
+@pytest.mark.parametrize("case", ECHO_CASES, ids=[c[0] for c in ECHO_CASES])
+def test_user_text_in_a_message_is_escaped_and_clipped(case, clean_state, capsys):
+    code, err = _run_in_process(case[1], capsys)
+    assert code == 2 and err.startswith(("error: ", "usage: ")), err[:500]
+    assert "\x1b" not in err and RLO not in err, ascii(err[:500])
+    assert len(err) < 3_000, len(err)  # a 100 kB value is not echoed whole
+    assert "\\x1b" in err or "\\u202e" in err or "characters)" in err, err[:500]  # shown, escaped or cut
+
+
+def test_echo_and_terminal_safe_text():
+    from analysis.errors import echo, terminal_safe
+
+    assert echo("h100_sxm") == "h100_sxm" and echo("é ü") == "é ü"
+    assert echo(f"a{ESC}") == "'a\\x1b[2J'" and echo(f"a{RLO}b") == "'a\\u202eb'"
+    assert echo("x" * 1_000).endswith("... (1,002 characters)") and len(echo("x" * 1_000)) < 240
+    assert terminal_safe(f"line {ESC}\nnext\t{RLO}") == "line \\x1b[2J\nnext\\t\\u202e"
+    assert len(terminal_safe("y" * 10_000)) < 2_100

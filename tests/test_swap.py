@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
+import pytest
 from conftest import run_cli
 
 from analysis.build.site import banner_text
@@ -33,12 +35,13 @@ def book_state(build: Path) -> dict:
 
 
 def _workers_of(build: Path) -> list[int]:
-    """The build's helper processes (its workers, its renderer) still running in this project folder."""
+    """The build's helper processes (its workers, their kernels, its renderer) still running in this
+    project folder."""
     found = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-            if (b"analysis.build.execute" in cmdline or b"analysis.build.render" in cmdline) and \
+            if any(name in cmdline for name in (b"analysis.build.execute", b"analysis.build.render", b"ipykernel")) and \
                     Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z" and \
                     Path(f"/proc/{pid}/cwd").resolve() == build.parent.resolve():
                 found.append(int(pid))
@@ -60,7 +63,7 @@ def test_a_kill_at_any_step_leaves_a_whole_book(book):
         assert state["new"] == (point == "swapped"), point
         assert (state == before) == (point != "swapped"), point
         if point == "section-running":  # its workers and renderer die with it; its work folder stays behind
-            assert list((build / "cache" / "sections").glob(".tmp-run-*"))
+            assert list(build.glob(".stage-*/.run-*"))
             deadline = time.monotonic() + 30
             while _workers_of(build) and time.monotonic() < deadline:
                 time.sleep(0.1)
@@ -72,3 +75,33 @@ def test_a_kill_at_any_step_leaves_a_whole_book(book):
     assert book_state(build) == before
     assert not list(build.glob(".stage-*")) and not list(build.glob(".current-*"))
     assert not list(build.glob("versions/.tmp-*")) and not list(build.glob("cache/*/.tmp-*"))
+
+
+def _none_left(build: Path) -> None:
+    """Wait (a generous limit: a kernel notices its worker's death within a second) until no worker,
+    kernel or renderer of this build is left."""
+    import time
+
+    deadline = time.monotonic() + 60
+    while _workers_of(build) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _workers_of(build) == []
+
+
+@pytest.mark.parametrize("point,cause", [
+    ("worker-running", r"section '\w+': its worker ended \(killed by SIGKILL\)"),
+    ("kernel-running", r"section '\w+' failed in \S+\.py: the kernel died while running a cell"),
+])
+def test_a_worker_or_kernel_killed_fails_the_build_naming_the_chapter(book, point, cause):
+    """kill -9 of one of the build's workers (as it takes a section) or of a chapter's kernel (as it
+    runs its first cell), not of the build: exit 1, the chapter named, the previous book in place."""
+    build = book / "_build"
+    before = book_state(build)
+    value = {"worker-running": "234567", "kernel-running": "234568"}[point]  # in no cache entry: sections run
+    proc = run_cli("build", "-p", "h100_server_usd", value, cwd=book, env={"ANALYSIS_FAULT_AT": point})
+    assert proc.returncode == 1, (point, proc.stderr[-2000:])
+    assert re.search(cause, proc.stderr) and "build failed; the previous book is untouched" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert book_state(build) == before
+    assert not list(build.glob(".stage-*")) and not list(build.glob("cache/*/.tmp-*"))
+    _none_left(build)

@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from analysis.build.outputs import follow_parent
+from analysis.build.outputs import fault_point, follow_parent
 from analysis.errors import ExecutionError
 
 # No cell of the book takes more than seconds; a cell still running after this long is hung (a
@@ -65,7 +65,11 @@ def preload(section: str) -> list[str]:
     imports while its kernel starts, so that a kernel started ahead of its job has them loaded when
     it comes."""
     modules = ("analysis.page.notebook", "analysis.page.tables", f"analysis.chapters.{section}", f"analysis.figures.{section}")
-    return [f"--IPKernelApp.exec_lines=[__import__(name) for name in {modules!r}]"]
+    lines = [f"[__import__(name) for name in {modules!r}]"]
+    if os.environ.get("ANALYSIS_FAULT_AT") == "kernel-running":  # tests: the kernel is killed as it runs its first cell
+        lines.append("get_ipython().events.register('pre_run_cell', lambda *_: __import__("
+                     "'analysis.build.outputs', fromlist=['fault_point']).fault_point('kernel-running'))")
+    return [f"--IPKernelApp.exec_lines={lines!r}"]
 
 
 def start_kernel(job: dict):
@@ -153,6 +157,7 @@ def worker(parent: int) -> int:
                 import papermill  # noqa: F401 (while its kernel starts, and before the job comes)
                 continue
             km, kernel = kernel and kernel[1], None  # execute_section stops it, whatever happens
+            fault_point("worker-running")
             try:
                 execute_section(**job, km=km)
                 answer = {"ok": True, "seconds": time.perf_counter() - started}

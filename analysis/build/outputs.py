@@ -104,8 +104,9 @@ def install_signal_handlers() -> None:
 
 def fault_point(name: str) -> None:
     """Kill this process here, as kill -9 or a power cut would, when ``ANALYSIS_FAULT_AT`` names
-    this point (tests only; the build names its points: section-running, rendered, version-written,
-    linked, swapped)."""
+    this point (tests only). The build names its points: section-running, rendered, version-written,
+    linked, swapped; a worker, worker-running (given a section to run); a chapter's kernel,
+    kernel-running (as it runs its first cell: :func:`analysis.build.execute.preload`)."""
     if os.environ.get("ANALYSIS_FAULT_AT") == name:
         os.kill(os.getpid(), signal.SIGKILL)
 

@@ -19,14 +19,13 @@ import stat
 import tempfile
 from pathlib import Path
 
-from analysis.errors import InputError, clip
+from analysis.errors import InputError, echo
 
 KERNEL_TREES = (Path("/proc"), Path("/sys"), Path("/dev"))
 
 
 def _refuse(flag: str, text: str, why: str):
-    shown = text if len(text) <= 200 and text.isprintable() else clip(text)
-    raise InputError(f"{flag} {shown}: {why}")
+    raise InputError(f"{flag} {echo(text)}: {why}")
 
 
 def _absolute(flag: str, out) -> tuple[str, Path]:

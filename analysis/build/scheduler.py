@@ -17,6 +17,7 @@ import json
 import os
 import selectors
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -108,7 +109,9 @@ class Workers:
             self.selector.unregister(proc.stdout)
             self.logs[proc].seek(0)
             tail = " | ".join(self.logs[proc].read().decode(errors="replace").strip().splitlines()[-5:])
-            return tag, {"ok": False, "error": f"section '{tag[0].name}': its worker ended ({proc.wait()}): {tail}"}
+            code = proc.wait()
+            how = f"killed by {_signal_name(-code)}" if code < 0 else f"exit code {code}"
+            return tag, {"ok": False, "error": f"section '{tag[0].name}': its worker ended ({how})" + (f": {tail}" if tail else "")}
         self.idle.append(proc)
         return tag, json.loads(line)
 
@@ -128,13 +131,21 @@ class Workers:
         self.selector.close()
 
 
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
 def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root: Path, results_out: Path,
-                     notebooks_out: Path) -> tuple[list[RunRecord], dict[str, str]]:
+                     notebooks_out: Path, work_root: Path | None = None) -> tuple[list[RunRecord], dict[str, str]]:
     """Run, or take from the cache, every section; copy results to ``results_out``, notebooks to
-    ``notebooks_out`` and each chapter's tables to ``notebooks_out/data``. Returns the records
-    and each section's cache key."""
+    ``notebooks_out`` and each chapter's tables to ``notebooks_out/data``. A section runs in a
+    folder of its own under ``work_root`` (the folder above ``results_out`` unless given), not in
+    the cache, which the build can do without. Returns the records and each section's cache key."""
     root, folder = Path(root).resolve(), Path(cache_root) / "sections"
-    folder.mkdir(parents=True, exist_ok=True)
+    work_root = Path(work_root or Path(results_out).parent)
     lengths = chain_lengths()
     pending = sorted(SECTIONS, key=lambda s: -lengths[s.name])  # stable: the book's order among equals
     package, keys, records, done, errors, ready = cache.package_hashes(root), {}, [], set(), [], []
@@ -168,7 +179,7 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
             ready.sort(key=lambda item: -lengths[item[0].name])  # stable: first ready first among equals
             while ready and workers.free() and not errors:
                 section, inputs, needs = ready.pop(0)
-                work = folder / f".tmp-run-{section.name}-{os.getpid()}"  # removed with any failure
+                work = work_root / f".run-{section.name}-{os.getpid()}"  # removed with any failure
                 work.mkdir(exist_ok=True)
                 for n, data in needs.items():
                     (work / f"{n}.json").write_bytes(data)
@@ -176,7 +187,7 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
                 fault_point("section-running")
             running = {tag[0].name for tag in workers.busy.values()}
             for section in [s for s in pending if set(s.needs) <= done | running][:1] if not errors else []:
-                work = folder / f".tmp-run-{section.name}-{os.getpid()}"  # its kernel, started now
+                work = work_root / f".run-{section.name}-{os.getpid()}"  # its kernel, started now
                 work.mkdir(exist_ok=True)
                 workers.submit(job(section, work))
             if not workers.busy:
@@ -197,7 +208,7 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
         completed = True
     finally:
         workers.stop(abort=not completed)
-        for work in folder.glob(f".tmp-run-*-{os.getpid()}"):  # no half-written entry survives
+        for work in work_root.glob(f".run-*-{os.getpid()}"):  # no half-written entry survives
             shutil.rmtree(work, ignore_errors=True)
     return records, keys
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from analysis.errors import clip
 from analysis.params import defaults as d
 from analysis.params.parameters import Param, ParameterError, check_names, resolve
 
@@ -316,7 +317,7 @@ def get_section(name: str) -> Section:
     for section in SECTIONS:
         if section.name == name:
             return section
-    raise ParameterError(f"unknown section '{name}'; sections: {', '.join(section_names())}")
+    raise ParameterError(f"unknown section {clip(name)}; sections: {', '.join(section_names())}")
 
 
 def all_params() -> dict[str, Param]:

@@ -25,8 +25,10 @@ import numpy as np
 import pandas as pd
 
 from analysis.data import cache, provenance
+from analysis.data.positions import cell_position, line_of, record_lines
 from analysis.data.schemas import CLAIM_STATUSES, DEPENDS, FILES, KEYS, OPTIONAL, SCHEMAS, UNITS  # noqa: F401 (re-exported)
 from analysis.errors import InputError, clip
+from analysis.params.grammar import why_not_decimal
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DATA_DIR = REPO_ROOT / "data"
@@ -97,17 +99,11 @@ def _check_words(check: str) -> str:
     return check
 
 
-def _line(lines: list[int] | None, row: int) -> int:
-    """The file line where data row ``row`` starts (row 0 follows the header), counting blank
-    lines and newlines inside quoted cells, which pandas skips or joins."""
-    return lines[row + 1] if lines and row + 1 < len(lines) else row + 2
-
-
 def _column_name(column) -> str:
     text = str(column)
     if text.startswith("Unnamed: "):  # pandas's name for a header cell left empty
         return f"(column {int(text.split()[1]) + 1}, whose header is empty)"
-    return f"'{text[:60]}'"
+    return clip(text, 60)
 
 
 def _format_failures(path: Path, failures: pd.DataFrame, lines: list[int] | None = None) -> str:
@@ -131,9 +127,9 @@ def _format_failures(path: Path, failures: pd.DataFrame, lines: list[int] | None
             if r.get("schema_context") == "DataFrameSchema":
                 if (row, check) not in seen_rows:
                     seen_rows.add((row, check))
-                    out.append(f"{path}:{_line(lines, row)}: row {row + 1}: fails {check}")
+                    out.append(f"{path}:{line_of(lines, row)}: row {row + 1}: fails {check}")
                 continue
-            where = f"{path}:{_line(lines, row)}: row {row + 1}" + (f", column '{column}'" if column else "")
+            where = f"{path}:{line_of(lines, row)}: row {row + 1}" + (f", column '{column}'" if column else "")
             verb = "" if check.startswith("is not") else "fails "
             out.append(f"{where}: value {clip(r['failure_case'])} {verb}{check}")
         elif column not in row_level and column not in seen_columns:
@@ -148,18 +144,6 @@ def _format_failures(path: Path, failures: pd.DataFrame, lines: list[int] | None
     return "invalid data:\n  " + "\n  ".join(shown) + more
 
 
-def record_lines(path: Path) -> list[int]:
-    """The line on which each non-blank CSV record starts (the header first)."""
-    starts, previous = [], 0
-    with open(path, newline="", encoding="utf-8", errors="replace") as f:
-        reader = csv.reader(f)
-        for record in reader:
-            if any(cell.strip() for cell in record) or len(record) > 1:
-                starts.append(previous + 1)
-            previous = reader.line_num
-    return starts
-
-
 def read_raw(path: Path) -> pd.DataFrame:
     """A CSV file as text cells (empty cells are missing), or a DataError naming the file. The
     line each row starts on is kept in ``attrs["lines"]`` for messages."""
@@ -171,6 +155,8 @@ def read_raw(path: Path) -> pd.DataFrame:
     except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError, csv.Error) as exc:
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise DataError(f"{path}: cannot parse CSV: {reason}") from None
+    except OSError as exc:  # no permission to read it: the file is the user's to fix, not a folder to write
+        raise DataError(f"{path}: cannot read the data file: {exc.strerror or exc}") from None
 
 
 def validate_frame(name: str, raw: pd.DataFrame, path: Path) -> pd.DataFrame:
@@ -180,10 +166,23 @@ def validate_frame(name: str, raw: pd.DataFrame, path: Path) -> pd.DataFrame:
 
     lines = raw.attrs.get("lines")
     _refuse_literal_not_a_number(raw, path, lines)
+    schema = SCHEMAS[name](_ids)
+    _refuse_non_decimal(raw, path, lines, [c for c, col in schema.columns.items()
+                                           if pd.api.types.is_numeric_dtype(col.dtype.type)])
     try:
-        return SCHEMAS[name](_ids).validate(raw, lazy=True)
+        return schema.validate(raw, lazy=True)
     except SchemaErrors as exc:
         raise DataError(_format_failures(path, exc.failure_cases, lines)) from None
+
+
+def _where(path: Path, lines: list[int] | None, raw: pd.DataFrame, row: int, column) -> str:
+    """``FILE:LINE:COLUMN: row N, column 'NAME'`` of a cell (its line and character column in the
+    file when ``raw`` was read from it, else the line it would be on)."""
+    position = line_of(lines, row)
+    if lines and isinstance(path, Path) and column in raw.columns:
+        found = cell_position(path, position, list(raw.columns).index(column))
+        position = f"{found[0]}:{found[1]}" if found else position
+    return f"{path}:{position}: row {row + 1}, column {_column_name(column)}"
 
 
 def _refuse_literal_not_a_number(raw: pd.DataFrame, path: Path, lines: list[int] | None) -> None:
@@ -194,8 +193,24 @@ def _refuse_literal_not_a_number(raw: pd.DataFrame, path: Path, lines: list[int]
         bad = cells[cells.isin(NOT_A_NUMBER)]
         if len(bad):
             row = int(bad.index[0])
-            raise DataError(f"{path}:{_line(lines, row)}: row {row + 1}, column {_column_name(column)}: "
-                            f"{raw[column][row]!r} is not a value; leave the cell empty for missing")
+            raise DataError(f"{_where(path, lines, raw, row, column)}: {clip(raw[column][row])} is not a value; "
+                            "leave the cell empty for missing")
+
+
+def _refuse_non_decimal(raw: pd.DataFrame, path: Path, lines: list[int] | None, numeric: list[str]) -> None:
+    """A number in a data table is written as on the command line and in scenario files
+    (:mod:`analysis.params.grammar`): ASCII decimal. pandas would read ``1_000`` as 1000 and
+    Arabic-Indic digits as their value; a NUL byte or any other character is refused with the
+    grammar's reason, at FILE:LINE:COLUMN of its cell, every such cell at once."""
+    found = []
+    for column in [c for c in numeric if c in raw.columns]:
+        for row, cell in raw[column].dropna().items():
+            why = why_not_decimal(str(cell))
+            if why is not None:
+                found.append(f"{_where(path, lines, raw, int(row), column)}: {clip(cell)} is not a decimal number ({why})")
+    if found:
+        more = f"\n  ... and {len(found) - MAX_ERRORS_SHOWN} more" if len(found) > MAX_ERRORS_SHOWN else ""
+        raise DataError("invalid data:\n  " + "\n  ".join(found[:MAX_ERRORS_SHOWN]) + more)
 
 
 def schema_columns(name: str) -> list[str]:
@@ -208,7 +223,7 @@ def schema_columns(name: str) -> list[str]:
 # dtype and values in JSON, never a pickle. An entry (analysis.data.cache) records what it was validated
 # from: the bytes of the table and of every table its validation reads, the validating code and
 # the library versions; a load compares them all and validates afresh, saying so, on any mismatch.
-# ANALYSIS_TABLE_CACHE=0 turns it off; an unwritable folder just skips it.
+# ANALYSIS_TABLE_CACHE=0 turns it off; a folder that cannot be read or written is bypassed (one line).
 TABLE_CACHE_DIR = REPO_ROOT / "_build" / "cache" / "tables"
 TABLE_FILE = "table.json"
 
@@ -253,13 +268,14 @@ def _validated(name: str, folder: str) -> pd.DataFrame:
         with contextlib.suppress(ValueError, TypeError, KeyError):
             return table_from_json(files[TABLE_FILE])
     table = _validate_file(name, folder)
-    with contextlib.suppress(OSError):
-        cache.write(TABLE_CACHE_DIR, name, inputs, {TABLE_FILE: table_to_json(table)})
+    cache.write(TABLE_CACHE_DIR, name, inputs, {TABLE_FILE: table_to_json(table)}, report=report)
     return table
 
 
 def _validate_file(name: str, folder: str) -> pd.DataFrame:
     path = Path(folder) / table_file(name)
+    if os.path.exists(path) and not path.is_file():  # a FIFO would block the reader, /dev/zero never end
+        raise DataError(f"{path}: not a regular file; a data table is a CSV file")
     if not path.is_file() and name in OPTIONAL:
         raw = pd.read_csv(io.StringIO(",".join(schema_columns(name)) + "\n"), dtype=str)  # header only
     elif not path.is_file():

@@ -21,6 +21,8 @@ import math
 import re
 import unicodedata
 
+from analysis.errors import clip
+
 # ASCII digits only; no leading zero before more digits (YAML 1.1's octal), no '_' separators.
 DECIMAL = re.compile(r"[-+]?(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 NOT_FINITE = re.compile(r"[-+]?\.?(?:inf|infinity|nan)", re.IGNORECASE)
@@ -82,12 +84,12 @@ def number_flag(flag: str, kind=float, low: float = 0.0, high: float = math.inf,
         try:
             number = parse_number(text)
         except ValueError as exc:
-            raise argparse.ArgumentTypeError(f"{flag} expects {expects}, got {text!r} ({exc})") from None
+            raise argparse.ArgumentTypeError(f"{flag} expects {expects}, got {clip(text)} ({exc})") from None
         if kind is int and math.isfinite(number) and not number.is_integer():
-            raise argparse.ArgumentTypeError(f"{flag} expects {expects}, got {text!r}")
+            raise argparse.ArgumentTypeError(f"{flag} expects {expects}, got {clip(text)}")
         if not (number > low if low_open else number >= low) or number > high or not math.isfinite(number):
             bound = f"{'above' if low_open else 'at least'} {_shown(low)}" + (f" and at most {_shown(high)}" if high < math.inf else "")
-            raise argparse.ArgumentTypeError(f"{flag} must be {bound}, got {text!r}")
+            raise argparse.ArgumentTypeError(f"{flag} must be {bound}, got {clip(text)}")
         return int(number) if kind is int else number
     return parse
 

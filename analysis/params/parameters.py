@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from analysis.data import provenance
 from analysis.data.load import load_table
 from analysis.data.schemas import KEYS
-from analysis.errors import InputError, clip
+from analysis.errors import InputError, clip, echo
 from analysis.params.grammar import parse_number
 
 
@@ -188,7 +188,8 @@ def check_names(known: dict[str, Param], overrides: dict[str, object], origin: d
             near = difflib.get_close_matches(name, known, n=3) if isinstance(name, str) and len(name) < 200 else []
             hint = f"; did you mean {', '.join(near)}?" if near else ""
             where = (origin or {}).get(name, "")
-            shown = name if isinstance(name, str) and len(name) <= 80 else clip(name)[1:-1]
+            shown = echo(name) if isinstance(name, str) else clip(name)
+            shown = shown[1:-1] if shown != name else shown  # the quotes are the message's
             raise ParameterError(f"{where}unknown parameter '{shown}'{hint} "
                                  "(`python -m analysis params SECTION` lists them)")
 
