@@ -9,7 +9,9 @@ momentum and variance. With ZeRO stage 1 (Megatron's distributed optimizer, what
 name: DeepSeek's "ZeRO-1 data parallelism", Falcon's "combined with ZeRO") the 12 optimizer bytes
 are split across all the job's GPUs, the 4 bytes of weights and gradients are split only by the
 model-parallel degree (tensor x pipeline). An MoE's experts live on their expert-parallel ranks:
-the parameters a token does not touch (total - active) are split over min(experts, GPUs) ranks.
+the parameters a token does not touch (total - active) are split over min(experts, GPUs) ranks
+(an MoE whose expert count is not given has at least total / active experts, since each token
+uses one or more).
 
 **Activations** (Korthikanti et al. 2022, Sec. 4, Table 2): a transformer layer keeps
 s b h (34 + 5 a s / h) bytes for a micro-batch of b sequences of s tokens; with the attention
@@ -58,7 +60,10 @@ def _model_numbers(model) -> tuple[float, float, float, int, int, int]:
     active = float(model["active_params"])
     total = float(model.get("total_params", active) or active)
     experts = model.get("experts")
-    experts = 1.0 if experts is None or experts != experts else float(experts)  # NaN: not an MoE
+    if experts is None or experts != experts:  # NaN or absent: a dense model, or an MoE whose expert count is not given
+        # each token uses at least one expert, so an MoE has at least total / active of them
+        experts = 1.0 if total <= active else float(np.ceil(total / active))
+    experts = float(experts)
     return active, max(total, active), experts, int(model["layers"]), int(model["hidden_size"]), int(model["seq_len"])
 
 

@@ -197,7 +197,25 @@ def recompute_factor(model) -> float:
     return flops.model_flops_per_token(model) / flops.hardware_flops_per_token(model, recompute="full")
 
 
+def time_is_upper_bound(r, outcome: str) -> bool:
+    """Whether a row's published time (``outcome``: ``gpu_hours``, ``days`` or
+    ``days_with_failures``) holds more than the run the planner plans, so that it bounds the run's
+    time from above rather than measures it: ablations or later stages included, days of an access
+    window, or days on "up to" N GPUs (fewer GPUs take longer)."""
+    more = r.get("time_ablations") == "included" or r.get("time_later_stages") == "included"
+    if outcome == "gpu_hours":
+        return bool(more)
+    return bool(more or r.get("days_basis") == "access window" or r.get("gpus_basis") == "upper bound")
+
+
 def production_runs() -> pd.DataFrame:
+    """The runs the MFU estimate is fitted to: :func:`timed_runs` whose published time measures the
+    planned run (not an upper bound on it)."""
+    table = _production_runs()
+    return table[~table["upper_bound"]].reset_index(drop=True)
+
+
+def timed_runs() -> pd.DataFrame:
     """One row per backtest run with a published time: ``run_id``, ``gpu_id``, ``gpu_class``,
     ``precision``, ``params``, ``gpus``, ``hidden_size``, ``ridge_flop_per_byte`` (the GPU's dense
     peak over its memory bandwidth), ``throughput_given``, ``outcome`` (the planner key of the time
@@ -205,7 +223,8 @@ def production_runs() -> pd.DataFrame:
     over benchmark MFU), ``full_recompute`` and ``recompute_log`` (log :func:`recompute_factor` for
     a fully recomputing run, else 0), ``memory_pressure`` (:func:`analysis.planner.memory.memory_pressure`),
     ``model_parallel_gpus``, ``layout_source`` (its layout, published where the run states it, else
-    the layout rule) and ``size_band``. In file order; computed once per state of the data."""
+    the layout rule), ``size_band`` and ``upper_bound`` (:func:`time_is_upper_bound`). In file
+    order; computed once per state of the data."""
 
     return _production_runs()
 
@@ -239,7 +258,7 @@ def _production_runs() -> pd.DataFrame:
                      "recompute_log": float(np.log(recompute_factor(model))) if full else 0.0,
                      "memory_pressure": float(memory.memory_pressure(model, int(r["gpus"]), r["gpu_id"], bool(full))),
                      "model_parallel_gpus": lay.model_parallel_gpus, "layout_source": lay.source,
-                     "size_band": size_band(float(r["params"]))})
+                     "size_band": size_band(float(r["params"])), "upper_bound": time_is_upper_bound(r, outcome)})
     return pd.DataFrame(rows)
 
 
@@ -312,13 +331,13 @@ def estimate_mfu(gpu_id: str, precision: str, active_params: float, gpus: int,
     return MfuEstimate(float(np.clip(bench * factor * recompute, *MFU_LIMITS)), bench, factor, cls, class_runs, runs,
                        residuals, scope, float(np.median(np.abs(errors))), float(np.median(errors)),
                        benchmark_fit(gpu_id, precision).describe(), float(recompute), float(memory_pressure),
-                       float(10.0 ** (fit.memory_slope * np.log10(memory_pressure))))
+                       float(np.exp(fit.memory_slope * np.log10(memory_pressure))))
 
 
 @derived
 def _evidence(exclude_run: str | None, cls: str):
     """(fit, runs, runs of ``cls``, actual / predicted MFU ratios of the band, their scope)."""
-    table = _production_runs()
+    table = production_runs()
     if exclude_run is not None:
         table = table[table["run_id"] != exclude_run]
     fit = fit_factor(table)
@@ -338,7 +357,7 @@ def _evidence(exclude_run: str | None, cls: str):
 
 @derived
 def _loo(exclude_run: str | None) -> pd.Series:
-    table = _production_runs()
+    table = production_runs()
     if exclude_run is not None:
         table = table[table["run_id"] != exclude_run]
     return loo_residuals(table)

@@ -46,17 +46,19 @@ class Variant:
     recompute: bool = True
     robust: bool = False  # Huber weights (k = 1.345 robust SDs) instead of least squares
     memory: str | None = None  # a key of MEMORY_TERMS, or None
+    memory_prior: float = PRIOR_RUNS  # weight, in runs, pulling the memory slope toward 0
 
 
 # What a variant's slope is on, in decades and centred: log10(active params) - 10 (the planner's);
 # log10 of the GPU's ridge point (dense peak / memory bandwidth, FLOP per byte) over the hidden size,
 # + 1.5, which sets the share of time in memory-bound, non-GEMM work (norms, activations, optimizer)
 # against the GEMMs, whose FLOPs per layer grow as the hidden size squared; log10(active params per GPU) - 7, a small model spread over many
-# GPUs; log10(GPUs) - 3, the job's scale.
+# GPUs; log10(GPUs) - 3, the job's scale; log10 of the memory pressure, how hard the model presses on HBM.
 TERMS = {"params": lambda t: np.log10(t["params"].to_numpy(float)) - SIZE_CENTRE,
          "params_per_gpu": lambda t: np.log10(t["params"].to_numpy(float) / t["gpus"].to_numpy(float)) - 7.0,
          "ridge_over_hidden": lambda t: np.log10(t["ridge_flop_per_byte"].to_numpy(float) / t["hidden_size"].to_numpy(float)) + 1.5,
-         "gpus": lambda t: np.log10(t["gpus"].to_numpy(float)) - 3.0}
+         "gpus": lambda t: np.log10(t["gpus"].to_numpy(float)) - 3.0,
+         "pressure": lambda t: np.log10(t["memory_pressure"].to_numpy(float))}
 
 
 # The second, shared slope: log10 of the memory pressure (the planner's), or log2 of the GPUs per
@@ -100,15 +102,18 @@ def fit_term(codes: np.ndarray, z: np.ndarray, y: np.ndarray, k: int, variant: V
     z, mem = _split(z, variant)
     shared, per_class = variant.slopes in ("shared", "class"), variant.slopes == "class"
     cols = 1 + k + shared + (k if per_class else 0) + (mem is not None)
-    x = np.zeros((n + k * (1 + per_class), cols))
+    pulled = mem is not None and variant.memory_prior > 0
+    x = np.zeros((n + k * (1 + per_class) + pulled, cols))
     rows = np.arange(n)
     x[rows, 1 + codes] = 1.0
     if shared:
         x[:n, 1 + k] = z
     if per_class:
         x[rows, 2 + k + codes] = z
-    if mem is not None:  # the shared memory slope, last; no pseudo-row
+    if mem is not None:  # the shared memory slope, last
         x[:n, -1] = mem
+    if pulled:  # pulled toward no effect with the weight of memory_prior runs, as a class's terms toward all classes'
+        x[-1, -1] = np.sqrt(variant.memory_prior)
     w = np.sqrt(variant.prior_runs)
     x[n + np.arange(k), 0] = -w
     x[n + np.arange(k), 1 + np.arange(k)] = w
