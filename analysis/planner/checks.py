@@ -9,7 +9,7 @@ not finite, naming the flag at fault).
 
 Remarked on (a note, and the plan goes ahead): what is possible but unusual. An MFU below 1 % or
 above 75 %, a run longer than ten years, a restart longer than the job's mean time between
-failures, a GPU count past the most a 16M-token batch feeds.
+failures, a goodput below one half.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def refuse_impossible(inputs: PlanInputs, flops_per_token: float) -> None:
         least = math.ceil(need / per_gpu)
         raise PlanError(
             f"--gpus {inputs.gpus:,}: one training step does not fit. The model's training state (16 bytes per "
-            f"parameter) and one sequence's activations need {_bytes(need)}; {inputs.gpus:,} GPUs hold {_bytes(have)} "
+            f"parameter) and one sequence's activations need {_bytes(need)}; {inputs.gpus:,} GPU{'s hold' if inputs.gpus != 1 else ' holds'} {_bytes(have)} "
             + (f"(give --gpus {least:,} or more, or a smaller model or --seq-len)" if least <= 10_000_000
                else "(more than 10 million GPUs would be needed: give a smaller model or --seq-len)"))
 
@@ -62,5 +62,8 @@ def unusual(inputs: PlanInputs, steps: dict, point: dict, mtbf_hours: float) -> 
     restart_h = steps["restart_minutes"] / 60.0
     if restart_h > mtbf_hours:
         notes.append(f"Unusual: a restart of {steps['restart_minutes']:,.0f} minutes is longer than the job's mean time "
-                     f"between failures ({mtbf_hours:,.1f} h): most of the wall clock goes to restarts.")
+                     f"between failures ({mtbf_hours:,.1f} h).")
+    if float(point["goodput"]) < 0.5:
+        notes.append(f"Unusual: a goodput of {float(point['goodput']):.1%}: most of the wall clock goes to restarts, "
+                     "checkpoints and lost work, not training.")
     return notes

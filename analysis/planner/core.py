@@ -69,14 +69,31 @@ def _distributions():
 def cloud_prices(gpu_id: str):
     """Rows of ``data/cloud_prices.csv`` for this GPU (renting), latest first."""
 
+    return _cloud_prices(gpu_id)
+
+
+@derived  # once per data folder and GPU: the inverse modes plan many sizes of one job
+def _cloud_prices(gpu_id: str):
     table = load_table("cloud_prices")
     return table[table["gpu_id"] == gpu_id].sort_values(["period", "snapshot_id"], ascending=[False, True])
 
 
+@derived
+def _price_rows(gpu_id: str) -> tuple:
+    """(what, low, high, source) of each sourced rental price of ``gpu_id``, latest first."""
+    return tuple((f"{r.period} {r.what}", r.low_usd_per_gpu_hour, r.high_usd_per_gpu_hour, r.source_id)
+                 for r in _cloud_prices(gpu_id).itertuples())
+
+
 # --- uncertainty -------------------------------------------------------------------------------------------
 
-def _distribution(name: str):
-    return _distributions().loc[name]
+def _distribution(name: str) -> dict:
+    return _distribution_row(name)
+
+
+@derived
+def _distribution_row(name: str) -> dict:
+    return dict(_distributions().loc[name])
 
 
 def _draw(rng, name: str, mode: float, n: int) -> np.ndarray:
@@ -119,6 +136,38 @@ def outcomes(tokens_total, gpus, rate, mtbf, planned, rec: Recovery, w_tdp, w_fa
     }
 
 
+# --- the bands ------------------------------------------------------------------------------------------------
+
+def band_draws(inputs: PlanInputs, est, conv, facility_pue: float, rec: Recovery, household: float):
+    """The seeded draws of the inputs the user left to the book: (throughput scale, PUE, recovery
+    times, household baseline), in one fixed order, so that :func:`wall_days_draws` draws the
+    plan's own."""
+    rng = np.random.default_rng(inputs.seed)
+    n = inputs.draws
+    scale = rng.choice(est.ratios, n) if est is not None else _draw(rng, "mfu_scale", 1.0, n)
+    if conv is not None and len(conv["ratios"]) > 1:  # the conventions an unstated count could be, a third each
+        scale = scale * rng.choice(np.array([conv["ratios"][c] for c in throughputs.CONVENTIONS]), n)
+    pue_draw = np.full(n, facility_pue) if inputs.pue is not None else _draw(rng, "pue", facility_pue, n)
+    restart_minutes = rec.restart_h * 60
+    restart_draw = (np.full(n, restart_minutes) if inputs.restart_minutes is not None
+                    else _draw(rng, "restart_minutes", restart_minutes, n))
+    household_draw = _draw(rng, "household_kwh_per_year", household, n)
+    return scale, pue_draw, Recovery(rec.write_h, rec.detect_h, restart_draw / 60.0), household_draw
+
+
+def wall_days_draws(inputs: PlanInputs) -> np.ndarray:
+    """The seeded draws of a plan's wall-clock days with failures, exactly as :func:`plan` draws
+    them, without the rest of the plan (the inverse modes ask this of many job sizes)."""
+    fpt = flops.model_flops_per_token(inputs.model)
+    rate, _, est, conv, _ = throughputs.throughput(inputs, fpt, peak_tflops(inputs.gpu_id, inputs.precision))
+    mtbf, planned, _ = job_mtbf_hours(inputs.gpus, inputs.failure_model)
+    rec = Recovery.of(inputs.checkpoint_write_seconds, inputs.restart_minutes)
+    pue = d.PUE.default if inputs.pue is None else inputs.pue
+    scale, _, rec_draw, _ = band_draws(inputs, est, conv, pue, rec, d.HOUSEHOLD_KWH_PER_YEAR.default)
+    out = outcomes(inputs.tokens, inputs.gpus, rate * scale, mtbf, planned, rec_draw, None, None, None, None, 1.0, 0.0)
+    return np.broadcast_to(out["days_with_failures"], (inputs.draws,))
+
+
 # --- the plan ------------------------------------------------------------------------------------------------
 
 def plan(inputs: PlanInputs) -> Plan:
@@ -146,8 +195,7 @@ def plan(inputs: PlanInputs) -> Plan:
     notes.append(f"Failures: {failure_how}; job MTBF {mtbf:,.2f} h.")
     # 5. price
     tco = tco_usd_per_gpu_hour(inputs.gpu_id, inputs.pue, inputs.tariff_usd_per_kwh)
-    prices = [(f"{r.period} {r.what}", r.low_usd_per_gpu_hour, r.high_usd_per_gpu_hour, r.source_id)
-              for r in cloud_prices(inputs.gpu_id).itertuples()]
+    prices = list(_price_rows(inputs.gpu_id))
     if inputs.usd_per_gpu_hour is not None:
         price, price_how = inputs.usd_per_gpu_hour, "the given price"
     elif tco is not None:
@@ -187,19 +235,10 @@ def plan(inputs: PlanInputs) -> Plan:
     point = outcomes(inputs.tokens, inputs.gpus, rate, mtbf, planned, rec, w_tdp, w_facility, lead, price,
                      household, grid["g_co2_per_kwh"])
     # 7. bands: the inputs the user left to the book vary over their ranges
-    rng = np.random.default_rng(inputs.seed)
     n = inputs.draws
-    scale = rng.choice(est.ratios, n) if est is not None else _draw(rng, "mfu_scale", 1.0, n)
-    if conv is not None and len(conv["ratios"]) > 1:  # the conventions an unstated count could be, a third each
-        scale = scale * rng.choice(np.array([conv["ratios"][c] for c in throughputs.CONVENTIONS]), n)
-    pue_draw = np.full(n, facility_pue) if inputs.pue is not None else _draw(rng, "pue", facility_pue, n)
-    restart_minutes = rec.restart_h * 60
-    restart_draw = (np.full(n, restart_minutes) if inputs.restart_minutes is not None
-                    else _draw(rng, "restart_minutes", restart_minutes, n))
-    rec_draw = Recovery(rec.write_h, rec.detect_h, restart_draw / 60.0)
-    household_draw = _draw(rng, "household_kwh_per_year", household, n)
-    draws = outcomes(inputs.tokens, inputs.gpus, rate * scale, mtbf, planned, rec_draw, w_tdp,
-                     None if pw.it_w is None else energy.meter_w_per_gpu(pw.it_w, pue_draw), lead, price,
+    scale, pue_draw, rec_draw, household_draw = band_draws(inputs, est, conv, facility_pue, rec, household)
+    meter_draw = None if pw.it_w is None else energy.meter_w_per_gpu(pw.it_w, pue_draw)
+    draws = outcomes(inputs.tokens, inputs.gpus, rate * scale, mtbf, planned, rec_draw, w_tdp, meter_draw, lead, price,
                      household_draw, grid["g_co2_per_kwh"])
     results = {}
     for key, (unit, label) in KEYS.items():
@@ -229,4 +268,6 @@ def plan(inputs: PlanInputs) -> Plan:
                           "reference_gpus": strong.ref_gpus, "limit_gpus": strong.limit_gpus, "note": strong.note,
                           "efficiency": float(strong.efficiency(inputs.gpus)), "tp": strong.layout.tp,
                           "pp": strong.layout.pp}}
-    return Plan(results, steps, notes, prices, lead, bases, grid, throughput_doc)
+    samples = {"days_with_failures": np.broadcast_to(draws["days_with_failures"], (n,)),
+               "meter_w_per_gpu": None if meter_draw is None else np.broadcast_to(meter_draw, (n,))}
+    return Plan(results, steps, notes, prices, lead, bases, grid, throughput_doc, samples)

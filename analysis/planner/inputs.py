@@ -95,6 +95,7 @@ class Plan:
     bases: dict = field(default_factory=dict)
     grid: dict = field(default_factory=dict)
     throughput: dict = field(default_factory=dict)
+    samples: dict = field(default_factory=dict, repr=False)  # the seeded draws behind the bands (not in the JSON)
 
     def to_json(self) -> dict:
         return {"schema_version": SCHEMA_VERSION, "results": {k: dict(v) for k, v in self.results.items()},

@@ -124,6 +124,11 @@ def _benchmark_rows() -> tuple:
     return bench, active
 
 
+def precision_rows(column: str) -> tuple:
+    """(the benchmark rows of one peak column, their active parameters)."""
+    return _precision_rows(column)
+
+
 @derived
 def _precision_rows(column: str) -> tuple:
     """The benchmark rows of one peak column (``bf16`` or ``fp8``) with their active parameters,
