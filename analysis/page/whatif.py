@@ -125,6 +125,34 @@ def _plan(P) -> dict:
     return {k: np.asarray(v) for k, v in out.items()}
 
 
+DEADLINE_MODEL = "llama31_70b"  # the plan chapter's deadline example (analysis.chapters.plan_inverse)
+
+
+def _plan_deadline(P) -> dict:
+    """The planner backwards, one grid point at a time: the smallest H100 job that trains the
+    tokens within the days (:func:`analysis.planner.inverse.deadline_job`), its days, cost and
+    energy at the meter."""
+    from analysis.planner import inverse
+
+    points = np.broadcast_arrays(np.asarray(P.days, dtype=float), np.asarray(P.tokens, dtype=float))
+    model = planner.model_from_registry(DEADLINE_MODEL)
+    out = {k: [] for k in ("gpus", "days_with_failures", "cost_usd", "energy_facility_mwh")}
+    for days, tokens in zip(*(a.ravel() for a in points), strict=True):
+        a = inverse.deadline_job(planner.PlanInputs(model=model, tokens=float(tokens), gpu_id=PLAN_GPU, gpus=8, draws=2),
+                                 float(days))
+        out["gpus"].append(a.gpus)
+        for k in ("days_with_failures", "cost_usd", "energy_facility_mwh"):
+            out[k].append(a.plan.results[k]["value"])
+    return {k: np.asarray(v, dtype=float) for k, v in out.items()}
+
+
+def deadline_base() -> dict:
+    """The deadline panel's opening point: the plan chapter's example, 15 trillion tokens in 60 days."""
+    from analysis.chapters.plan_inverse import DEADLINE
+
+    return {"days": float(DEADLINE["days"]), "tokens": float(DEADLINE["tokens"])}
+
+
 def _log_points(lo: float, hi: float, n: int, digits: int) -> tuple[float, ...]:
     """``n`` points from ``lo`` to ``hi``, evenly spaced in log(x), rounded to ``digits`` decimals."""
     return tuple(float(round(x, digits)) for x in np.geomspace(lo, hi, n))
@@ -190,6 +218,22 @@ PANELS: dict[str, Panel] = {p.name: p for p in (
           note="Days, cost and energy are proportional to the token count and to 1 / MFU, so the grid (interpolating "
                "their logarithms on log axes) is exact along those axes; job size is interpolated between the points "
                "shown."),
+    Panel("plan_deadline", "plan", "What if: the H100s a deadline needs for Llama 3.1 70B",
+          axes=(Axis("days", "Deadline", "days", (20.0, 30.0, 45.0, 60.0, 90.0, 120.0, 180.0, 270.0, 365.0), "log",
+                     step=1, flag="--days"),
+                Axis("tokens", "Training tokens", "tokens", (1e12, 2e12, 4e12, 8e12, 15e12), "log", step=1e11,
+                     flag="--tokens")),
+          outputs=(Output("gpus", "H100s needed (whole 8-GPU nodes)", "GPUs", 0, "log"),
+                   Output("days_with_failures", "Days it takes, failures included", "days", 1, "log"),
+                   Output("cost_usd", "Cost of the GPU-hours", "USD", 0, "log"),
+                   Output("energy_facility_mwh", "Energy at the meter", "MWh", 0, "log")),
+          evaluate=_plan_deadline, command="plan",
+          fixed_flags=(("--model", DEADLINE_MODEL), ("--gpu", PLAN_GPU)),
+          note="The GPUs a deadline needs are close to a power law of the tokens over the days, which the grid "
+               "interpolates in logarithms; whole nodes, the MFU's slow fall with job size and, past the largest "
+               "published job, strong scaling bend it between the points shown. Where the days shown exceed the "
+               "deadline, no size meets it: the panel shows the fastest.",
+          extra={"base": deadline_base}),
 )}
 
 
@@ -210,7 +254,7 @@ def base_values(panel: Panel, overrides: dict | None = None) -> dict:
     (defaults, then ``overrides``), as :func:`analysis.chapters.compute_section` applies them;
     for the planner, the plan's defaults of its axes. The build keys each grid's cache on these."""
     if panel.command == "plan":
-        base = plan_base()
+        base = panel.extra["base"]() if "base" in panel.extra else plan_base()
         return {**base, **{k: v for k, v in (overrides or {}).items() if k in base}}
     values = {}
     for name in panel.inputs_from:
