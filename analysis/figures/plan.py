@@ -146,10 +146,12 @@ def targets_table(E) -> str:
     if "plan_backtest_worst_group_signed_median_error_frac" in E:
         rows.append(row("Worst signed median error of a GPU class or size band with enough runs",
                         "plan_backtest_worst_group_signed_median_error_frac", "class_signed_median_error_frac"))
-    for stem, what in (("bloom_energy", "BLOOM energy, GPU TDP, no PUE"), ("llama_65b_energy", "LLaMA-65B energy, GPU TDP x PUE 1.1"),
-                       ("llama31_405b_co2", "Llama 3.1 405B CO2, GPU TDP, US grid")):
-        if f"plan_backtest_{stem}_error_frac" in E:
-            rows.append(row(what, f"plan_backtest_{stem}_error_frac", f"{stem}_error_frac", signed=True))
+    for stem, key, what in (("bloom_energy", "plan_backtest_bloom_read_energy_error_frac",
+                             "BLOOM energy, GPU TDP, no PUE (its TFLOP/s read as counting the recompute pass)"),
+                            ("llama_65b_energy", "plan_backtest_llama_65b_energy_error_frac", "LLaMA-65B energy, GPU TDP x PUE 1.1"),
+                            ("llama31_405b_co2", "plan_backtest_llama31_405b_co2_error_frac", "Llama 3.1 405B CO2, GPU TDP, US grid")):
+        if key in E:
+            rows.append(row(what, key, f"{stem}_error_frac", signed=True))
     return markdown_table(["Target", "Bound", "Measured", "Holds"], rows, "lrrl")
 
 
