@@ -427,7 +427,7 @@ def test_power_budget_from_the_command_line(capsys):
     (["--pue", "0.8"], "--pue"),
     (["--tokens", "-1"], "--tokens"),
     (["--mfu", "0.4", "--tokens-per-s-per-gpu", "3000"], "--mfu"),
-    (["--achieved-tflops", "300"], "--flops-counted"),
+    (["--flops-counted", "model"], "--flops-counted"),  # with neither --mfu nor --achieved-tflops
     (["--achieved-tflops", "300", "--flops-counted", "gpu"], "--flops-counted"),
     (["--model", "gpt5"], "--model"),
     (["--gpu", "tpu_v9"], "--gpu"),
