@@ -241,6 +241,12 @@ display(Markdown(figures.deadline_table(E)))
 display(Markdown(figures.budget_table(E)))
 
 # %% [markdown]
+# Move the budget and the deadline: the tokens it buys on H100 at the book's TCO follow.
+
+# %% tags=["remove-input"]
+display(HTML(whatif_panel("plan_budget")))
+
+# %% [markdown]
 # Move the deadline and the tokens below; the H100s, the days and the cost follow.
 
 # %% tags=["remove-input"]

@@ -11,7 +11,6 @@ import pandas as pd
 
 from analysis import planner
 from analysis.chapters import ChapterResults
-from analysis.page.names import gpu_name
 from analysis.planner import inverse, inverse_table
 
 # The questions: Llama 3.1 70B on 15T tokens within 60 days; what $20M buys in the same time.
@@ -70,7 +69,7 @@ def _deadline_frame(rows, best) -> pd.DataFrame:
     out = []
     for i, r in enumerate(rows):
         a = r.get("answer")
-        base = {"gpu_id": r["gpu_id"], "accelerator": gpu_name(r["gpu_id"]), "throughput": r["evidence"],
+        base = {"gpu_id": r["gpu_id"], "throughput": r["evidence"],
                 "best": bool(best and best["index"] == i), "reason": r.get("reason", "")}
         if a is None:
             out.append(base)
@@ -119,7 +118,7 @@ def _budget_frame(rows, best) -> pd.DataFrame:
     out = []
     for i, r in enumerate(rows):
         a = r.get("answer")
-        base = {"gpu_id": r["gpu_id"], "accelerator": gpu_name(r["gpu_id"]), "tier": r["tier"],
+        base = {"gpu_id": r["gpu_id"], "tier": r["tier"],
                 "usd_per_gpu_hour": r["usd_per_gpu_hour"], "proxy": r["proxy"], "throughput": r["evidence"],
                 "best": bool(best and best["index"] == i), "reason": r.get("reason", "")}
         if a is None:

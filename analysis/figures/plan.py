@@ -100,9 +100,9 @@ def deadline_table(E) -> str:
     rows = []
     for r in t.itertuples():
         if not isinstance(r.gpus, (int, float)) or r.gpus != r.gpus:
-            rows.append([r.accelerator, "-", "-", "-", "-", "-", "-", r.reason])
+            rows.append([gpu_name(r.gpu_id), "-", "-", "-", "-", "-", "-", r.reason])
             continue
-        rows.append([r.accelerator + (" (best)" if r.best else ""), count(r.gpus), _range(r.days_p10, r.days_p90, "days"),
+        rows.append([gpu_name(r.gpu_id) + (" (best)" if r.best else ""), count(r.gpus), _range(r.days_p10, r.days_p90, "days"),
                      percent(r.chance_frac), "none" if r.gpus_for_90 != r.gpus_for_90 or r.gpus_for_90 is None else count(r.gpus_for_90),
                      f"{money(r.cost_usd)} ({_range(r.cost_p10, r.cost_p90, 'USD')})",
                      "-" if r.meter_mw != r.meter_mw or r.meter_mw is None else f"{number(r.meter_mw)} MW",
@@ -116,7 +116,7 @@ def budget_table(E, limit: int = 12) -> str:
     tier, most first (the first ``limit`` rows)."""
     t = E.tables["budget"]
     t = t[t["gpus"].notna()].head(limit)
-    rows = [[r.accelerator + (" (best)" if r.best else ""), r.tier + (" (stand-in price)" if r.proxy else ""),
+    rows = [[gpu_name(r.gpu_id) + (" (best)" if r.best else ""), r.tier + (" (stand-in price)" if r.proxy else ""),
              money(r.usd_per_gpu_hour), count(r.gpus), f"{count(r.tokens)} ({count(r.tokens_p10)} to {count(r.tokens_p90)})",
              number(r.days), "estimated" if r.throughput == "estimated" else "its own"] for r in t.itertuples()]
     return markdown_table(["Accelerator", "Price tier", "Per GPU-hour", "GPUs", "Tokens bought (P10 to P90)", "Days",

@@ -39,6 +39,7 @@ from analysis.chapters import bands, cluster, downtime, gpu_cost, reliability
 from analysis.chapters.registry import get_section, resolve_section
 from analysis.data.load import derived, load_table
 from analysis.params.parameters import Parameters
+from analysis.page.whatif_plan import DEADLINE_MODEL, budget_base, deadline_base, plan_budget, plan_deadline
 from analysis.planner import backtest
 
 GRID_FOLDER = "whatif"  # under the book's static folder: _static/whatif/<panel>.js
@@ -125,34 +126,6 @@ def _plan(P) -> dict:
     return {k: np.asarray(v) for k, v in out.items()}
 
 
-DEADLINE_MODEL = "llama31_70b"  # the plan chapter's deadline example (analysis.chapters.plan_inverse)
-
-
-def _plan_deadline(P) -> dict:
-    """The planner backwards, one grid point at a time: the smallest H100 job that trains the
-    tokens within the days (:func:`analysis.planner.inverse.deadline_job`), its days, cost and
-    energy at the meter."""
-    from analysis.planner import inverse
-
-    points = np.broadcast_arrays(np.asarray(P.days, dtype=float), np.asarray(P.tokens, dtype=float))
-    model = planner.model_from_registry(DEADLINE_MODEL)
-    out = {k: [] for k in ("gpus", "days_with_failures", "cost_usd", "energy_facility_mwh")}
-    for days, tokens in zip(*(a.ravel() for a in points), strict=True):
-        a = inverse.deadline_job(planner.PlanInputs(model=model, tokens=float(tokens), gpu_id=PLAN_GPU, gpus=8, draws=2),
-                                 float(days))
-        out["gpus"].append(a.gpus)
-        for k in ("days_with_failures", "cost_usd", "energy_facility_mwh"):
-            out[k].append(a.plan.results[k]["value"])
-    return {k: np.asarray(v, dtype=float) for k, v in out.items()}
-
-
-def deadline_base() -> dict:
-    """The deadline panel's opening point: the plan chapter's example, 15 trillion tokens in 60 days."""
-    from analysis.chapters.plan_inverse import DEADLINE
-
-    return {"days": float(DEADLINE["days"]), "tokens": float(DEADLINE["tokens"])}
-
-
 def _log_points(lo: float, hi: float, n: int, digits: int) -> tuple[float, ...]:
     """``n`` points from ``lo`` to ``hi``, evenly spaced in log(x), rounded to ``digits`` decimals."""
     return tuple(float(round(x, digits)) for x in np.geomspace(lo, hi, n))
@@ -227,13 +200,26 @@ PANELS: dict[str, Panel] = {p.name: p for p in (
                    Output("days_with_failures", "Days it takes, failures included", "days", 1, "log"),
                    Output("cost_usd", "Cost of the GPU-hours", "USD", 0, "log"),
                    Output("energy_facility_mwh", "Energy at the meter", "MWh", 0, "log")),
-          evaluate=_plan_deadline, command="plan",
+          evaluate=plan_deadline, command="plan",
           fixed_flags=(("--model", DEADLINE_MODEL), ("--gpu", PLAN_GPU)),
           note="The GPUs a deadline needs are close to a power law of the tokens over the days, which the grid "
                "interpolates in logarithms; whole nodes, the MFU's slow fall with job size and, past the largest "
                "published job, strong scaling bend it between the points shown. Where the days shown exceed the "
                "deadline, no size meets it: the panel shows the fastest.",
           extra={"base": deadline_base}),
+    Panel("plan_budget", "plan", "What if: the tokens a budget buys on H100 by a deadline",
+          # up to the budgets a 60-day deadline can spend below the size where more H100s train no more (16,384)
+          axes=(Axis("budget_usd", "Budget", "USD", (1e6, 2e6, 5e6, 1e7, 2e7, 3e7), "log", step=1e5,
+                     flag="--budget-usd"),
+                Axis("days", "Deadline", "days", (60.0, 90.0, 120.0, 180.0, 270.0, 365.0), "log", step=1, flag="--days")),
+          outputs=(Output("tokens", "Tokens bought (Llama 3.1 70B)", "tokens", 0, "log"),
+                   Output("gpus", "H100s that spend it by the deadline", "GPUs", 0, "log")),
+          evaluate=plan_budget, command="plan",
+          fixed_flags=(("--model", DEADLINE_MODEL), ("--gpu", "h100_sxm")),
+          note="Priced at the book's H100 TCO. The tokens a budget buys grow with it nearly in proportion, so the "
+               "grid interpolates their logarithms; the smallest job that spends it in time is whole nodes, and "
+               "the MFU falls slowly with size, which bends both between the points shown.",
+          extra={"base": budget_base}),
 )}
 
 

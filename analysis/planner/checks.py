@@ -56,6 +56,8 @@ def unusual(inputs: PlanInputs, steps: dict, point: dict, mtbf_hours: float) -> 
         notes.append(f"Unusual: an MFU of {steps['mfu']:.2%} is outside {lo:.0%} to {hi:.0%}, where published runs "
                      "and benchmarks lie; the plan takes it as given.")
     days = float(point["days_with_failures"])
+    if not math.isfinite(days):  # no number to remark on: the command line refuses the plan
+        return notes
     if days > LONG_RUN_DAYS:
         notes.append(f"Unusual: {count(days)} days is longer than any accelerator stays in service "
                      "(ten years); the hardware would be replaced several times over.")

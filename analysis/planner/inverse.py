@@ -18,7 +18,8 @@ are not free: their time falls ever more slowly, and past some size rises again.
 - **A budget** (:func:`spend`): with ``tokens`` the fastest job whose cost stays within the budget
   (the days it buys); with ``days`` and no tokens the tokens it buys by the deadline, on the
   smallest job that can spend it by then (bigger jobs are a little less efficient, so the smallest
-  buys the most); with both, the deadline's job and whether the budget covers it.
+  buys the most), or on a smaller one where more GPUs would train no more by then (it then spends
+  less than the budget); with both, the deadline's job and whether the budget covers it.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from analysis import flops
 from analysis.params import defaults as d
 from analysis.planner import core, memory, rates
 from analysis.planner import power as powers
-from analysis.planner.budget import budget_w_per_gpu
+from analysis.planner.budget import budget_w_per_gpu, price_for
 from analysis.planner.failures import Recovery, job_mtbf_hours
 from analysis.planner.inputs import Plan, PlanError, PlanInputs
 from analysis.units import HOURS_PER_DAY, SECONDS_PER_DAY
@@ -89,14 +90,8 @@ def time_curve(template: PlanInputs, gpus: np.ndarray) -> tuple[np.ndarray, np.n
     return np.asarray(out["days_with_failures"], dtype=float), np.asarray(out["gpu_hours"], dtype=float), rate
 
 
-def _price(template: PlanInputs) -> tuple[float | None, str]:
-    from analysis.planner.budget import _price as price_of
-
-    return price_of(template)
-
-
 def _plan_at(template: PlanInputs, gpus: int, tokens: float | None = None) -> Plan:
-    price, _ = _price(template)
+    price, _ = price_for(template)
     return core.plan(replace(template, gpus=int(gpus), tokens=template.tokens if tokens is None else tokens,
                              usd_per_gpu_hour=price if template.usd_per_gpu_hour is None else template.usd_per_gpu_hour,
                              strong_scaling=True))
@@ -167,7 +162,7 @@ def deadline_job(template: PlanInputs, days: float, power_mw: float | None = Non
     result = _plan_at(template, int(gpus[i]))
     chance = chance_of(result, days)
     j, chance_j = _smallest_with_chance(template, gpus, wall, i, fastest, days, result)
-    _, price_basis = _price(template)
+    _, price_basis = price_for(template)
     return DeadlineAnswer(template.gpu_id, days, per_node, node_words, int(gpus[i]), feasible, result, chance,
                           None if j is None else int(gpus[j]), chance_j, int(gpus[-1]), why, float(wall[fastest]),
                           meter_mw(result, int(gpus[i])), price_basis)
@@ -278,11 +273,23 @@ def spend(template: PlanInputs, budget_usd: float, usd_per_gpu_hour: float, pric
     # the smallest job that spends the budget by the deadline: GPUs x days x 24 x price = budget
     first = int(gpus[0]) // per_node
     nodes = min(max(first, math.ceil(budget_usd / (node_hour * days * HOURS_PER_DAY))), max_nodes)
+    sizes = gpus[: nodes - first + 1]
+    unit = replace(priced, tokens=1e12)
+    wall_per_unit, _, _ = time_curve(unit, sizes)  # days per 1e12 tokens at each size, linear in tokens
+    by_deadline = 1e12 * days / wall_per_unit  # the tokens each size trains by the deadline
+    best = int(np.argmax(by_deadline))
+    if best < len(sizes) - 1 and by_deadline[best] > by_deadline[-1]:
+        # past some size more GPUs train no more by the deadline (strong scaling): spend less
+        g = int(sizes[best])
+        tokens = float(by_deadline[best])
+        result = _plan_at(priced, g, tokens)
+        note = (f"more GPUs would train no more by the deadline, so it spends "
+                f"${result.results['cost_usd']['value']:,.0f} of the budget")
+        return SpendAnswer(template.gpu_id, budget_usd, usd_per_gpu_hour, price_words, per_node, g, "tokens", tokens,
+                           True, result, note, _tokens_band(result, tokens))
     g = nodes * per_node
     spent_hours = min(budget_usd / (usd_per_gpu_hour * g), days * HOURS_PER_DAY)  # wall-clock hours paid
-    unit = replace(priced, tokens=1e12)
-    wall_per_unit, _, _ = time_curve(unit, np.array([float(g)]))  # days per 1e12 tokens, linear in tokens
-    tokens = 1e12 * (spent_hours / HOURS_PER_DAY) / float(wall_per_unit[0])
+    tokens = 1e12 * (spent_hours / HOURS_PER_DAY) / float(wall_per_unit[-1])
     result = _plan_at(priced, g, tokens)
     note = ("the smallest job that spends the budget by the deadline" if spent_hours < days * HOURS_PER_DAY + 1e-9
             and nodes < max_nodes else f"the largest job ({why}) cannot spend the budget by the deadline")

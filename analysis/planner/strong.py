@@ -23,13 +23,12 @@ from analysis import scaling
 from analysis.data.load import derived
 from analysis.params import defaults as d
 from analysis.planner import memory
+from analysis.planner.mfu import production_runs
 
 
 @derived
 def evidence_gpus() -> int:
     """The largest job among the published runs the MFU estimate is fitted to."""
-    from analysis.planner.mfu import production_runs
-
     return int(production_runs()["gpus"].max())
 
 
