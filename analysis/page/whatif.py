@@ -38,8 +38,8 @@ from analysis import reliability as rel
 from analysis.chapters import bands, cluster, downtime, gpu_cost, reliability
 from analysis.chapters.registry import get_section, resolve_section
 from analysis.data.load import derived, load_table
-from analysis.params.parameters import Parameters
 from analysis.page.whatif_plan import DEADLINE_MODEL, budget_base, deadline_base, plan_budget, plan_deadline
+from analysis.params.parameters import Parameters
 from analysis.planner import backtest
 
 GRID_FOLDER = "whatif"  # under the book's static folder: _static/whatif/<panel>.js
