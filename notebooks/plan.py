@@ -58,7 +58,7 @@ glue_figure("fig_plan_backtest", figures.backtest(E))
 
 # %% [markdown]
 # The figure reads from the middle out. A dot on the line is a run predicted exactly; the shaded
-# strip is {glue:text}`plan_target_estimated_median_abs_error_frac:.0%` either way; a bar that crosses the line is a band that held. Runs are grouped by
+# strip is {glue:text}`plan_target_class_signed_median_error_frac:.0%` either way; a bar that crosses the line is a band that held. Runs are grouped by
 # GPU, since each GPU class carries its own production term.
 #
 # A reader's first question is what their own run would cost, how long it would take and how much
@@ -223,8 +223,9 @@ display(Markdown(figures.deadline_table(E)))
 # On {glue:text}`plan_deadline_estimated_count:.0f` of the {glue:text}`plan_deadline_accelerators_count:.0f`
 # accelerators the throughput is estimated: they have neither benchmarks of their own nor a
 # published run of their class, so their MFU comes from the other accelerators' evidence, with the
-# wide band of a class the estimate has never seen. The cheapest row is marked; whether it is
-# distinguishable from the next is whether their P10 to P90 cost bands overlap, and here they do.
+# wide band of a class the estimate has never seen. The cheapest row is marked; it is
+# distinguishable from the next only where their P10 to P90 cost bands do not overlap, which the
+# command says in words beside the table.
 #
 # A budget asks the question the other way round. {glue:text}`plan_budget_usd_budget_money` spent by
 # the same {glue:text}`plan_budget_usd_days:.0f` days buys the most tokens on the smallest job that
@@ -232,9 +233,8 @@ display(Markdown(figures.deadline_table(E)))
 # sources. On H100 at the book's TCO it buys {glue:text}`plan_budget_usd_h100_book_tco_trillion_tokens:.1f`
 # trillion tokens, at the market range's price {glue:text}`plan_budget_usd_h100_market_trillion_tokens:.1f`
 # trillion. The best row buys {glue:text}`plan_budget_usd_best_trillion_tokens:.0f` trillion
-# ({glue:text}`plan_budget_usd_best_trillion_tokens_p10:.0f` to {glue:text}`plan_budget_usd_best_trillion_tokens_p90:.0f`),
-# on estimated throughput and an owning price, a band far too wide to call it better than the
-# next. Planned forward, the best row's tokens cost {glue:text}`plan_budget_usd_priced_back_usd_money`:
+# ({glue:text}`plan_budget_usd_best_trillion_tokens_p10:.0f` to {glue:text}`plan_budget_usd_best_trillion_tokens_p90:.0f`);
+# whether that beats the next row is again whether their bands overlap. Planned forward, the best row's tokens cost {glue:text}`plan_budget_usd_priced_back_usd_money`:
 # the budget again.
 
 # %% tags=["remove-input"]
@@ -335,7 +335,7 @@ display(HTML(whatif_panel("plan_deadline")))
 # {glue:text}`plan_backtest_variant_selected_estimated_median_abs_error_frac:.0%`, more than the
 # planner's fixed form. How hard the classes are pulled together is a prior, not a fit: from half to
 # twice the planner's weight the error runs from {glue:text}`plan_backtest_prior_sensitivity_low_frac:.0%`
-# to {glue:text}`plan_backtest_prior_sensitivity_high_frac:.0%`, either side of the target. The P10 to
+# to {glue:text}`plan_backtest_prior_sensitivity_high_frac:.0%`, above the target at every weight. The P10 to
 # P90 band of an estimate is drawn from the planner's leave-one-run-out errors: those of its own GPU
 # class where the class has enough runs, of all runs where it has a few, and of runs predicted with
 # their whole class left out where it has none.

@@ -209,12 +209,13 @@ def walkthrough_table(E) -> str:
 
 def backtest(E):
     """Each run's time predicted with its throughput withheld, over the published time, with the
-    P10-P90 band, by GPU class; the shaded strip is +-20 %."""
+    P10-P90 band, by GPU class; the shaded strip is the bias target either way."""
     t = E.tables["backtest_estimated"].sort_values(["gpu_class", "error_frac"]).reset_index(drop=True)
     height = max(4.4, 0.5 * len(t) + 2.2)  # room for names on two lines: the axis keeps half the width
     fig, ax = new_figure("", "Predicted / published time (log scale)", "", figsize=(7.0, height))
     y = np.arange(len(t))
-    ax.axvspan(0.8, 1.2, color=PALETTE["sky"], alpha=0.15, lw=0, label="within 20 %")
+    strip = E["plan_target_class_signed_median_error_frac"]  # the bias target, the strip the prose names
+    ax.axvspan(1 - strip, 1 + strip, color=PALETTE["sky"], alpha=0.15, lw=0, label=f"within {percent(strip)}")
     ax.axvline(1.0, color=PALETTE["black"], lw=1)
     for i, (cls, group) in enumerate(t.groupby("gpu_class", sort=True)):
         rows = y[group.index]
