@@ -11,8 +11,9 @@
 4. whether a rebuild (Sphinx re-reading only the changed pages) gives the bytes of a clean build
    of the same inputs (reported, not required: see the README);
 5. the goodput and uncertainty Monte Carlo, `measure --quick`, `plan` (a fresh process, best of
-   3), the power-budget table of every priced accelerator (`plan --power-mw 50`, best of 3) and
-   the what-if grids;
+   3), the power-budget table of every priced accelerator (`plan --power-mw 50`, best of 3), the
+   inverse modes (`plan --days`, `plan --budget-usd`, one accelerator and every one, best of 3
+   each) and the what-if grids;
 6. `make test` on a fresh clone of the repository, virtual environment included
    (`BENCH_MAKE_TEST=0` skips it).
 
@@ -40,6 +41,15 @@ import yaml
 from analysis.build.book import table_of_contents
 
 REPO = Path(__file__).resolve().parent.parent
+# Issue 46: planning backwards answers in at most 1.5 s for one accelerator and 3 s for the table.
+_RUN = ["--model", "llama31_70b", "--tokens", "15e12"]
+INVERSE = {"deadline_one": [*_RUN, "--gpu", "h100_sxm", "--days", "60"], "deadline_table": [*_RUN, "--days", "60"],
+           "budget_one": [*_RUN, "--gpu", "h100_sxm", "--budget-usd", "2e7"],
+           "budget_table": ["--model", "llama31_70b", "--budget-usd", "2e7", "--days", "60"]}
+INVERSE_LABELS = {"deadline_one": "plan --days 60, one accelerator", "deadline_table": "plan --days 60, every accelerator",
+                  "budget_one": "plan --budget-usd 2e7, one accelerator's price tiers",
+                  "budget_table": "plan --budget-usd 2e7 --days 60, every accelerator and tier"}
+INVERSE_TARGETS = {"deadline_one": 1.5, "deadline_table": 3.0, "budget_one": 1.5, "budget_table": 3.0}
 
 
 def _copy(dest: Path) -> Path:
@@ -169,6 +179,8 @@ def main() -> None:
                            "--gpus", "4096", "--json"], pipeline) for _ in range(3))
         budget = min(_timed([*cli, "plan", "--model", "llama31_405b", "--tokens", "15e12", "--power-mw", "50", "--json"],
                             pipeline) for _ in range(3))
+        inverse = {name: min(_timed([*cli, "plan", *args, "--json"], pipeline) for _ in range(3))
+                   for name, args in INVERSE.items()}
         grids = _timed([sys.executable, "-m", "analysis.page.whatif", str(tmp / "whatif")], pipeline)
         make_test = _make_test_on_a_fresh_clone(tmp) if os.environ.get("BENCH_MAKE_TEST", "1") != "0" else None
     from analysis.goodput import benchmark_seconds, llama3_simulation_inputs
@@ -196,6 +208,7 @@ def main() -> None:
         ("measure --quick on the CPU (matmul sweep, one training step)", measure),
         ("plan one run (python -m analysis plan, best of 3, fresh process)", plan),
         ("power-budget table, every priced accelerator (plan --power-mw 50, best of 3)", budget),
+        *((f"{INVERSE_LABELS[name]} (best of 3, fresh process)", t) for name, t in inverse.items()),
         ("what-if grids of every panel (python -m analysis.page.whatif, fresh process)", grids),
     ]
     if make_test is not None:
@@ -215,6 +228,7 @@ def main() -> None:
         ("run SECTION -p NAME VALUE: median over the chapters", _median(times), 1.0, "s"),
         ("rebuild after one parameter of one chapter changed", one_param, 12.0, "s"),
         ("plan one run", plan, 0.6, "s"),
+        *((INVERSE_LABELS[name], t, INVERSE_TARGETS[name], "s") for name, t in inverse.items()),
         *([("make test on a fresh clone (venv included)", make_test / 60, 8.0, "min")] if make_test else []),
     ]
     print("\nGuards:")

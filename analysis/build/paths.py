@@ -34,11 +34,15 @@ def _absolute(flag: str, out) -> tuple[str, Path]:
         raise InputError(f"{flag}: the path is empty")
     if "\0" in text:
         _refuse(flag, text, "a path cannot contain a NUL character")
-    path = Path(os.path.realpath(os.path.expanduser(text)))
-    for tree in KERNEL_TREES:
-        if path == tree or tree in path.parents:
-            what = "devices" if tree.name == "dev" else "a kernel interface"
-            _refuse(flag, text, f"{path} is under {tree} ({what}), not a place for output files")
+    given = Path(os.path.abspath(os.path.expanduser(text)))
+    path = Path(os.path.realpath(given))
+    # both the path as given and where its links lead: /dev/stdout is a link into /proc, and /proc/self/fd/1
+    # can lead to a regular file when stdout is redirected, which must not make /dev/stdout a place for output
+    for shown in (given, path):
+        for tree in KERNEL_TREES:
+            if shown == tree or tree in shown.parents:
+                what = "devices" if tree.name == "dev" else "a kernel interface"
+                _refuse(flag, text, f"{shown} is under {tree} ({what}), not a place for output files")
     return text, path
 
 

@@ -38,6 +38,7 @@ from analysis import reliability as rel
 from analysis.chapters import bands, cluster, downtime, gpu_cost, reliability
 from analysis.chapters.registry import get_section, resolve_section
 from analysis.data.load import derived, load_table
+from analysis.page.whatif_plan import DEADLINE_MODEL, budget_base, deadline_base, plan_budget, plan_deadline
 from analysis.params.parameters import Parameters
 from analysis.planner import backtest
 from analysis.units import MINUTES_PER_HOUR
@@ -191,6 +192,35 @@ PANELS: dict[str, Panel] = {p.name: p for p in (
           note="Days, cost and energy are proportional to the token count and to 1 / MFU, so the grid (interpolating "
                "their logarithms on log axes) is exact along those axes; job size is interpolated between the points "
                "shown."),
+    Panel("plan_deadline", "plan", "What if: the H100s a deadline needs for Llama 3.1 70B",
+          axes=(Axis("days", "Deadline", "days", (20.0, 30.0, 45.0, 60.0, 90.0, 120.0, 180.0, 270.0, 365.0), "log",
+                     step=1, flag="--days"),
+                Axis("tokens", "Training tokens", "tokens", (1e12, 2e12, 4e12, 8e12, 15e12), "log", step=1e11,
+                     flag="--tokens")),
+          outputs=(Output("gpus", "H100s needed (whole 8-GPU nodes)", "GPUs", 0, "log"),
+                   Output("days_with_failures", "Days it takes, failures included", "days", 1, "log"),
+                   Output("cost_usd", "Cost of the GPU-hours", "USD", 0, "log"),
+                   Output("energy_facility_mwh", "Energy at the meter", "MWh", 0, "log")),
+          evaluate=plan_deadline, command="plan",
+          fixed_flags=(("--model", DEADLINE_MODEL), ("--gpu", PLAN_GPU)),
+          note="The GPUs a deadline needs are close to a power law of the tokens over the days, which the grid "
+               "interpolates in logarithms; whole nodes, the MFU's slow fall with job size and, past the largest "
+               "published job, strong scaling bend it between the points shown. Where the days shown exceed the "
+               "deadline, no size meets it: the panel shows the fastest.",
+          extra={"base": deadline_base}),
+    Panel("plan_budget", "plan", "What if: the tokens a budget buys on H100 by a deadline",
+          # up to the budgets a 60-day deadline can spend below the size where more H100s train no more (16,384)
+          axes=(Axis("budget_usd", "Budget", "USD", (1e6, 2e6, 5e6, 1e7, 2e7, 3e7), "log", step=1e5,
+                     flag="--budget-usd"),
+                Axis("days", "Deadline", "days", (60.0, 90.0, 120.0, 180.0, 270.0, 365.0), "log", step=1, flag="--days")),
+          outputs=(Output("tokens", "Tokens bought (Llama 3.1 70B)", "tokens", 0, "log"),
+                   Output("gpus", "H100s that spend it by the deadline", "GPUs", 0, "log")),
+          evaluate=plan_budget, command="plan",
+          fixed_flags=(("--model", DEADLINE_MODEL), ("--gpu", "h100_sxm")),
+          note="Priced at the book's H100 TCO. The tokens a budget buys grow with it nearly in proportion, so the "
+               "grid interpolates their logarithms; the smallest job that spends it in time is whole nodes, and "
+               "the MFU falls slowly with size, which bends both between the points shown.",
+          extra={"base": budget_base}),
 )}
 
 
@@ -211,7 +241,7 @@ def base_values(panel: Panel, overrides: dict | None = None) -> dict:
     (defaults, then ``overrides``), as :func:`analysis.chapters.compute_section` applies them;
     for the planner, the plan's defaults of its axes. The build keys each grid's cache on these."""
     if panel.command == "plan":
-        base = plan_base()
+        base = panel.extra["base"]() if "base" in panel.extra else plan_base()
         return {**base, **{k: v for k, v in (overrides or {}).items() if k in base}}
     values = {}
     for name in panel.inputs_from:

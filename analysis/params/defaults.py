@@ -310,6 +310,14 @@ MARGINAL_GPUS = Param(
     "marginal_gpus", 1000, "GPUs", "Size of the last block of GPUs whose cost per unit of speed-up is shown",
     "A round block, well inside the 64 -> 2,048 sweep: what do the last 1,000 GPUs buy?",
     None, basis="assumption", low=1, high=1_000_000)
+MAX_GLOBAL_BATCH_TOKENS = Param(
+    "max_global_batch_tokens", 16_000_000, "tokens", "Largest global batch a planned run grows to",
+    "Llama 3.1 405B's 16M tokens per step on 16,384 H100 (the paper's Table 4 as Balaji's SC'24 slide shows it; "
+    "klockwood_llama31), the largest batch of the published runs whose GPU count is published with it. The planner "
+    "holds the batch there when it chooses a job bigger than the largest published run (plan --days, --budget-usd): "
+    "each added GPU then gets a smaller share of a step (strong scaling, the scaling chapter's model). "
+    "DeepSeek-V3 ramped an MoE to about 63M tokens (15,360 sequences of 4,096), so larger batches exist.",
+    "klockwood_llama31", low=100_000, high=1_000_000_000)
 GRAD_BYTES_PER_PARAM = Param(
     "grad_bytes_per_param", 4.0, "bytes per parameter", "Bytes per gradient value in the data-parallel exchange",
     "Megatron-LM reduces the gradients of BF16 models in FP32, 4 bytes each (its argument checks: "

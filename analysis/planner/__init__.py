@@ -21,8 +21,11 @@ An orchestration package, like :mod:`analysis.chapters.compare`: it reads the bo
    ``data/distributions.csv``, and for an estimated MFU its measured leave-one-run-out errors.
 
 :mod:`analysis.planner.budget` turns a power budget into the largest job that fits;
-:mod:`analysis.planner.report` writes the plan for people (with the book's number formats, so it is
-imported by the command line, not here: a chapter that plans imports no page helper).
+:mod:`analysis.planner.inverse` plans backwards, from a deadline or a budget to the job's size
+(:mod:`analysis.planner.inverse_table` over every accelerator); :mod:`analysis.planner.report`
+and :mod:`analysis.planner.report_inverse` write the plans for people (with the book's number
+formats, so the command line imports them, not this package: a chapter that plans imports no page
+helper).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from analysis.planner.failures import job_mtbf_hours
 from analysis.planner.inputs import (
     KEYS,
     PRECISIONS,
+    SCHEMA_VERSION,
     Plan,
     PlanError,
     PlanInputs,
@@ -42,6 +46,6 @@ from analysis.planner.inputs import (
 )
 from analysis.planner.mfu import MfuEstimate, estimate_mfu
 
-__all__ = ["KEYS", "PRECISIONS", "TCO_SYSTEMS", "MfuEstimate", "Plan", "PlanError", "PlanInputs", "cloud_prices",
+__all__ = ["KEYS", "PRECISIONS", "SCHEMA_VERSION", "TCO_SYSTEMS", "MfuEstimate", "Plan", "PlanError", "PlanInputs", "cloud_prices",
            "estimate_mfu", "flops", "job_mtbf_hours", "model_from_registry", "model_from_run",
            "model_from_shape", "peak_tflops", "plan", "tco_usd_per_gpu_hour", "throughput"]

@@ -11,6 +11,17 @@ Two passes:
 - :func:`estimated`: the MFU estimate's own test. Every run's throughput is withheld, so each
   run's time (GPU-hours, else days) is predicted from the estimate without it.
 
+Each published time is compared on its own basis (the row's ``gpu_hours_failures``,
+``days_basis``, ``time_ablations``, ``time_later_stages`` and ``gpus_basis``, :func:`time_prediction`):
+GPU-hours without failures against the planner's compute alone (GPUs x days without failures),
+GPU-hours with failures against its paid GPU-hours, GPU-hours that do not say against the paid ones
+with a band that spans both; and a time that holds more than the planned run (ablations, later
+stages, an access window, days on "up to" N GPUs) is an upper bound, not a measurement: it is
+checked (``holds``: the prediction's P10 does not exceed it) and left out of the error's medians and
+the band's coverage. A throughput whose FLOP convention the source states, or a published total
+pins, is given with it; one whose convention is our reading is given without, so the band spans the
+conventions (:mod:`analysis.planner.rates`).
+
 The error is predicted / published - 1; ``within_band`` says whether the published value lies in
 the prediction's P10-P90.
 """
@@ -25,7 +36,7 @@ import pandas as pd
 from analysis.data.load import load_table, row
 from analysis.planner.core import plan
 from analysis.planner.inputs import PlanError, PlanInputs, model_from_run
-from analysis.planner.mfu import MIN_CLASS_RUNS, gpu_class, production_runs
+from analysis.planner.mfu import MIN_CLASS_RUNS, gpu_class, time_is_upper_bound, timed_runs
 from analysis.planner.power import power_for
 
 OUTCOMES = (  # backtest column -> (planner key, label)
@@ -55,10 +66,11 @@ def inputs_for(r, *, throughput: bool = True, pue_column: str = "energy_pue") ->
     tflops = throughput and pd.notna(r["achieved_tflops_per_gpu"])
     rate = throughput and pd.notna(r["tokens_per_s_per_gpu"])
     price, pue = r["published_usd_per_gpu_hour"], r[pue_column]
+    known = r.get("flops_counted_basis") in ("stated", "derived")  # our reading of a convention is not given
     return PlanInputs(
         model=model_from_run(r), tokens=float(r["tokens"]), gpu_id=r["gpu_id"], gpus=int(r["gpus"]),
         precision=r["precision"], achieved_tflops=float(r["achieved_tflops_per_gpu"]) if tflops else None,
-        flops_counted=r["flops_counted"] if tflops else None,
+        flops_counted=r["flops_counted"] if tflops and known else None,
         tokens_per_s_per_gpu=float(r["tokens_per_s_per_gpu"]) if rate else None,
         usd_per_gpu_hour=float(price) if pd.notna(price) else None,
         pue=float(pue) if pd.notna(pue) else None,
@@ -85,6 +97,47 @@ def basis_words(r, key: str) -> str:
     return words
 
 
+BASIS_OF_GPU_HOURS = {"excluded": "failures excluded", "included": "failures included",
+                      "unknown": "failures not said: the band spans both"}
+
+
+def time_prediction(result, r, outcome: str) -> dict:
+    """The planner's prediction of a published time on the time's own basis: ``predicted``, ``p10``,
+    ``p90``, ``basis`` (words), ``comparison`` (``"point"``, or ``"upper bound"`` for a time that
+    holds more than the planned run, :func:`analysis.planner.mfu.time_is_upper_bound`)."""
+    q = result.results
+    if outcome == "gpu_hours":
+        hours = int(r["gpus"]) * 24.0
+        free = {k: q["days"][k] * hours for k in ("value", "p10", "p90")}  # compute alone: GPUs x failure-free days
+        paid = q["gpu_hours"]
+        basis = r["gpu_hours_failures"]
+        if basis == "excluded":
+            pred = free
+        elif basis == "included":
+            pred = paid
+        else:
+            pred = {"value": paid["value"], "p10": min(free["p10"], paid["p10"]), "p90": paid["p90"]}
+        words = BASIS_OF_GPU_HOURS[basis]
+    else:
+        pred = q[outcome]
+        words = "no failures" if outcome == "days" else r["days_basis"]
+    bound = time_is_upper_bound(r, outcome)
+    extra = [what for what, col in (("ablations", "time_ablations"), ("later stages", "time_later_stages"))
+             if r.get(col) == "included"]
+    if bound:
+        words += "; an upper bound: " + (", ".join(extra) + " included" if extra else
+                                         "an access window" if r.get("days_basis") == "access window" else
+                                         "on up to the GPUs given")
+    return {"predicted": pred["value"], "p10": pred["p10"], "p90": pred["p90"], "basis": words,
+            "comparison": "upper bound" if bound else "point"}
+
+
+def _compared(published: float, pred: dict) -> dict:
+    within = bool(pred["p10"] <= published <= pred["p90"])
+    holds = bool(pred["p10"] <= published) if pred["comparison"] == "upper bound" else within
+    return {"error_frac": pred["predicted"] / published - 1.0, "within_band": within, "holds": holds}
+
+
 def as_published(runs: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per (run, published outcome): published, predicted (with P10 and P90), error."""
 
@@ -108,16 +161,23 @@ def as_published(runs: pd.DataFrame | None = None) -> pd.DataFrame:
             if column == "published_days":
                 key = "days" if r["days_basis"] == "no failures" else "days_with_failures"
                 label = f"days ({r['days_basis']})"
-            pred = (co2 if key == "co2_t" else result).results[key]
-            if pred["value"] is None:
-                continue
+            if key in TIME_KEYS:
+                pred = time_prediction(result, r, key)
+            else:
+                q = (co2 if key == "co2_t" else result).results[key]
+                if q["value"] is None:
+                    continue
+                pred = {"predicted": q["value"], "p10": q["p10"], "p90": q["p90"], "basis": basis_words(r, key),
+                        "comparison": "point"}
             published = float(r[column])
             out.append({"run_id": r["run_id"], "name": r["name"], "kind": r["kind"], "gpu_id": r["gpu_id"],
                         "gpu_class": gpu_class(r["gpu_id"]), "outcome": label, "key": key,
-                        "basis": basis_words(r, key), "published": published, "predicted": pred["value"],
-                        "p10": pred["p10"], "p90": pred["p90"], "error_frac": pred["value"] / published - 1.0,
-                        "within_band": bool(pred["p10"] <= published <= pred["p90"]), "throughput": throughput,
-                        "mfu": result.steps["mfu"], "gpus_basis": r["gpus_basis"]})
+                        "basis": pred["basis"], "published": published, "predicted": pred["predicted"],
+                        "p10": pred["p10"], "p90": pred["p90"], **_compared(published, pred),
+                        "comparison": pred["comparison"], "throughput": throughput,
+                        "mfu": result.steps["mfu"], "gpus_basis": r["gpus_basis"],
+                        "flops_counted": result.throughput["flops_counted"],
+                        "flops_counted_given": result.throughput["flops_counted_given"]})
     return pd.DataFrame(out)
 
 
@@ -139,37 +199,50 @@ def not_compared(runs: pd.DataFrame | None = None) -> pd.DataFrame:
     return pd.DataFrame(out, columns=["run_id", "name", "gpu_id", "basis", "reason"])
 
 
+TIME_KEYS = ("gpu_hours", "days", "days_with_failures")
+
+
 def estimated(runs: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per run with a published time, its throughput withheld: the time the MFU estimate
-    (fitted without the run) predicts against the published one, with the band."""
+    (fitted without the run) predicts against the published one, on the published time's basis,
+    with the band; ``comparison`` says whether the time is a measurement (``point``) or an upper
+    bound (:func:`time_prediction`)."""
 
     runs = (load_table("backtest_runs") if runs is None else runs).set_index("run_id", drop=False)
     out = []
-    for p in production_runs().itertuples():
+    for p in timed_runs().itertuples():
         r = runs.loc[p.run_id]
         result = plan(replace(inputs_for(r, throughput=False), energy_basis=None))
-        pred = result.results[p.outcome]
+        pred = time_prediction(result, r, p.outcome)
         est = result.throughput["estimate"]
         out.append({"run_id": p.run_id, "name": r["name"], "gpu_id": p.gpu_id, "gpu_class": p.gpu_class,
-                    "throughput_given": p.throughput_given, "outcome": p.outcome, "published": p.published,
-                    "predicted": pred["value"], "p10": pred["p10"], "p90": pred["p90"],
-                    "error_frac": pred["value"] / p.published - 1.0,
-                    "within_band": bool(pred["p10"] <= p.published <= pred["p90"]),
-                    "mfu_estimated": result.steps["mfu"], "mfu_implied": p.implied_mfu,
-                    "production_factor": est["production_factor"], "gpus_basis": r["gpus_basis"]})
+                    "size_band": p.size_band, "throughput_given": p.throughput_given, "outcome": p.outcome,
+                    "basis": pred["basis"], "comparison": pred["comparison"], "published": p.published,
+                    "predicted": pred["predicted"], "p10": pred["p10"], "p90": pred["p90"],
+                    **_compared(p.published, pred), "mfu_estimated": result.steps["mfu"], "mfu_implied": p.implied_mfu,
+                    "production_factor": est["production_factor"], "memory_pressure": p.memory_pressure,
+                    "model_parallel_gpus": p.model_parallel_gpus, "layout_source": p.layout_source,
+                    "gpus_basis": r["gpus_basis"]})
     return pd.DataFrame(out)
 
 
-def by_class(table: pd.DataFrame) -> pd.DataFrame:
-    """Per GPU class of an :func:`estimated` table: runs, median |error|, signed median error and
-    how many published values lie inside the band; ``enough`` marks classes with at least
+def by_group(table: pd.DataFrame, column: str = "gpu_class") -> pd.DataFrame:
+    """Per GPU class (or size band, ``column``) of an :func:`estimated` table, over the runs whose
+    time is a measurement (not an upper bound): runs, median |error|, signed median error and how
+    many published values lie inside the band; ``enough`` marks groups with at least
     :data:`MIN_CLASS_RUNS` runs (the ones the targets hold to)."""
     rows = []
-    for cls, g in table.groupby("gpu_class"):
-        rows.append({"gpu_class": cls, "runs": len(g), "median_abs_error_frac": float(g["error_frac"].abs().median()),
+    points = table[table["comparison"] == "point"] if "comparison" in table else table
+    for key, g in points.groupby(column):
+        rows.append({column: key, "runs": len(g), "median_abs_error_frac": float(g["error_frac"].abs().median()),
                      "signed_median_error_frac": float(g["error_frac"].median()),
                      "within_band_count": int(g["within_band"].sum()), "enough": len(g) >= MIN_CLASS_RUNS})
-    return pd.DataFrame(rows).sort_values(["runs", "gpu_class"], ascending=[False, True]).reset_index(drop=True)
+    return pd.DataFrame(rows).sort_values(["runs", column], ascending=[False, True]).reset_index(drop=True)
+
+
+def by_class(table: pd.DataFrame) -> pd.DataFrame:
+    """:func:`by_group` by GPU class."""
+    return by_group(table, "gpu_class")
 
 
 def median_abs(errors) -> float:

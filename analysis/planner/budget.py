@@ -53,14 +53,14 @@ def largest_job(template: PlanInputs, power_mw: float, power_basis: str = "facil
         raise PlanError(f"--power-mw {power_mw:g}: one node of {per_node} {template.gpu_id} draws "
                         f"{w * per_node / 1e6:.3f} MW of {POWER_BASIS_WORDS[power_basis]}; give at least that")
     gpus = nodes * per_node
-    price, basis = _price(template)
+    price, basis = price_for(template)
     result = plan(replace(template, gpus=gpus, usd_per_gpu_hour=price))
     if price is None and result.results["cost_usd"]["value"] is not None:
         basis = "the book's TCO (owning)"
     return BudgetAnswer(template.gpu_id, gpus, nodes, per_node, w, gpus * w / 1e6, result, basis)
 
 
-def _price(template: PlanInputs) -> tuple[float | None, str]:
+def price_for(template: PlanInputs) -> tuple[float | None, str]:
     """The price a budget row uses: the given one, else the plan's own (the book's TCO where it
     models the GPU), else the median of the sourced rental quotes (mid of each low-high)."""
 

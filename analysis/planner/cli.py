@@ -78,13 +78,22 @@ def _check_choices(args, load_table) -> None:
                             ("--achieved-tflops", args.achieved_tflops)) if v is not None]
     if len(given) > 1:
         raise InputError(f"conflicting throughput flags {' and '.join(given)}: give at most one")
-    if (args.achieved_tflops is None) != (args.flops_counted is None):
-        raise InputError("--achieved-tflops and --flops-counted go together")
-    if args.power_mw is None:
+    if args.flops_counted is not None and args.mfu is None and args.achieved_tflops is None:
+        raise InputError("--flops-counted says which FLOPs --mfu or --achieved-tflops counts; give one of them with it")
+    if args.full_recompute and given:
+        raise InputError(f"--full-recompute scales an estimated MFU; with {given[0]} given it would change nothing: "
+                         "say which FLOPs a given figure counts with --flops-counted hardware-full instead")
+    _check_inverse(args)
+    inverse = args.days is not None or args.budget_usd is not None
+    if args.tokens is None and not (args.budget_usd is not None and args.days is not None):
+        raise InputError("give --tokens (only --budget-usd with --days may leave it out: then the plan says the tokens "
+                         "the budget buys)")
+    if args.power_mw is None and not inverse:
         missing = [f for f, v in (("--gpu", args.gpu), ("--gpus", args.gpus)) if v is None]
         if missing:
-            raise InputError(f"give {' and '.join(missing)} (or --power-mw for the largest job a power budget fits)")
-    elif args.gpus is not None:
+            raise InputError(f"give {' and '.join(missing)} (or --power-mw for the largest job a power budget fits, "
+                             "--days for the job a deadline needs, --budget-usd for what a budget buys)")
+    elif args.power_mw is not None and args.gpus is not None:
         raise InputError("give at most one of --gpus and --power-mw (the budget sets the GPU count)")
     if args.power_basis is not None and args.power_mw is None:
         raise InputError("--power-basis goes with --power-mw")
@@ -92,6 +101,14 @@ def _check_choices(args, load_table) -> None:
         from analysis.hardware import gpu
         if gpu(args.gpu)["fp8_dense_tflops"] != gpu(args.gpu)["fp8_dense_tflops"]:  # NaN: no FP8 path
             raise InputError(f"--precision fp8: {args.gpu} has no FP8 tensor path")
+
+
+def _check_inverse(args) -> None:
+    """The inverse modes' flags: each a positive, finite number (argparse checks the range), and
+    never beside --gpus, which they set."""
+    for flag, value in (("--days", args.days), ("--budget-usd", args.budget_usd)):
+        if value is not None and args.gpus is not None:
+            raise InputError(f"{flag} sets the GPU count: give {flag} or --gpus, not both")
 
 
 def _check_outputs(doc: dict) -> None:
@@ -115,7 +132,7 @@ def cmd_plan(args) -> int:
     model = _model(args, load_table)
     _check_choices(args, load_table)
     inputs = planner.PlanInputs(
-        model=model, tokens=args.tokens, gpu_id=args.gpu, gpus=args.gpus or 1, precision=args.precision, mfu=args.mfu,
+        model=model, tokens=args.tokens if args.tokens is not None else 1.0, gpu_id=args.gpu, gpus=args.gpus or 1, precision=args.precision, mfu=args.mfu,
         tokens_per_s_per_gpu=args.tokens_per_s_per_gpu, achieved_tflops=args.achieved_tflops,
         flops_counted=args.flops_counted, usd_per_gpu_hour=args.usd_per_gpu_hour, pue=args.pue,
         tariff_usd_per_kwh=args.tariff_usd_per_kwh, grid_id=args.grid,
@@ -124,7 +141,9 @@ def cmd_plan(args) -> int:
         restart_minutes=args.restart_minutes, failure_model=args.failure_model, full_recompute=args.full_recompute)
     name = model.get("name", args.model)
     try:
-        if args.power_mw is not None:
+        if args.days is not None or args.budget_usd is not None:
+            doc, text = _inverse(args, inputs, name)
+        elif args.power_mw is not None:
             from analysis.planner import budget, report_budget
 
             basis = args.power_basis or "facility"
@@ -136,6 +155,7 @@ def cmd_plan(args) -> int:
                 rows = budget.budget_table(inputs, args.power_mw, basis)
                 doc = report_budget.table_json(rows, args.power_mw, basis)
                 text = report_budget.format_budget_table(rows, args.power_mw, basis, name, args.tokens, args.precision)
+            doc = {"schema_version": planner.inputs.SCHEMA_VERSION, "mode": "power", **doc}
         else:
             # an overflow is an exit 2 naming the flag behind it, never Infinity or NaN in the output
             result = finite_or_refused(lambda flag: _plan_without(planner, inputs, flag), _plan_numbers(args),
@@ -144,7 +164,7 @@ def cmd_plan(args) -> int:
             text = report.format_table(result, report.title(name, args.tokens, args.gpus, args.gpu, args.precision))
     except planner.PlanError as exc:
         raise InputError(str(exc)) from None
-    _check_outputs(doc if "results" in doc else doc.get("plan", {}))
+    _check_outputs(doc if "results" in doc else doc.get("plan") or {})
     for row in doc.get("rows", []):
         _check_outputs(row.get("plan") or {})
     body = json.dumps(doc, indent=2, allow_nan=False)
@@ -154,6 +174,43 @@ def cmd_plan(args) -> int:
     if args.out is not None and not args.json:
         print(f"\nWrote {args.out}")
     return 0
+
+
+def _inverse(args, inputs, name: str) -> tuple[dict, str]:
+    """``--days`` and ``--budget-usd``: (the JSON document, the readable text)."""
+    from analysis.planner import SCHEMA_VERSION, inverse, inverse_table, report_inverse
+
+    basis = args.power_basis or "facility"
+    tokens_given = args.tokens is not None
+    if args.budget_usd is None:  # a deadline
+        if args.gpu is not None:
+            answer = inverse.deadline_job(inputs, args.days, args.power_mw, basis)
+            doc = {"schema_version": SCHEMA_VERSION, "mode": "deadline",
+                   **report_inverse.deadline_json(answer, inverse_table.throughput_evidence(args.gpu, args.precision))}
+            return doc, report_inverse.format_deadline(answer, name, args.tokens, args.precision)
+        rows = inverse_table.deadline_table(inputs, args.days, args.power_mw, basis)
+        best = inverse_table.best_of(rows, "cost")
+        return (report_inverse.deadline_table_json(rows, best, args.days),
+                report_inverse.format_deadline_table(rows, best, args.days, name, args.tokens, args.precision))
+    buys = "days" if tokens_given else "tokens"
+    rows = inverse_table.spend_table(inputs, args.budget_usd, args.days, tokens_given, args.gpu, args.power_mw, basis)
+    if args.gpu is not None and len(rows) == 1 and "answer" in rows[0]:
+        a = rows[0]["answer"]
+        doc = {"schema_version": SCHEMA_VERSION, "mode": "budget",
+               **report_inverse.spend_json(a, rows[0]["evidence"], rows[0]["proxy"])}
+        return doc, report_inverse.format_spend(a, name, args.precision)
+    if not any("answer" in r for r in rows):
+        reasons = "; ".join(f"{r['gpu_id']} ({r['tier']}): {r['reason']}" for r in rows) or "no priced accelerator"
+        raise planner_error(f"--budget-usd {args.budget_usd:g}: no accelerator and price tier gives an answer: {reasons}")
+    best = inverse_table.best_of(rows, buys)
+    return (report_inverse.spend_table_json(rows, best, args.budget_usd, args.days, buys),
+            report_inverse.format_spend_table(rows, best, args.budget_usd, args.days, buys, name, args.tokens, args.precision))
+
+
+def planner_error(message: str):
+    from analysis.planner import PlanError
+
+    return PlanError(message)
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -166,7 +223,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     what.add_argument("--layers", type=_number("--layers", int, 1, 10_000, low_open=False), help="layers (with --params)")
     what.add_argument("--hidden", type=_number("--hidden", int, 1, 1e7, low_open=False), help="hidden size (with --params)")
     what.add_argument("--seq-len", type=_number("--seq-len", int, 1, 1e8, low_open=False), help="sequence length")
-    what.add_argument("--tokens", type=_number("--tokens", float, 1e3, 1e18), required=True, help="tokens to train on")
+    what.add_argument("--tokens", type=_number("--tokens", float, 1e3, 1e18),
+                      help="tokens to train on (required, except with --budget-usd and --days)")
     what.add_argument("--gpu", help="a GPU id from data/gpus.csv (with --power-mw and no --gpu: every priced one)")
     what.add_argument("--gpus", type=_number("--gpus", int, 1, 10_000_000, low_open=False), help="GPUs in the job")
     what.add_argument("--precision", choices=("bf16", "fp16", "fp8"), default="bf16",
@@ -175,12 +233,19 @@ def add_parser(sub) -> argparse.ArgumentParser:
                       help="instead of --gpus: the largest job this power budget fits, in MW")
     what.add_argument("--power-basis", choices=("facility", "it"),
                       help="what --power-mw counts: facility (all-in IT x PUE, the default) or it (IT power alone)")
+    back = p.add_argument_group("plan backwards (instead of --gpus; without --gpu, every priced accelerator)")
+    back.add_argument("--days", type=_number("--days", float, 0, 36_500),
+                      help="a deadline in days of wall clock, failures included: the smallest job that meets it")
+    back.add_argument("--budget-usd", type=_number("--budget-usd", float, 0, 1e13),
+                      help="a budget in USD: with --tokens the days it buys, with --days the tokens it buys by then")
     speed = p.add_argument_group("how fast (at most one; none: an MFU estimated from benchmarks and published runs)")
     speed.add_argument("--mfu", type=_number("--mfu", float, 0, 1), help="model FLOPs utilization, a fraction")
     speed.add_argument("--tokens-per-s-per-gpu", type=_number("--tokens-per-s-per-gpu", float, 0, 1e9), help="measured throughput")
     speed.add_argument("--achieved-tflops", type=_number("--achieved-tflops", float, 0, 1e5), help="achieved TFLOP/s per GPU")
-    speed.add_argument("--flops-counted", choices=("model", "hardware-selective", "hardware-full"),
-                       help="which FLOPs --achieved-tflops counts")
+    speed.add_argument("--flops-counted", choices=("model-6n", "model", "hardware-selective", "hardware-full"),
+                       help="which FLOPs --mfu or --achieved-tflops counts: model-6n (6N only), model (6N plus attention), "
+                            "hardware-selective or hardware-full (with recomputation); without it the band spans 6N, "
+                            "6N plus attention and hardware FLOPs with full recomputation")
     speed.add_argument("--full-recompute", action="store_true",
                        help="the run recomputes every layer's forward pass (full activation checkpointing): an "
                             "estimated MFU counts that extra work out")

@@ -14,9 +14,10 @@ from analysis.hardware import gpu_name
 from analysis.hardware import peak_tflops as peak
 from analysis.params import defaults as d
 from analysis.params.parameters import Parameters
-from analysis.planner import mfu as mfu_estimate
+from analysis.planner import checks
 from analysis.planner import power as powers
-from analysis.planner.failures import Recovery, job_mtbf_hours
+from analysis.planner import rates as throughputs
+from analysis.planner.failures import Recovery, job_mtbf_hours, planned_per_wall_hour
 from analysis.planner.inputs import KEYS, PEAK_COLUMN, PRECISIONS, Plan, PlanError, PlanInputs
 from analysis.units import HOURS_PER_DAY
 
@@ -34,28 +35,13 @@ def _peak(gpu_id: str, column: str) -> float:
     return peak(gpu_id, column)
 
 
-# --- step 2: throughput ------------------------------------------------------------------------------
+# --- step 2: throughput (analysis.planner.rates) ------------------------------------------------
+
 
 def throughput(inputs: PlanInputs, flops_per_token: float, peak: float):
-    """(tokens/s/GPU, how it was obtained, the MFU estimate or None)."""
-    given = [name for name in ("mfu", "tokens_per_s_per_gpu", "achieved_tflops") if getattr(inputs, name) is not None]
-    if len(given) > 1:
-        raise PlanError(f"give at most one of --mfu, --tokens-per-s-per-gpu and --achieved-tflops (got {', '.join(given)})")
-    if inputs.mfu is not None:
-        return flops.tokens_per_s_from_mfu(inputs.mfu, flops_per_token, peak), f"MFU {inputs.mfu:.1%} (given)", None
-    if inputs.tokens_per_s_per_gpu is not None:
-        return inputs.tokens_per_s_per_gpu, "tokens/s/GPU (given)", None
-    if inputs.achieved_tflops is not None:
-        if inputs.flops_counted is None:
-            raise PlanError("--achieved-tflops needs --flops-counted model|hardware-selective|hardware-full")
-        rate = flops.tokens_per_s_from_achieved(inputs.achieved_tflops, inputs.flops_counted, inputs.model)
-        return rate, f"{inputs.achieved_tflops:g} TFLOP/s per GPU counting {inputs.flops_counted} FLOPs (given)", None
-    recompute = mfu_estimate.recompute_factor(inputs.model) if inputs.full_recompute else 1.0
-    est = mfu_estimate.estimate_mfu(inputs.gpu_id, inputs.precision, float(inputs.model["active_params"]),
-                                    inputs.gpus, inputs.exclude_run, recompute)
-    rate = flops.tokens_per_s_from_mfu(est.mfu, flops_per_token, peak)
-    how = (f"MFU {est.mfu:.1%} estimated: {est.method}; measured error on GPU-hours, {est.error_scope}: "
-           f"median {est.median_abs_error:.0%} (signed median {est.signed_median_error:+.0%})")
+    """(tokens/s/GPU, how it was obtained, the MFU estimate or None): :func:`analysis.planner.rates.throughput`
+    without its FLOP conventions and strong-scaling model."""
+    rate, how, est, _, _ = throughputs.throughput(inputs, flops_per_token, peak)
     return rate, how, est
 
 
@@ -83,11 +69,32 @@ def _distributions():
 def cloud_prices(gpu_id: str):
     """Rows of ``data/cloud_prices.csv`` for this GPU (renting), latest first."""
 
+    return _cloud_prices(gpu_id)
+
+
+@derived  # once per data folder and GPU: the inverse modes plan many sizes of one job
+def _cloud_prices(gpu_id: str):
     table = load_table("cloud_prices")
     return table[table["gpu_id"] == gpu_id].sort_values(["period", "snapshot_id"], ascending=[False, True])
 
 
+@derived
+def _price_rows(gpu_id: str) -> tuple:
+    """(what, low, high, source) of each sourced rental price of ``gpu_id``, latest first."""
+    return tuple((f"{r.period} {r.what}", r.low_usd_per_gpu_hour, r.high_usd_per_gpu_hour, r.source_id)
+                 for r in _cloud_prices(gpu_id).itertuples())
+
+
 # --- uncertainty -------------------------------------------------------------------------------------------
+
+def _distribution(name: str) -> dict:
+    return _distribution_row(name)
+
+
+@derived
+def _distribution_row(name: str) -> dict:
+    return dict(_distributions().loc[name])
+
 
 def _draw(rng, name: str, mode: float, n: int) -> np.ndarray:
     """``n`` draws of input ``name`` (its range in data/distributions.csv) peaking at ``mode``."""
@@ -102,6 +109,7 @@ def outcomes(tokens_total, gpus, rate, mtbf, planned, rec: Recovery, w_tdp, w_fa
 
     days = costs.run_gpu_hours(tokens_total, rate) / gpus / HOURS_PER_DAY
     interval = reliability.daly_interval(rec.write_h, mtbf)
+    planned = planned_per_wall_hour(planned, rec.restart_h)
     shares = reliability.expected_time_fractions(mtbf, interval, rec.write_h, rec.detect_h, rec.restart_h, planned)
     good = shares["useful training"]
     # Checkpoint writes are part of a run without failures too: the failure-free days above count
@@ -126,6 +134,38 @@ def outcomes(tokens_total, gpus, rate, mtbf, planned, rec: Recovery, w_tdp, w_fa
     }
 
 
+# --- the bands ------------------------------------------------------------------------------------------------
+
+def band_draws(inputs: PlanInputs, est, conv, facility_pue: float, rec: Recovery, household: float):
+    """The seeded draws of the inputs the user left to the book: (throughput scale, PUE, recovery
+    times, household baseline), in one fixed order, so that :func:`wall_days_draws` draws the
+    plan's own."""
+    rng = np.random.default_rng(inputs.seed)
+    n = inputs.draws
+    scale = rng.choice(est.ratios, n) if est is not None else _draw(rng, "mfu_scale", 1.0, n)
+    if conv is not None and len(conv["ratios"]) > 1:  # the conventions an unstated count could be, a third each
+        scale = scale * rng.choice(np.array([conv["ratios"][c] for c in throughputs.CONVENTIONS]), n)
+    pue_draw = np.full(n, facility_pue) if inputs.pue is not None else _draw(rng, "pue", facility_pue, n)
+    restart_minutes = rec.restart_h * 60
+    restart_draw = (np.full(n, restart_minutes) if inputs.restart_minutes is not None
+                    else _draw(rng, "restart_minutes", restart_minutes, n))
+    household_draw = _draw(rng, "household_kwh_per_year", household, n)
+    return scale, pue_draw, Recovery(rec.write_h, rec.detect_h, restart_draw / 60.0), household_draw
+
+
+def wall_days_draws(inputs: PlanInputs) -> np.ndarray:
+    """The seeded draws of a plan's wall-clock days with failures, exactly as :func:`plan` draws
+    them, without the rest of the plan (the inverse modes ask this of many job sizes)."""
+    fpt = flops.model_flops_per_token(inputs.model)
+    rate, _, est, conv, _ = throughputs.throughput(inputs, fpt, peak_tflops(inputs.gpu_id, inputs.precision))
+    mtbf, planned, _ = job_mtbf_hours(inputs.gpus, inputs.failure_model)
+    rec = Recovery.of(inputs.checkpoint_write_seconds, inputs.restart_minutes)
+    pue = d.PUE.default if inputs.pue is None else inputs.pue
+    scale, _, rec_draw, _ = band_draws(inputs, est, conv, pue, rec, d.HOUSEHOLD_KWH_PER_YEAR.default)
+    out = outcomes(inputs.tokens, inputs.gpus, rate * scale, mtbf, planned, rec_draw, None, None, None, None, 1.0, 0.0)
+    return np.broadcast_to(out["days_with_failures"], (inputs.draws,))
+
+
 # --- the plan ------------------------------------------------------------------------------------------------
 
 def plan(inputs: PlanInputs) -> Plan:
@@ -141,7 +181,8 @@ def plan(inputs: PlanInputs) -> Plan:
     # 2. throughput
     peak = peak_tflops(inputs.gpu_id, inputs.precision)
     steps["peak_tflops"] = peak
-    rate, how, est = throughput(inputs, fpt, peak)
+    checks.refuse_impossible(inputs, fpt)
+    rate, how, est, conv, strong = throughputs.throughput(inputs, fpt, peak)
     steps["tokens_per_s_per_gpu"] = rate
     steps["mfu"] = flops.mfu_from_tokens_per_s(rate, fpt, peak)
     notes.append(f"Throughput: {how}.")
@@ -152,8 +193,7 @@ def plan(inputs: PlanInputs) -> Plan:
     notes.append(f"Failures: {failure_how}; job MTBF {mtbf:,.2f} h.")
     # 5. price
     tco = tco_usd_per_gpu_hour(inputs.gpu_id, inputs.pue, inputs.tariff_usd_per_kwh)
-    prices = [(f"{r.period} {r.what}", r.low_usd_per_gpu_hour, r.high_usd_per_gpu_hour, r.source_id)
-              for r in cloud_prices(inputs.gpu_id).itertuples()]
+    prices = list(_price_rows(inputs.gpu_id))
     if inputs.usd_per_gpu_hour is not None:
         price, price_how = inputs.usd_per_gpu_hour, "the given price"
     elif tco is not None:
@@ -193,17 +233,10 @@ def plan(inputs: PlanInputs) -> Plan:
     point = outcomes(inputs.tokens, inputs.gpus, rate, mtbf, planned, rec, w_tdp, w_facility, lead, price,
                      household, grid["g_co2_per_kwh"])
     # 7. bands: the inputs the user left to the book vary over their ranges
-    rng = np.random.default_rng(inputs.seed)
     n = inputs.draws
-    scale = rng.choice(est.ratios, n) if est is not None else _draw(rng, "mfu_scale", 1.0, n)
-    pue_draw = np.full(n, facility_pue) if inputs.pue is not None else _draw(rng, "pue", facility_pue, n)
-    restart_minutes = rec.restart_h * 60
-    restart_draw = (np.full(n, restart_minutes) if inputs.restart_minutes is not None
-                    else _draw(rng, "restart_minutes", restart_minutes, n))
-    rec_draw = Recovery(rec.write_h, rec.detect_h, restart_draw / 60.0)
-    household_draw = _draw(rng, "household_kwh_per_year", household, n)
-    draws = outcomes(inputs.tokens, inputs.gpus, rate * scale, mtbf, planned, rec_draw, w_tdp,
-                     None if pw.it_w is None else energy.meter_w_per_gpu(pw.it_w, pue_draw), lead, price,
+    scale, pue_draw, rec_draw, household_draw = band_draws(inputs, est, conv, facility_pue, rec, household)
+    meter_draw = None if pw.it_w is None else energy.meter_w_per_gpu(pw.it_w, pue_draw)
+    draws = outcomes(inputs.tokens, inputs.gpus, rate * scale, mtbf, planned, rec_draw, w_tdp, meter_draw, lead, price,
                      household_draw, grid["g_co2_per_kwh"])
     results = {}
     for key, (unit, label) in KEYS.items():
@@ -217,10 +250,22 @@ def plan(inputs: PlanInputs) -> Plan:
     notes.append(f"Bands: {n:,} seeded draws of "
                  + (f"the MFU estimate's measured errors ({est.error_scope})" if est is not None
                     else "your cluster's throughput against the given one (+-10 %)")
+                 + (", the FLOP convention the figure could count (a third of the draws each)"
+                    if conv is not None and len(conv["ratios"]) > 1 else "")
                  + (", PUE (facility basis)" if inputs.pue is None else "")
                  + (", restart time" if inputs.restart_minutes is None else "")
                  + " and the household baseline (data/distributions.csv)"
                  + (f"; fixed as given: {', '.join(fixed)}" if fixed else "") + ".")
+    notes += checks.unusual(inputs, steps, point, mtbf)
     throughput_doc = {"how": how, "mfu": steps["mfu"], "tokens_per_s_per_gpu": rate, "estimated": est is not None,
-                      "estimate": None if est is None else est.to_json()}
-    return Plan(results, steps, notes, prices, lead, bases, grid, throughput_doc)
+                      "estimate": None if est is None else est.to_json(),
+                      "flops_counted": None if conv is None else conv["assumed"],
+                      "flops_counted_given": None if conv is None else conv["stated"],
+                      "convention_ratios": None if conv is None else dict(conv["ratios"]),
+                      "strong_scaling": None if strong is None else {
+                          "reference_gpus": strong.ref_gpus, "limit_gpus": strong.limit_gpus, "note": strong.note,
+                          "efficiency": float(strong.efficiency(inputs.gpus)), "tp": strong.layout.tp,
+                          "pp": strong.layout.pp}}
+    samples = {"days_with_failures": np.broadcast_to(draws["days_with_failures"], (n,)),
+               "meter_w_per_gpu": None if meter_draw is None else np.broadcast_to(meter_draw, (n,))}
+    return Plan(results, steps, notes, prices, lead, bases, grid, throughput_doc, samples)

@@ -14,6 +14,9 @@ class PlanError(ValueError):
     """Inputs a plan cannot use; the message names the flag and the valid values."""
 
 
+SCHEMA_VERSION = 2  # of plan's JSON: 2 added schema_version, throughput's FLOP conventions and strong scaling,
+# memory pressure in the estimate, the unusual-input notes and the inverse modes (--days, --budget-usd)
+
 # Result keys in output order: (unit, label). The energy, household-years and CO2 lead with one
 # basis (``Plan.energy_basis``); both bases are also given by name.
 KEYS = {
@@ -45,7 +48,9 @@ class PlanInputs:
     :func:`analysis.flops.flops_per_token_parts`). Throughput: at most one of ``mfu``,
     ``tokens_per_s_per_gpu`` and ``achieved_tflops`` (with ``flops_counted``); none estimates the
     MFU (:mod:`analysis.planner.mfu`) without the run ``exclude_run`` (the backtest's
-    leave-one-run-out). ``None`` means the book's default (and, for the uncertain ones, its range).
+    leave-one-run-out). ``flops_counted`` is what a given MFU or TFLOP/s counts; None spans the
+    conventions (:mod:`analysis.planner.rates`). ``strong_scaling``: whether past the largest
+    published job the strong-scaling model carries the throughput (None: for an estimate only). ``None`` means the book's default (and, for the uncertain ones, its range).
     ``energy_basis`` is ``"gpu-tdp"``, ``"facility"`` or None (facility where the accelerator has
     a sourced power build-up, else GPU TDP); ``grid_id`` names a row of ``data/grid_carbon.csv``,
     ``grid_g_co2_per_kwh`` a custom intensity (give at most one)."""
@@ -69,6 +74,7 @@ class PlanInputs:
     restart_minutes: float | None = None
     failure_model: str = "per-gpu"
     full_recompute: bool = False  # every layer's forward pass recomputed: an estimated MFU counts that work out
+    strong_scaling: bool | None = None  # None: for an estimate only; True: also a given throughput (the inverse modes)
     exclude_run: str | None = None
     draws: int = 4_000
     seed: int = 0
@@ -89,9 +95,11 @@ class Plan:
     bases: dict = field(default_factory=dict)
     grid: dict = field(default_factory=dict)
     throughput: dict = field(default_factory=dict)
+    samples: dict = field(default_factory=dict, repr=False)  # the seeded draws behind the bands (not in the JSON)
 
     def to_json(self) -> dict:
-        return {"results": {k: dict(v) for k, v in self.results.items()}, "energy_basis": self.energy_basis,
+        return {"schema_version": SCHEMA_VERSION, "results": {k: dict(v) for k, v in self.results.items()},
+                "energy_basis": self.energy_basis,
                 "energy_bases": self.bases, "grid": self.grid, "throughput": self.throughput,
                 "notes": list(self.notes)}
 

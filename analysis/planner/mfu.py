@@ -20,8 +20,14 @@ its error measured on the published runs it was not fitted to.
    :func:`fit_factor` (:mod:`analysis.planner.production_term`), a hierarchical regression on
    log10(active parameters): an intercept and a slope per GPU class, each pooled toward all
    classes' with a weight of :data:`PRIOR_RUNS` runs (a class with one run moves a third of the
-   way from them; a class with no run takes them). Other forms are compared in the plan chapter
-   (:mod:`analysis.planner.variants`).
+   way from them; a class with no run takes them), and one slope, shared by every class, on
+   log10 of the run's memory pressure (:func:`analysis.planner.memory.memory_pressure`: the
+   training state and activations one GPU of a purely data-parallel job would hold, over its
+   HBM). Other forms are compared in the plan chapter (:mod:`analysis.planner.variants`).
+
+A published time is read on its own basis (``data/backtest_runs.csv``): GPU-hours that exclude
+failures (a rate times tokens, as DeepSeek's) are compute alone, so no goodput is taken out of
+them; GPU-hours that include failures, or that do not say, have the planner's goodput taken out.
 
 **Its error** is measured leave-one-run-out (:func:`loo_residuals`): each run is predicted from the
 other runs only. The error printed for an estimate is the median over the runs of its GPU class
@@ -43,6 +49,7 @@ from analysis.benchmarks import load_benchmarks
 from analysis.data import provenance
 from analysis.data.load import derived, load_table
 from analysis.hardware import gpu_name
+from analysis.planner import memory
 from analysis.planner.failures import goodput
 from analysis.planner.inputs import PEAK_COLUMN, model_from_run
 from analysis.planner.production_term import (  # noqa: F401  (the estimate's term, re-exported for callers)
@@ -117,6 +124,11 @@ def _benchmark_rows() -> tuple:
     return bench, active
 
 
+def precision_rows(column: str) -> tuple:
+    """(the benchmark rows of one peak column, their active parameters)."""
+    return _precision_rows(column)
+
+
 @derived
 def _precision_rows(column: str) -> tuple:
     """The benchmark rows of one peak column (``bf16`` or ``fp8``) with their active parameters,
@@ -168,7 +180,9 @@ def implied_mfu(r) -> tuple[float, str, float]:
     peak = float(r["peak_tflops"]) * TERA
     gpus = int(r["gpus"])
     if pd.notna(r["published_gpu_hours"]):
-        compute_gpu_s = float(r["published_gpu_hours"]) * SECONDS_PER_HOUR * goodput(gpus)
+        # GPU-hours that exclude failures are compute alone; those that include them, or do not say, are paid hours
+        good = 1.0 if r.get("gpu_hours_failures") == "excluded" else goodput(gpus)
+        compute_gpu_s = float(r["published_gpu_hours"]) * SECONDS_PER_HOUR * good
         outcome, value = "gpu_hours", float(r["published_gpu_hours"])
     elif pd.isna(r["published_days"]):  # a throughput alone: the failure-free days it implies
         rate = (float(r["tokens_per_s_per_gpu"]) if pd.notna(r["tokens_per_s_per_gpu"]) else
@@ -188,13 +202,34 @@ def recompute_factor(model) -> float:
     return flops.model_flops_per_token(model) / flops.hardware_flops_per_token(model, recompute="full")
 
 
+def time_is_upper_bound(r, outcome: str) -> bool:
+    """Whether a row's published time (``outcome``: ``gpu_hours``, ``days`` or
+    ``days_with_failures``) holds more than the run the planner plans, so that it bounds the run's
+    time from above rather than measures it: ablations or later stages included, days of an access
+    window, or days on "up to" N GPUs (fewer GPUs take longer)."""
+    more = r.get("time_ablations") == "included" or r.get("time_later_stages") == "included"
+    if outcome == "gpu_hours":
+        return bool(more)
+    return bool(more or r.get("days_basis") == "access window" or r.get("gpus_basis") == "upper bound")
+
+
 def production_runs() -> pd.DataFrame:
+    """The runs the MFU estimate is fitted to: :func:`timed_runs` whose published time measures the
+    planned run (not an upper bound on it)."""
+    table = _production_runs()
+    return table[~table["upper_bound"]].reset_index(drop=True)
+
+
+def timed_runs() -> pd.DataFrame:
     """One row per backtest run with a published time: ``run_id``, ``gpu_id``, ``gpu_class``,
     ``precision``, ``params``, ``gpus``, ``hidden_size``, ``ridge_flop_per_byte`` (the GPU's dense
     peak over its memory bandwidth), ``throughput_given``, ``outcome`` (the planner key of the time
     it reproduces), ``published``, ``implied_mfu``, ``benchmark_mfu``, ``log_ratio`` (log of implied
     over benchmark MFU), ``full_recompute`` and ``recompute_log`` (log :func:`recompute_factor` for
-    a fully recomputing run, else 0). In file order; computed once per state of the data."""
+    a fully recomputing run, else 0), ``memory_pressure`` (:func:`analysis.planner.memory.memory_pressure`),
+    ``model_parallel_gpus``, ``layout_source`` (its layout, published where the run states it, else
+    the layout rule), ``size_band`` and ``upper_bound`` (:func:`time_is_upper_bound`). In file
+    order; computed once per state of the data."""
 
     return _production_runs()
 
@@ -214,6 +249,9 @@ def _production_runs() -> pd.DataFrame:
         mfu, outcome, value = implied_mfu(r)
         bench = benchmark_mfu(r["gpu_id"], r["precision"], float(r["params"]), int(r["gpus"]))
         full = r["flops_counted"] == "hardware-full"  # the published throughput counts the recompute pass
+        model = model_from_run(r)
+        published = (int(r["tp"]), int(r["pp"])) if pd.notna(r.get("tp")) else None
+        lay = memory.layout(model, int(r["gpus"]), r["gpu_id"], bool(full), published)
         rows.append({"run_id": r["run_id"], "gpu_id": r["gpu_id"], "gpu_class": gpu_class(r["gpu_id"]),
                      "precision": r["precision"], "params": float(r["params"]), "gpus": int(r["gpus"]),
                      "hidden_size": int(r["hidden_size"]),
@@ -222,8 +260,19 @@ def _production_runs() -> pd.DataFrame:
                      "timed": bool(pd.notna(r["published_gpu_hours"]) or pd.notna(r["published_days"])), "outcome": outcome,
                      "published": value, "implied_mfu": mfu, "benchmark_mfu": bench,
                      "log_ratio": float(np.log(mfu / bench)), "full_recompute": bool(full),
-                     "recompute_log": float(np.log(recompute_factor(model_from_run(r)))) if full else 0.0})
+                     "recompute_log": float(np.log(recompute_factor(model))) if full else 0.0,
+                     "memory_pressure": float(memory.memory_pressure(model, int(r["gpus"]), r["gpu_id"], bool(full))),
+                     "model_parallel_gpus": lay.model_parallel_gpus, "layout_source": lay.source,
+                     "size_band": size_band(float(r["params"])), "upper_bound": time_is_upper_bound(r, outcome)})
     return pd.DataFrame(rows)
+
+
+SIZE_BANDS = ((3e9, "under 3B"), (30e9, "3B to 30B"), (float("inf"), "over 30B"))  # by active parameters
+
+
+def size_band(active_params: float) -> str:
+    """The model-size band the backtest reports its error by: under 3B, 3B to 30B, over 30B."""
+    return next(label for top, label in SIZE_BANDS if active_params < top)
 
 
 # --- the estimate ----------------------------------------------------------------------------------------
@@ -232,7 +281,8 @@ def _production_runs() -> pd.DataFrame:
 class MfuEstimate:
     """An MFU estimate with its measured error: ``ratios`` are actual / predicted MFU of the runs
     its error is measured on (leave-one-out), the band's draws; ``median_abs_error`` and
-    ``signed_median_error`` are on the time (GPU-hours) of those runs."""
+    ``signed_median_error`` are on the time (GPU-hours) of those runs; ``memory_pressure`` is the
+    plan's, and ``memory_factor`` what the memory slope makes of it."""
 
     mfu: float
     benchmark_mfu: float
@@ -246,6 +296,8 @@ class MfuEstimate:
     signed_median_error: float
     benchmark: str
     recompute_factor: float = 1.0
+    memory_pressure: float = 1.0
+    memory_factor: float = 1.0
 
     @property
     def method(self) -> str:
@@ -253,38 +305,44 @@ class MfuEstimate:
         recompute = (f" x {self.recompute_factor:.2f} for full activation recomputation (model / hardware FLOPs)"
                      if self.recompute_factor != 1.0 else "")
         return (f"benchmark MFU {self.benchmark_mfu:.1%} ({self.benchmark}) x a production factor "
-                f"{self.factor:.2f} ({runs}, pooled with all {self.runs}){recompute}")
+                f"{self.factor:.2f} ({runs}, pooled with all {self.runs}; of it {self.memory_factor:.2f} for a memory "
+                f"pressure of {self.memory_pressure:.2g} GPUs' worth of HBM per model copy){recompute}")
 
     def to_json(self) -> dict:
         return {"mfu": self.mfu, "benchmark_mfu": self.benchmark_mfu, "production_factor": self.factor,
                 "gpu_class": self.gpu_class, "class_runs": self.class_runs, "runs": self.runs,
-                "recompute_factor": self.recompute_factor,
+                "recompute_factor": self.recompute_factor, "memory_pressure": self.memory_pressure,
+                "memory_factor": self.memory_factor,
                 "error_scope": self.error_scope, "loo_median_abs_error_gpu_hours": self.median_abs_error,
                 "loo_signed_median_error_gpu_hours": self.signed_median_error}
 
 
 def estimate_mfu(gpu_id: str, precision: str, active_params: float, gpus: int,
-                 exclude_run: str | None = None, recompute: float = 1.0) -> MfuEstimate:
+                 exclude_run: str | None = None, recompute: float = 1.0, memory_pressure: float = 1.0) -> MfuEstimate:
     """The MFU of a run of ``active_params`` on ``gpus`` ``gpu_id``s at ``precision``, from the
     benchmark fit and the production runs other than ``exclude_run`` (see the module docstring);
-    ``recompute`` is :func:`recompute_factor` for a run that fully recomputes its activations, else 1."""
+    ``recompute`` is :func:`recompute_factor` for a run that fully recomputes its activations, else 1;
+    ``memory_pressure`` is the run's (:func:`analysis.planner.memory.memory_pressure`)."""
 
     if not 0.0 < recompute <= 1.0:
         raise ValueError(f"recompute must be a fraction in (0, 1], not {recompute!r}")
+    if not memory_pressure > 0.0:
+        raise ValueError(f"memory_pressure must be positive, not {memory_pressure!r}")
     cls = gpu_class(gpu_id)
     fit, runs, class_runs, residuals, scope = _evidence(exclude_run, cls)
     bench = benchmark_mfu(gpu_id, precision, active_params, gpus)
-    factor = float(np.exp(fit.log_factor(cls, active_params)))
+    factor = float(np.exp(fit.log_factor(cls, active_params, memory_pressure)))
     errors = residuals - 1.0  # on the time: predicted / published - 1
     return MfuEstimate(float(np.clip(bench * factor * recompute, *MFU_LIMITS)), bench, factor, cls, class_runs, runs,
                        residuals, scope, float(np.median(np.abs(errors))), float(np.median(errors)),
-                       benchmark_fit(gpu_id, precision).describe(), float(recompute))
+                       benchmark_fit(gpu_id, precision).describe(), float(recompute), float(memory_pressure),
+                       float(np.exp(fit.memory_slope * np.log10(memory_pressure))))
 
 
 @derived
 def _evidence(exclude_run: str | None, cls: str):
     """(fit, runs, runs of ``cls``, actual / predicted MFU ratios of the band, their scope)."""
-    table = _production_runs()
+    table = production_runs()
     if exclude_run is not None:
         table = table[table["run_id"] != exclude_run]
     fit = fit_factor(table)
@@ -304,7 +362,19 @@ def _evidence(exclude_run: str | None, cls: str):
 
 @derived
 def _loo(exclude_run: str | None) -> pd.Series:
-    table = _production_runs()
+    table = production_runs()
     if exclude_run is not None:
         table = table[table["run_id"] != exclude_run]
     return loo_residuals(table)
+
+
+def estimate_mfu_curve(gpu_id: str, precision: str, active_params: float, gpus, exclude_run: str | None = None,
+                       recompute: float = 1.0, memory_pressure=1.0) -> np.ndarray:
+    """:func:`estimate_mfu`'s MFU at many job sizes at once (``gpus`` and ``memory_pressure``
+    arrays of one shape): the same arithmetic, for the inverse modes' search over job sizes."""
+    cls = gpu_class(gpu_id)
+    fit = _evidence(exclude_run, cls)[0]
+    gpus = np.asarray(gpus, dtype=float)
+    bench = np.clip(benchmark_fit(gpu_id, precision).predict(active_params, gpus), *MFU_LIMITS)
+    factor = np.exp(fit.log_factor(cls, active_params, np.asarray(memory_pressure, dtype=float)))
+    return np.clip(bench * factor * recompute, *MFU_LIMITS)

@@ -37,7 +37,7 @@ VARIANTS = (  # (key, label, variant or None for the benchmark fit alone)
     ("recompute_class_factors", "full recomputation counted: a factor per GPU class", Variant("none")),
     ("recompute_shared_slope", "full recomputation counted: a factor per class and one size slope", Variant("shared")),
     ("recompute_class_slopes", f"full recomputation counted: a factor and a size slope per class, pooled with the "
-                               f"weight of {_W:g} runs (the planner's)", MODEL),
+                               f"weight of {_W:g} runs (the planner's before its memory term)", Variant()),
     *((f"recompute_class_slopes_prior_{w:g}", f"full recomputation counted, pooled with the weight of {w:g} "
        f"run{'s' if w != 1 else ''}", Variant("class", w)) for w in (_W / 2, _W * 2)),
     ("recompute_class_slopes_huber", "full recomputation counted, a slope per class, fitted with Huber weights",
@@ -49,8 +49,15 @@ VARIANTS = (  # (key, label, variant or None for the benchmark fit alone)
     ("recompute_params_per_gpu_class", "full recomputation counted, a slope per class on the parameters per GPU",
      Variant("class", term="params_per_gpu")),
     ("recompute_gpus_class", "full recomputation counted, a slope per class on the GPU count", Variant("class", term="gpus")),
+    ("recompute_class_slopes_memory", "full recomputation counted, a size slope per class and one slope on the memory "
+                                      "pressure (the planner's)", MODEL),
+    ("recompute_class_slopes_model_parallel", "full recomputation counted, a size slope per class and one slope on the "
+                                              "GPUs per model copy (published layouts where stated, else the layout rule)",
+     Variant("class", memory="model_parallel")),
+    ("recompute_pressure_class", "full recomputation counted, a slope per class on the memory pressure instead of the size",
+     Variant("class", term="pressure")),
 )
-PLANNER_KEY = "recompute_class_slopes"
+PLANNER_KEY = "recompute_class_slopes_memory"
 
 
 def _errors(table: pd.DataFrame, variant: Variant | None) -> np.ndarray:

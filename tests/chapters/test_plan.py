@@ -66,24 +66,75 @@ def test_published_cards_reproduce_on_their_own_basis():
 def test_published_throughput_reproduces_published_time(E):
     assert E["plan_backtest_published_throughput_outcomes_count"] >= 8
     assert E["plan_backtest_published_throughput_median_abs_error_frac"] <= T["published_throughput_median_abs_error_frac"]
+    assert E["plan_backtest_published_throughput_within_band_frac"] >= T["published_throughput_within_band_frac"]
 
 
-def test_estimated_error_on_runs_without_a_throughput_is_at_most_20_percent(E):
-    """Measured 19.4 % over 22 runs (23.4 % before full recomputation was counted): met, narrowly."""
-    assert E["plan_backtest_estimated_median_abs_error_frac"] <= T["estimated_median_abs_error_frac"]
+def test_an_unstated_flop_convention_widens_the_band_to_every_convention(E):
+    """BLOOM's 150 TFLOP/s come without their FLOP count: the backtest gives no --flops-counted, the
+    point reads them as 6N plus attention (months short by the recompute share) and the band spans
+    the conventions; given the recompute pass, the months come back within a percent."""
+    table = E.tables["backtest"].set_index(["run_id", "key"])
+    bloom = table.loc[("bloom_176b", "days_with_failures")]
+    assert bloom["flops_counted"] == "model" and bloom["flops_counted_given"] is False
+    assert -0.30 < bloom["error_frac"] < -0.20 and bloom["within_band"]
+    assert abs(E["plan_backtest_bloom_read_wall_days_error_frac"]) < 0.01
+    gpt3 = table.loc[("narayanan_gpt3_175b", "days")]  # stated by the source: a narrow band
+    assert gpt3["flops_counted_given"] is True and gpt3["p90"] / gpt3["p10"] < 1.2 < bloom["p90"] / bloom["p10"]
+    assert E["plan_backtest_convention_unstated_outcomes_count"] >= 2
+
+
+def test_each_published_time_is_compared_on_its_own_basis(E):
+    """DeepSeek's GPU-hours are a rate times tokens (no failures): set against compute alone; Meta's
+    Llama 3.1 card counts total GPU time (failures in): against paid GPU-hours; Phi-3's days include
+    post-training: an upper bound, checked apart and kept out of the medians and the fit."""
+    table = E.tables["backtest_estimated"].set_index("run_id")
+    assert table.loc["deepseek_v3_pretrain", "basis"] == "failures excluded"
+    assert table.loc["llama31_70b", "basis"] == "failures included"
+    assert table.loc["llama2_70b", "basis"].startswith("failures not said")
+    phi = table.loc["phi3_medium"]
+    assert phi["comparison"] == "upper bound" and phi["holds"] and phi["predicted"] < phi["published"]
+    assert "phi3_medium" not in set(mfu.production_runs()["run_id"])
+    assert E["plan_backtest_upper_bound_runs_count"] == 1 == E["plan_backtest_upper_bound_holds_count"]
+    runs = load_table("backtest_runs")
+    timed = runs["published_days"].notna() | runs["published_gpu_hours"].notna()
+    assert runs.loc[timed, ["time_ablations", "time_later_stages"]].notna().all().all()
+    assert (runs["gpus_basis"] == "upper bound").sum() >= 1  # Falcon's "up to 4,096"
+
+
+def test_estimated_error_on_runs_without_a_throughput_misses_the_15_percent_target_and_says_so(E):
+    """Issue 46 asks at most 15 %; the planner's memory-aware form, built from physics and not tuned,
+    measures 19.4 % over 21 runs (20.7 % without the memory term). The page prints the miss."""
+    measured = E["plan_backtest_estimated_median_abs_error_frac"]
+    assert T["estimated_median_abs_error_frac"] == 0.15
+    assert 0.15 < measured < 0.20  # no better than the target, no worse than the old bound
+    row = next(line for line in figures.targets_table(E).splitlines() if line.startswith("| Median error on time"))
+    assert row.rstrip().endswith("| no |")
 
 
 def test_estimated_error_is_what_the_page_reports_and_beats_the_benchmark_fit(E):
     table = E.tables["backtest_estimated"]
-    none = table[~table["throughput_given"]]
+    none = table[~table["throughput_given"] & (table["comparison"] == "point")]
     assert len(none) >= 15
     assert E["plan_backtest_estimated_median_abs_error_frac"] == pytest.approx(none["error_frac"].abs().median())
     assert E["plan_backtest_estimated_median_abs_error_frac"] < 0.30
     # the planner's own pass through plan() and its row of the variants table are one measurement
-    assert E["plan_backtest_variant_recompute_class_slopes_estimated_median_abs_error_frac"] == pytest.approx(
+    assert E["plan_backtest_variant_recompute_class_slopes_memory_estimated_median_abs_error_frac"] == pytest.approx(
         E["plan_backtest_estimated_median_abs_error_frac"], abs=1e-9)
-    assert (E["plan_backtest_variant_recompute_class_slopes_estimated_median_abs_error_frac"]
+    assert (E["plan_backtest_variant_recompute_class_slopes_memory_estimated_median_abs_error_frac"]
             < E["plan_backtest_variant_benchmark_only_estimated_median_abs_error_frac"] - 0.10)
+
+
+def test_the_memory_term_is_physics_with_the_physical_sign(E):
+    """A model pressing harder on memory needs more model parallelism, so its slope must not be
+    positive; and it lowers the error of the planner's earlier form on these runs."""
+    assert E["plan_backtest_memory_slope_per_decade"] < 0
+    assert (E["plan_backtest_variant_recompute_class_slopes_memory_estimated_median_abs_error_frac"]
+            < E["plan_backtest_variant_recompute_class_slopes_estimated_median_abs_error_frac"])
+    table = E.tables["backtest_estimated"].set_index("run_id")
+    # 16 bytes a parameter of state over 80 GB: a 405B model needs tens of GPUs per copy, a 1B one a share of one
+    assert table.loc["llama31_405b", "memory_pressure"] > 10 > 1 > table.loc["llama32_1b", "memory_pressure"]
+    # the same model on 40 GB A100s presses twice as hard as on 80 GB ones, nearly (activations aside)
+    assert table.loc["mpt_7b", "memory_pressure"] > 1.5 * table.loc["llama1_7b", "memory_pressure"]
 
 
 @pytest.mark.parametrize("form", ["class_factors", "shared_slope", "class_slopes", "class_slopes_prior_1",
@@ -107,27 +158,36 @@ def test_the_choice_among_forms_is_measured_inside_the_leave_one_out(E):
     assert selected > E["plan_backtest_variant_recompute_gpus_class_estimated_median_abs_error_frac"]
 
 
-def test_no_gpu_class_with_enough_runs_is_biased_beyond_25_percent(E):
-    classes = E.tables["backtest_by_class"]
+def test_no_gpu_class_or_size_band_with_enough_runs_is_biased_beyond_20_percent(E):
+    classes, sizes = E.tables["backtest_by_class"], E.tables["backtest_by_size"]
     enough = classes[classes["runs"] >= mfu.MIN_CLASS_RUNS]
     assert set(enough["gpu_class"]) >= {"A100", "H100"}
     assert (enough["signed_median_error_frac"].abs() <= T["class_signed_median_error_frac"]).all()
+    bands = sizes[sizes["runs"] >= mfu.MIN_CLASS_RUNS]
+    assert set(bands["size_band"]) == {"3B to 30B", "over 30B"} and set(sizes["size_band"]) >= {"under 3B"}
+    assert (bands["signed_median_error_frac"].abs() <= T["class_signed_median_error_frac"]).all()
+    assert E["plan_backtest_worst_group_signed_median_error_frac"] <= T["class_signed_median_error_frac"]
 
 
-def test_band_holds_the_published_time_for_70_percent_of_runs(E):
+def test_band_holds_the_published_time_for_70_to_90_percent_of_runs(E):
     table = E.tables["backtest_estimated"]
+    points = table[table["comparison"] == "point"]
     assert len(table) >= 25
-    assert table["within_band"].mean() >= T["within_band_frac"]
+    assert T["within_band_frac"] <= points["within_band"].mean() <= T["within_band_max_frac"]
+    assert E["plan_backtest_within_band_frac"] == pytest.approx(points["within_band"].mean())
     # the band is wide where evidence is thin: single-run classes get the pooled errors
     widths = (table["p90"] / table["p10"]).groupby(table["gpu_class"]).median()
     assert widths[["TPU v4", "V100"]].min() > widths[["A100", "H100"]].max()
 
 
-@pytest.mark.parametrize("stem,target", [("bloom_energy", "bloom_energy_error_frac"),
-                                         ("llama_65b_energy", "llama_65b_energy_error_frac"),
-                                         ("llama31_405b_co2", "llama31_405b_co2_error_frac")])
-def test_published_energy_and_co2_on_their_sources_basis(E, stem, target):
-    assert abs(E[f"plan_backtest_{stem}_error_frac"]) <= T[target]
+@pytest.mark.parametrize("key,target", [("plan_backtest_bloom_read_energy_error_frac", "bloom_energy_error_frac"),
+                                        ("plan_backtest_llama_65b_energy_error_frac", "llama_65b_energy_error_frac"),
+                                        ("plan_backtest_llama31_405b_co2_error_frac", "llama31_405b_co2_error_frac")])
+def test_published_energy_and_co2_on_their_sources_basis(E, key, target):
+    assert abs(E[key]) <= T[target]
+    # on the GPU-TDP basis energy is GPU-hours x watts, so BLOOM's energy error is its GPU-hours error
+    assert E["plan_backtest_bloom_176b_energy_mwh_error_frac"] == pytest.approx(
+        E["plan_backtest_bloom_176b_gpu_hours_error_frac"], abs=1e-3)
 
 
 def test_published_values_are_the_issues(E):
@@ -147,7 +207,7 @@ def test_each_estimate_is_made_without_its_run(E):
         x = runs.loc[r.run_id]
         recompute = mfu.recompute_factor(model_from_run(x)) if x["flops_counted"] == "hardware-full" else 1.0
         est = mfu.estimate_mfu(x["gpu_id"], x["precision"], float(x["params"]), int(x["gpus"]), exclude_run=r.run_id,
-                               recompute=recompute)
+                               recompute=recompute, memory_pressure=r.memory_pressure)
         assert r.mfu_estimated == pytest.approx(est.mfu)
 
 

@@ -199,6 +199,9 @@ def _atlas_benchmarks_schema(ids) -> pa.DataFrameSchema:
     )
 
 
+OUTCOME_BASES = {"included", "excluded", "unknown"}  # what a published time holds beyond the planned run
+
+
 def _backtest_runs_schema(ids) -> pa.DataFrameSchema:
     """Published training runs with the planner's inputs (shape, tokens, GPUs, throughput and the
     FLOPs it counts) and their published outcomes, each energy and CO2 with the basis and grid its
@@ -226,14 +229,22 @@ def _backtest_runs_schema(ids) -> pa.DataFrameSchema:
             "tokens": _num(1e6, 1e16),
             "gpu_id": _text(isin=ids("gpus")),
             "gpus": _int(1, 10_000_000),
-            "gpus_basis": _text(isin={"published", "assumed"}),
+            "gpus_basis": _text(isin={"published", "assumed", "upper bound"}),  # "up to N GPUs": an upper bound
+            "tp": _int(1, 1_024, nullable=True),  # the published layout, where the run states it
+            "pp": _int(1, 1_024, nullable=True),
             "precision": _text(isin={"bf16", "fp16", "fp8"}),
             "achieved_tflops_per_gpu": _num(0.1, 100_000, nullable=True),
             "flops_counted": _text(nullable=True, isin={"model", "model-6n", "hardware-selective", "hardware-full"}),
+            # how the convention is known: the source says it, a published total pins it, or it is our reading
+            "flops_counted_basis": _text(nullable=True, isin={"stated", "derived", "assumed"}),
             "tokens_per_s_per_gpu": _num(0.001, 1e9, nullable=True),
             "published_days": _num(0.01, 10_000, nullable=True),
-            "days_basis": _text(nullable=True, isin={"no failures", "wall clock"}),
+            # days of training without failures, of wall clock, or of an access window (an upper bound on training)
+            "days_basis": _text(nullable=True, isin={"no failures", "wall clock", "access window"}),
             "published_gpu_hours": _num(1, 1e10, nullable=True),
+            "gpu_hours_failures": _text(nullable=True, isin=OUTCOME_BASES),  # failures inside the GPU-hours
+            "time_ablations": _text(nullable=True, isin=OUTCOME_BASES),  # ablations inside the published time
+            "time_later_stages": _text(nullable=True, isin=OUTCOME_BASES),  # post-training or other later stages
             "published_energy_mwh": _num(0.001, 1e9, nullable=True),
             "energy_basis": _text(nullable=True, isin={"gpu-tdp", "measured-gpu", "measured-system"}),
             "energy_pue": _num(1.0, 3.0, nullable=True),
@@ -249,6 +260,15 @@ def _backtest_runs_schema(ids) -> pa.DataFrameSchema:
                          error="achieved_tflops_per_gpu and flops_counted go together"),
                 pa.Check(lambda d: d["published_days"].isna() == d["days_basis"].isna(),
                          error="published_days needs days_basis"),
+                pa.Check(lambda d: d["published_gpu_hours"].isna() == d["gpu_hours_failures"].isna(),
+                         error="published_gpu_hours needs gpu_hours_failures (included, excluded or unknown), and only it"),
+                pa.Check(lambda d: (d["published_days"].isna() & d["published_gpu_hours"].isna())
+                         == d["time_ablations"].isna(), error="a published time needs time_ablations, and only it"),
+                pa.Check(lambda d: (d["published_days"].isna() & d["published_gpu_hours"].isna())
+                         == d["time_later_stages"].isna(), error="a published time needs time_later_stages, and only it"),
+                pa.Check(lambda d: d["flops_counted"].isna() == d["flops_counted_basis"].isna(),
+                         error="flops_counted needs flops_counted_basis (stated, derived or assumed), and only it"),
+                pa.Check(lambda d: d["tp"].isna() == d["pp"].isna(), error="tp and pp go together"),
                 pa.Check(lambda d: (given("published_energy_mwh")(d) | given("published_co2_t")(d)) == given("energy_basis")(d),
                          error="published_energy_mwh or published_co2_t needs energy_basis, and only they"),
                 pa.Check(lambda d: ~given("energy_pue")(d) | given("published_energy_mwh")(d),
