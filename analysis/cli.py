@@ -1,4 +1,5 @@
-"""``python -m analysis``: list chapters, show parameters, rerun a chapter, build the book.
+"""``python -m analysis``: list chapters, show parameters, rerun a chapter, build the book, keep
+the notebooks' parameters cells in step with the parameter definitions.
 
 Exit codes: 0 success; 2 bad input (parameter, scenario or data file, output path, a read-only
 folder; nothing written); 1 failure while executing (the message names the section, cell and
@@ -156,6 +157,23 @@ def cmd_compare(args) -> int:
     return 0
 
 
+def cmd_notebooks(args) -> int:
+    """Check (or with ``--sync`` rewrite) each notebook's parameters cell against
+    analysis/params/defaults.py (:mod:`analysis.page.parameter_cells`)."""
+    from analysis.page import parameter_cells
+
+    changed = parameter_cells.sync(REPO_ROOT, write=args.sync)
+    names = ", ".join(str(p.relative_to(REPO_ROOT)) for p in changed)
+    if args.sync:
+        print(f"Rewrote the parameters cell of {names}." if changed else "Every parameters cell matches defaults.py.")
+        return 0
+    if changed:
+        raise ExecutionError(f"the parameters cell of {names} differs from analysis/params/defaults.py; "
+                             "run `python -m analysis notebooks --sync`")
+    print("Every parameters cell matches defaults.py.")
+    return 0
+
+
 def cmd_measure(args) -> int:
     from analysis.data.load import data_dir
     from analysis.measure import harness
@@ -221,6 +239,9 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="folder of benchmarks_measured.csv; runs are appended (default: data/measured)")
     p.add_argument("--seed", type=_seed, default=0, help="seed of every random draw (default: 0)")
     p.set_defaults(func=cmd_measure)
+    p = sub.add_parser("notebooks", help="check each notebook's parameters cell against defaults.py")
+    p.add_argument("--sync", action="store_true", help="rewrite the parameters cells from analysis/params/defaults.py")
+    p.set_defaults(func=cmd_notebooks)
     plan_cli.add_parser(sub)
     return parser
 
