@@ -1,7 +1,11 @@
 """The results contract: every executed section writes ``<results dir>/<section>.json`` as
 
-    {"section": ..., "parameters": {name: value},
+    {"schema_version": 1, "section": ..., "parameters": {name: value},
      "results": {key: {"value": number, "unit": "...", "label": "...", "reads": [...]}}}
+
+its shape described by ``docs/schemas/results.schema.json`` (a change of shape bumps
+:data:`SCHEMA_VERSION` and is listed in the CHANGELOG; ``tests/test_schemas.py`` validates what the
+build, ``run`` and the notebooks write).
 
 ``reads`` (where recorded) lists what the result's computation read: report facts, report rows and
 parameters (:mod:`analysis.data.provenance`); the claims ledger reads it.
@@ -31,6 +35,7 @@ def as_number(value, unit: str) -> float | int:
 
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+SCHEMA_VERSION = 1  # of the results JSON (docs/schemas/results.schema.json)
 
 
 def _csv(text: str) -> str:
@@ -64,7 +69,8 @@ def results_json(section: str, parameters: dict, quantities: dict) -> str:
         results[key] = {"value": q.value, "unit": q.unit, "label": q.label}
         if q.reads is not None:
             results[key]["reads"] = sorted(q.reads)
-    return json.dumps({"section": section, "parameters": parameters, "results": results}, indent=2) + "\n"
+    return json.dumps({"schema_version": SCHEMA_VERSION, "section": section, "parameters": parameters,
+                       "results": results}, indent=2) + "\n"
 
 
 def save_results(section: str, text: str, quantities: dict, folder: Path | None = None) -> None:
