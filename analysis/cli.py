@@ -85,12 +85,16 @@ def cmd_params(args) -> int:
 
 
 def _headline_table(section, results: dict) -> str:
+    """The headline results as the book prints them ($31,250 per GPU, 1.73x: the chapter's answer
+    box, :func:`analysis.page.formatting.result_value`), each with its key."""
+    from analysis.page.formatting import result_value
+
     keys = section.headline or list(results)
-    rows = [(results[k]["label"], f"{results[k]['value']:,.4g}", results[k]["unit"], k) for k in keys]
+    rows = [(results[k]["label"], result_value(results[k]["value"], results[k]["unit"]), k) for k in keys]
     if not rows:
         return "(this page summarises other chapters and records no results of its own)"
-    widths = [max(len(r[i]) for r in rows) for i in range(3)]
-    return "\n".join(f"{a:<{widths[0]}}  {b:>{widths[1]}}  {c:<{widths[2]}}  ({k})" for a, b, c, k in rows)
+    widths = [max(len(r[i]) for r in rows) for i in range(2)]
+    return "\n".join(f"{a:<{widths[0]}}  {b:>{widths[1]}}  ({k})" for a, b, k in rows)
 
 
 def cmd_run(args) -> int:
@@ -130,8 +134,9 @@ def cmd_build(args) -> int:
         label = f"{label}, with {changed}" if label else f"custom parameters ({changed})"
     report = build_book(overrides, origin, jobs=args.jobs, root=REPO_ROOT, scenario=label)
     ran = sum(not r.cached for r in report.records)
-    print(f"Built in {report.seconds:.1f} s ({ran} section(s) executed, "
-          f"{'render skipped: nothing changed' if report.unchanged else f'render {report.sphinx_seconds:.1f} s'}).")
+    rendered = "nothing changed, so nothing to render" if report.unchanged else f"rendered in {report.sphinx_seconds:.1f} s"
+    print(f"Built in {report.seconds:.1f} s: {ran} chapter(s) run, {len(report.records) - ran} from the cache, "
+          f"{rendered}. Open {REPO_ROOT / '_build' / 'html' / 'index.html'}")
     return 0
 
 
