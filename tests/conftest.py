@@ -144,7 +144,7 @@ def browser():
 HEAVY_FIRST = ("tests/test_book.py", "tests/test_ranges.py", "tests/test_shipped_scenarios.py",
                "tests/test_bound_sweep.py", "tests/test_browser.py", "tests/test_chapters.py",
                "tests/test_robustness.py", "tests/test_figure_text.py", "tests/test_swap.py",
-               "tests/test_build_speed.py", "tests/test_hygiene.py", "tests/test_measure.py")
+               "tests/test_build_speed.py", "tests/test_hygiene.py", "tests/test_measure.py", "tests/test_papermill.py")
 
 
 def pytest_collection_modifyitems(items):
