@@ -125,7 +125,7 @@ def test_unchanged_rebuild_executes_and_renders_nothing(book):
     assert f"0 chapter(s) run, {total} from the cache, nothing changed, so nothing to render" in proc.stdout
     assert re.search(r"^Built in \d+\.\d s: .* Open \S+/_build/html/index\.html$", proc.stdout, re.M), proc.stdout
     # one progress line per chapter as it finishes, numbered, every one from the cache
-    lines = re.findall(r"^\[(\d+)/(\d+)\] (\w+) +from the cache$", proc.stderr, re.M)
+    lines = re.findall(r"^\[ *(\d+)/(\d+)\] (\w+) +from the cache$", proc.stderr, re.M)
     assert [(int(i), int(n)) for i, n, _ in lines] == [(i, total) for i in range(1, total + 1)], proc.stderr
     assert sorted(name for *_, name in lines) == sorted(s.name for s in SECTIONS)
     assert _tree_digest(book / "_build" / "html") == before
@@ -166,7 +166,7 @@ def test_changed_parameter_reruns_only_dependent_sections(book, tmp_path):
             break
         affected |= more
     assert affected == {"software", "claims", "intro"}
-    ran = set(re.findall(r"^\[\d+/\d+\] (\w+) +ran in +\d+\.\d s$", proc.stdout + proc.stderr, re.M))
+    ran = set(re.findall(r"^\[ *\d+/\d+\] (\w+) +ran in +\d+\.\d s$", proc.stdout + proc.stderr, re.M))
     assert ran == {"software", "claims"} and f"{len(ran)} chapter(s) run, {len(SECTIONS) - 2} from the cache" in proc.stdout
     after = {p.name: p.read_bytes() for p in (book / "_build" / "results").glob("*.json")}
     assert after["claims.json"] == before["claims.json"]  # why the introduction did not rerun

@@ -43,7 +43,8 @@ class Progress:
 
     def finished(self, name: str, seconds: float | None) -> None:
         self.count += 1
-        self.line(f"[{self.count}/{self.total}] {name:<12} " + ("from the cache" if seconds is None else f"ran in {seconds:5.1f} s"))
+        counter = f"[{self.count:>{len(str(self.total))}}/{self.total}]"  # [ 7/18]: the names stay in one column
+        self.line(f"{counter} {name:<12} " + ("from the cache" if seconds is None else f"ran in {seconds:5.1f} s"))
 
     def line(self, text: str, keep: bool = False) -> None:
         """Show ``text``; ``keep``: a line that must stay (a failure, a cache problem), never overwritten."""
