@@ -1,4 +1,5 @@
-"""``python -m analysis``: list chapters, show parameters, rerun a chapter, build the book.
+"""``python -m analysis``: list chapters, show parameters, rerun a chapter, build the book, keep
+the notebooks' parameters cells in step with the parameter definitions.
 
 Exit codes: 0 success; 2 bad input (parameter, scenario or data file, output path, a read-only
 folder; nothing written); 1 failure while executing (the message names the section, cell and
@@ -84,12 +85,16 @@ def cmd_params(args) -> int:
 
 
 def _headline_table(section, results: dict) -> str:
+    """The headline results as the book prints them ($31,250 per GPU, 1.73x: the chapter's answer
+    box, :func:`analysis.page.formatting.result_value`), each with its key."""
+    from analysis.page.formatting import result_value
+
     keys = section.headline or list(results)
-    rows = [(results[k]["label"], f"{results[k]['value']:,.4g}", results[k]["unit"], k) for k in keys]
+    rows = [(results[k]["label"], result_value(results[k]["value"], results[k]["unit"]), k) for k in keys]
     if not rows:
         return "(this page summarises other chapters and records no results of its own)"
-    widths = [max(len(r[i]) for r in rows) for i in range(3)]
-    return "\n".join(f"{a:<{widths[0]}}  {b:>{widths[1]}}  {c:<{widths[2]}}  ({k})" for a, b, c, k in rows)
+    widths = [max(len(r[i]) for r in rows) for i in range(2)]
+    return "\n".join(f"{a:<{widths[0]}}  {b:>{widths[1]}}  ({k})" for a, b, k in rows)
 
 
 def cmd_run(args) -> int:
@@ -129,8 +134,9 @@ def cmd_build(args) -> int:
         label = f"{label}, with {changed}" if label else f"custom parameters ({changed})"
     report = build_book(overrides, origin, jobs=args.jobs, root=REPO_ROOT, scenario=label)
     ran = sum(not r.cached for r in report.records)
-    print(f"Built in {report.seconds:.1f} s ({ran} section(s) executed, "
-          f"{'render skipped: nothing changed' if report.unchanged else f'render {report.sphinx_seconds:.1f} s'}).")
+    rendered = "nothing changed, so nothing to render" if report.unchanged else f"rendered in {report.sphinx_seconds:.1f} s"
+    print(f"Built in {report.seconds:.1f} s: {ran} chapter(s) run, {len(report.records) - ran} from the cache, "
+          f"{rendered}. Open {REPO_ROOT / '_build' / 'html' / 'index.html'}")
     return 0
 
 
@@ -153,6 +159,23 @@ def cmd_compare(args) -> int:
         scenarios.write_csv(table, stage / "compare.csv")
         compare_figure(table, names).savefig(stage / "compare.png", bbox_inches="tight", metadata={"Software": None})
     print(f"\nWrote {out / 'compare.csv'} and {out / 'compare.png'}")
+    return 0
+
+
+def cmd_notebooks(args) -> int:
+    """Check (or with ``--sync`` rewrite) each notebook's parameters cell against
+    analysis/params/defaults.py (:mod:`analysis.page.parameter_cells`)."""
+    from analysis.page import parameter_cells
+
+    changed = parameter_cells.sync(REPO_ROOT, write=args.sync)
+    names = ", ".join(str(p.relative_to(REPO_ROOT)) for p in changed)
+    if args.sync:
+        print(f"Rewrote the parameters cell of {names}." if changed else "Every parameters cell matches defaults.py.")
+        return 0
+    if changed:
+        raise ExecutionError(f"the parameters cell of {names} differs from analysis/params/defaults.py; "
+                             "run `python -m analysis notebooks --sync`")
+    print("Every parameters cell matches defaults.py.")
     return 0
 
 
@@ -221,6 +244,9 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="folder of benchmarks_measured.csv; runs are appended (default: data/measured)")
     p.add_argument("--seed", type=_seed, default=0, help="seed of every random draw (default: 0)")
     p.set_defaults(func=cmd_measure)
+    p = sub.add_parser("notebooks", help="check each notebook's parameters cell against defaults.py")
+    p.add_argument("--sync", action="store_true", help="rewrite the parameters cells from analysis/params/defaults.py")
+    p.set_defaults(func=cmd_notebooks)
     plan_cli.add_parser(sub)
     return parser
 

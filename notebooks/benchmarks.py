@@ -16,7 +16,14 @@
 # # Benchmarks: MFU, throughput and cost per token
 
 # %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/params/defaults.py.
+# Generated from analysis/params/defaults.py by `python -m analysis notebooks --sync`; edit the
+# definitions there. papermill IN OUT -p NAME VALUE overrides any of these; start() checks each
+# value against its range and refuses a name this chapter does not take.
+mfu_check_tolerance: float = 0.01  # fraction; a number from 0.0001 to 1. Relative tolerance for reproducing a printed MFU from its printed tokens/s/GPU
+local_gpu_hour_usd: float = 0.1  # USD per device-hour; a number from 0.0001 to 1,000. Price of one hour of the measured device (GPU or CPU machine)
+local_power_w: float = 15.0  # W; a number from 0.1 to 100,000. Power the measured device draws while training, at the wall
+deepseek_v3_gpu_hours: float = 2788000.0  # GPU-hours; a number from 1 to 1,000,000,000. H800 GPU-hours of DeepSeek-V3's full training
+deepseek_v3_usd_per_gpu_hour: float = 2.0  # USD per GPU-hour; a number from 0.01 to 100. Rental price per H800 GPU-hour DeepSeek assumes
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display

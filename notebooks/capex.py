@@ -16,7 +16,18 @@
 # # Capex: what an H100 and a GB200 GPU cost to buy
 
 # %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/params/defaults.py.
+# Generated from analysis/params/defaults.py by `python -m analysis notebooks --sync`; edit the
+# definitions there. papermill IN OUT -p NAME VALUE overrides any of these; start() checks each
+# value against its range and refuses a name this chapter does not take.
+h100_server_usd: float = 190000.0  # USD per server; a number from 1,000 to 2,000,000. Price of one 8-GPU H100 server, typical hyperscaler
+h100_allin_usd: float = 250000.0  # USD per server; a number from 1,000 to 3,000,000. H100 server all-in: with storage, networking and other items
+h100_gpus_per_server: int = 8  # GPUs; an integer from 1 to 64. GPUs in one H100 (HGX) server
+gb200_rack_usd: float = 3100000.0  # USD per rack; a number from 100,000 to 20,000,000. Price of one GB200 NVL72 rack, typical hyperscaler
+gb200_allin_usd: float = 3900000.0  # USD per rack; a number from 100,000 to 30,000,000. GB200 NVL72 rack all-in: with networking, storage and other items
+gb200_gpus_per_rack: int = 72  # GPUs; an integer from 1 to 576. GPUs in one GB200 NVL72 rack
+useful_life_years: float = 4.0  # years; a number from 1 to 10. Years over which capex is recovered
+cost_of_capital: float = 0.1  # per year; a number from 0 to 0.5. Annual cost of capital (discount rate) for amortizing capex
+utilization: float = 1.0  # fraction; a number from 0.05 to 1. Share of hours a GPU is in paid or productive use
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display

@@ -16,7 +16,10 @@
 # # The claims ledger
 
 # %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/params/defaults.py.
+# Generated from analysis/params/defaults.py by `python -m analysis notebooks --sync`; edit the
+# definitions there. papermill IN OUT -p NAME VALUE overrides any of these; start() checks each
+# value against its range and refuses a name this chapter does not take.
+# This chapter has no parameters of its own.
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display

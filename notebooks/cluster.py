@@ -16,7 +16,25 @@
 # # The 100,000-H100 cluster
 
 # %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/params/defaults.py.
+# Generated from analysis/params/defaults.py by `python -m analysis notebooks --sync`; edit the
+# definitions there. papermill IN OUT -p NAME VALUE overrides any of these; start() checks each
+# value against its range and refuses a name this chapter does not take.
+gpus: int = 100000  # GPUs; an integer from 1 to 2,000,000. GPUs in the cluster
+gpu: str = 'h100_sxm'  # GPU id; one of: h100_sxm, h200_sxm, b200_hgx, gb200_nvl72, gb300_nvl72, mi300x, mi325x, mi355x, h800_sxm. GPU type, from data/gpus.csv
+dtype: str = 'fp8'  # data type; one of: fp8, bf16. Tensor data type used for sustained throughput and retraining time
+mfu_fp8: float = 0.35  # fraction; a number from 0.01 to 1. Model FLOPs utilization of a frontier run in FP8
+mfu_bf16: float = 0.4  # fraction; a number from 0.01 to 1. Model FLOPs utilization of a frontier run in BF16/FP16
+run_days: int = 100  # days; an integer from 1 to 3,650. Length of a training run on the cluster
+h100_it_w_per_gpu: float = 1389.0  # W per GPU; a number from 100 to 10,000. All-in critical IT power per H100: chip, server share, network, storage
+gb200_it_w_per_gpu: float = 1833.0  # W per GPU; a number from 100 to 5,000. All-in critical IT power per GB200 GPU in an NVL72 rack
+pue: float = 1.25  # ratio; a number from 1 to 3. Power usage effectiveness: facility power / critical IT power
+load_factor: float = 0.82  # fraction; a number from 0 to 1. Average draw as a fraction of full facility power over the year
+tariff_usd_per_kwh: float = 0.078  # USD/kWh; a number from 0 to 1. Electricity tariff
+capex_usd_per_gpu: float = 31250.0  # USD per GPU; a number from 1,000 to 500,000. All-in capital cost per GPU (server, networking, storage)
+alt_link_mttf_years: float = 4.0  # years; a number from 0.01 to 100. Link MTTF in the 4-link-per-node (Cedar Fever-7) design
+checkpoint_interval_steps: int = 100  # steps; an integer from 1 to 1,000,000. Training steps between persistent checkpoints
+step_time_seconds: float = 2.0  # s; a number from 0.01 to 3,600. Wall-clock time of one training step
+backend_gbps: float = 400.0  # Gbit/s per GPU; a number from 1 to 100,000. Backend network bandwidth per GPU for in-memory recovery
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display

@@ -16,7 +16,21 @@
 # # GB200 NVL72's downtime penalty
 
 # %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/params/defaults.py.
+# Generated from analysis/params/defaults.py by `python -m analysis notebooks --sync`; edit the
+# definitions there. papermill IN OUT -p NAME VALUE overrides any of these; start() checks each
+# value against its range and refuses a name this chapter does not take.
+gpus: int = 100000  # GPUs; an integer from 1 to 2,000,000. GPUs in the cluster
+job_gpus: int = 16384  # GPUs; an integer from 8 to 2,000,000. GPUs in the training job whose reliability-adjusted cost is compared
+checkpoint_write_seconds: float = 10.0  # s; a number from 0.1 to 3,600. Time training pauses to write one persistent checkpoint
+failure_detection_minutes: float = 2.0  # minutes; a number from 0 to 120. Time from a failure until the job stops to recover
+restart_minutes: float = 5.0  # minutes; a number from 0 to 600. Time to restart after a failure: swap in healthy nodes, re-initialise, reload the checkpoint
+h100_gpus_per_server: int = 8  # GPUs; an integer from 1 to 64. GPUs in one H100 (HGX) server
+gb200_gpus_per_rack: int = 72  # GPUs; an integer from 1 to 576. GPUs in one GB200 NVL72 rack
+h100_repair_hours: float = 24.0  # hours; a number from 0.1 to 2,000. Time a failed H100 server (8 GPUs) is out of service
+gb200_repair_hours: float = 48.0  # hours; a number from 0.1 to 2,000. Time a failed GB200 NVL72 rack (its NVLink domain) is out of service
+gb200_blast_radius_gpus: int = 72  # GPUs; an integer from 1 to 576. GPUs taken out of service by one GB200 NVL72 fault until repaired
+gb200_nvlink_faults_per_rack_month: float = 1.0  # faults per rack-month; a number from 0 to 30. NVLink backplane, switch-tray and cable faults per GB200 NVL72 rack, beyond GPU and host faults
+gb200_gpu_fault_ratio: float = 1.0  # x; a number from 0.1 to 10. GB200 GPU, memory and host fault rate per GPU-hour relative to Llama 3's H100s
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display

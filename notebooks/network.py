@@ -16,7 +16,38 @@
 # # The network of a 100,000-H100 cluster
 
 # %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/params/defaults.py.
+# Generated from analysis/params/defaults.py by `python -m analysis notebooks --sync`; edit the
+# definitions there. papermill IN OUT -p NAME VALUE overrides any of these; start() checks each
+# value against its range and refuses a name this chapter does not take.
+gpus: int = 100000  # GPUs; an integer from 1 to 2,000,000. GPUs in the cluster
+h100_gpus_per_server: int = 8  # GPUs; an integer from 1 to 64. GPUs in one H100 (HGX) server
+switch_radix: int = 64  # 400G ports; an integer from 4 to 1,024. Ports per backend switch, counted at 400G
+fabric_tiers: int = 0  # tiers; an integer from 0 to 8. Switch tiers of the backend fabric, the tier above the islands included (at least the fewest that fit)
+island_gpus: int = 24576  # GPUs; an integer from 8 to 10,000,000. GPUs in each non-blocking island (pod) of the backend fabric
+island_oversubscription: float = 7.0  # ratio; a number from 1 to 64. Oversubscription of the tier above the islands (down:up bandwidth)
+rail_layout: str = 'rail_optimized'  # layout; one of: rail_optimized, middle_of_rack. Where the leaf switches sit: rail-optimized (optics to the leaf) or middle of rack (copper)
+node_ports_per_transceiver: int = 1  # 400G ports; an integer from 1 to 2. 400G backend links per node-side transceiver
+backend_nic: str = 'connectx7'  # NIC; one of: connectx7, bluefield3. Backend NIC: ConnectX-7, or BlueField-3 as first-generation Spectrum-X requires
+frontend_storage_frac: float = 0.125  # fraction; a number from 0 to 2. Front-end and storage network, as a fraction of the backend fabric's cost and power
+switch_family: str = 'infiniband'  # family; one of: infiniband, ethernet. Backend switch family, for its price per port
+ib_switch_usd_per_port: float = 671.875  # USD per 400G port; a number from 0 to 100,000. InfiniBand switch price per 400G port, optics excluded
+ethernet_switch_usd_per_port: float = 1562.5  # USD per 400G port; a number from 0 to 100,000. Ethernet (51.2 Tb/s) switch price per 400G port, optics excluded
+switch_w_per_port: float = 11.671875  # W per 400G port; a number from 0 to 1,000. Switch power per 400G port, optics excluded
+node_transceiver_usd: float = 700.0  # USD; a number from 1 to 100,000. Price of one 400G node-side transceiver
+node_transceiver_w: float = 8.0  # W; a number from 0 to 100. Power of one 400G node-side multimode transceiver
+multimode_transceiver_usd: float = 500.0  # USD; a number from 1 to 100,000. Price of one 800G twin-port multimode (2xSR4) switch transceiver
+multimode_transceiver_w: float = 15.0  # W; a number from 0 to 100. Power of one 800G twin-port multimode switch transceiver
+single_mode_transceiver_usd: float = 1250.0  # USD; a number from 1 to 100,000. Price of one 800G twin-port single-mode (DR8) switch transceiver
+single_mode_transceiver_w: float = 16.0  # W; a number from 0 to 100. Power of one 800G twin-port single-mode switch transceiver
+dac_usd: float = 0.0  # USD; a number from 0 to 100,000. Price of one twin-port 2x400G passive DAC splitter
+dac_w: float = 0.1  # W; a number from 0 to 100. Power of one passive DAC cable
+link_mttf_years: float = 5.0  # years; a number from 0.01 to 100. Mean time to failure of one NIC-to-leaf link (transceiver, cable, NIC)
+alt_link_mttf_years: float = 4.0  # years; a number from 0.01 to 100. Link MTTF in the 4-link-per-node (Cedar Fever-7) design
+capex_usd_per_gpu: float = 31250.0  # USD per GPU; a number from 1,000 to 500,000. All-in capital cost per GPU (server, networking, storage)
+h100_it_w_per_gpu: float = 1389.0  # W per GPU; a number from 100 to 10,000. All-in critical IT power per H100: chip, server share, network, storage
+pue: float = 1.25  # ratio; a number from 1 to 3. Power usage effectiveness: facility power / critical IT power
+load_factor: float = 0.82  # fraction; a number from 0 to 1. Average draw as a fraction of full facility power over the year
+tariff_usd_per_kwh: float = 0.078  # USD/kWh; a number from 0 to 1. Electricity tariff
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display

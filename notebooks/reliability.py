@@ -16,7 +16,21 @@
 # # Reliability: failures, checkpoints and goodput
 
 # %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/params/defaults.py.
+# Generated from analysis/params/defaults.py by `python -m analysis notebooks --sync`; edit the
+# definitions there. papermill IN OUT -p NAME VALUE overrides any of these; start() checks each
+# value against its range and refuses a name this chapter does not take.
+gpus: int = 100000  # GPUs; an integer from 1 to 2,000,000. GPUs in the cluster
+checkpoint_interval_steps: int = 100  # steps; an integer from 1 to 1,000,000. Training steps between persistent checkpoints
+step_time_seconds: float = 2.0  # s; a number from 0.01 to 3,600. Wall-clock time of one training step
+checkpoint_write_seconds: float = 10.0  # s; a number from 0.1 to 3,600. Time training pauses to write one persistent checkpoint
+failure_detection_minutes: float = 2.0  # minutes; a number from 0 to 120. Time from a failure until the job stops to recover
+restart_minutes: float = 5.0  # minutes; a number from 0 to 600. Time to restart after a failure: swap in healthy nodes, re-initialise, reload the checkpoint
+goodput_trials: int = 1000  # simulated runs; an integer from 10 to 100,000. Runs simulated per Monte Carlo goodput estimate
+goodput_seed: int = 2024  # seed; an integer from 0 to 4,294,967,295. Seed of the Monte Carlo's random generator (numpy PCG64)
+gb200_gpus_per_rack: int = 72  # GPUs; an integer from 1 to 576. GPUs in one GB200 NVL72 rack
+gb200_nvlink_faults_per_rack_month: float = 1.0  # faults per rack-month; a number from 0 to 30. NVLink backplane, switch-tray and cable faults per GB200 NVL72 rack, beyond GPU and host faults
+gb200_gpu_fault_ratio: float = 1.0  # x; a number from 0.1 to 10. GB200 GPU, memory and host fault rate per GPU-hour relative to Llama 3's H100s
+failure_model: str = 'per-gpu'  # model; one of: per-gpu, measured-fit. How a job's MTBF depends on its size
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display

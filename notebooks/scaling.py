@@ -16,7 +16,16 @@
 # # Scaling: weak against strong
 
 # %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/params/defaults.py.
+# Generated from analysis/params/defaults.py by `python -m analysis notebooks --sync`; edit the
+# definitions there. papermill IN OUT -p NAME VALUE overrides any of these; start() checks each
+# value against its range and refuses a name this chapter does not take.
+strong_model: str = 'llama31_70b'  # model id; one of: gpt3_175b, llama31_8b, llama31_70b, llama31_405b. Model of the strong-scaling example
+strong_precision: str = 'fp8'  # data type; one of: fp8, bf16. Precision of the strong-scaling example
+strong_max_gpus: int = 2048  # GPUs; an integer from 2 to 1,000,000. Largest cluster of the strong-scaling sweep
+marginal_gpus: int = 1000  # GPUs; an integer from 1 to 1,000,000. Size of the last block of GPUs whose cost per unit of speed-up is shown
+grad_bytes_per_param: float = 4.0  # bytes per parameter; a number from 0 to 16. Bytes per gradient value in the data-parallel exchange
+backend_gbps: float = 400.0  # Gbit/s per GPU; a number from 1 to 100,000. Backend network bandwidth per GPU for in-memory recovery
+llama3_train_tokens: float = 15000000000000.0  # tokens; a number from 1,000,000 to 1,000,000,000,000,000. Tokens of a Llama 3 pre-training run
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display

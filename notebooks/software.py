@@ -16,7 +16,12 @@
 # # Software gains on unchanged hardware
 
 # %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/params/defaults.py.
+# Generated from analysis/params/defaults.py by `python -m analysis notebooks --sync`; edit the
+# definitions there. papermill IN OUT -p NAME VALUE overrides any of these; start() checks each
+# value against its range and refuses a name this chapter does not take.
+gpt3_train_tokens: float = 300000000000.0  # tokens; a number from 1,000,000 to 1,000,000,000,000,000. Tokens of GPT-3 175B's original training run
+seed_mfu_end: float = 0.05  # fraction; a number from 0.001 to 1. The seed's end-of-year MFU (claim S11: '2.5 % to 5 %'), kept only to test it
+seed_gpt3_cost_end_usd: float = 12000.0  # USD; a number from 1 to 10,000,000,000. The seed's end-of-year GPT-3 175B training cost (claim S12: 12,000 USD), kept only to test it
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display

@@ -16,7 +16,24 @@
 # # TCO: dollars per GPU-hour and per million tokens
 
 # %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/params/defaults.py.
+# Generated from analysis/params/defaults.py by `python -m analysis notebooks --sync`; edit the
+# definitions there. papermill IN OUT -p NAME VALUE overrides any of these; start() checks each
+# value against its range and refuses a name this chapter does not take.
+h100_allin_usd: float = 250000.0  # USD per server; a number from 1,000 to 3,000,000. H100 server all-in: with storage, networking and other items
+h100_gpus_per_server: int = 8  # GPUs; an integer from 1 to 64. GPUs in one H100 (HGX) server
+gb200_allin_usd: float = 3900000.0  # USD per rack; a number from 100,000 to 30,000,000. GB200 NVL72 rack all-in: with networking, storage and other items
+gb200_gpus_per_rack: int = 72  # GPUs; an integer from 1 to 576. GPUs in one GB200 NVL72 rack
+useful_life_years: float = 4.0  # years; a number from 1 to 10. Years over which capex is recovered
+cost_of_capital: float = 0.1  # per year; a number from 0 to 0.5. Annual cost of capital (discount rate) for amortizing capex
+utilization: float = 1.0  # fraction; a number from 0.05 to 1. Share of hours a GPU is in paid or productive use
+h100_it_w_per_gpu: float = 1389.0  # W per GPU; a number from 100 to 10,000. All-in critical IT power per H100: chip, server share, network, storage
+gb200_it_w_per_gpu: float = 1833.0  # W per GPU; a number from 100 to 5,000. All-in critical IT power per GB200 GPU in an NVL72 rack
+pue: float = 1.25  # ratio; a number from 1 to 3. Power usage effectiveness: facility power / critical IT power
+tariff_usd_per_kwh: float = 0.078  # USD/kWh; a number from 0 to 1. Electricity tariff
+datacenter_usd_per_kw_month: float = 130.0  # USD per kW-month; a number from 0 to 1,000. Datacenter space and infrastructure per kW of critical IT, power excluded
+maintenance_frac_per_year: float = 0.091  # fraction of capex per year; a number from 0 to 0.5. Maintenance: failed parts replaced, or the support contract that replaces them
+other_usd_per_gpu_month: float = 0.0  # USD per GPU-month; a number from 0 to 1,000. Other operating costs (insurance, software, monitoring, staff)
+local_gpu_hour_usd: float = 0.1  # USD per device-hour; a number from 0.0001 to 1,000. Price of one hour of the measured device (GPU or CPU machine)
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display

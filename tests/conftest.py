@@ -89,12 +89,14 @@ def _book_built_once(tmp_path_factory) -> Path:
     return built
 
 
-# The browser tests (test_browser.py, test_browser_whatif.py): Playwright driving Debian's Chromium.
-CHROMIUM = Path("/usr/bin/chromium")
+# The browser tests (test_browser.py, test_browser_whatif.py): Playwright driving a Chromium, the one
+# $BOOK_CHROMIUM names (the GitHub workflow points it at Playwright's own build, installed with
+# `python -m playwright install --with-deps chromium`), else Debian's /usr/bin/chromium.
+CHROMIUM = Path(os.environ.get("BOOK_CHROMIUM") or "/usr/bin/chromium")
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync"]
-needs_chromium = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is not "
-                                    "installed; .ci/run installs it with apt-get install -y chromium")
+needs_chromium = pytest.mark.skipif(not CHROMIUM.is_file(), reason=f"no Chromium at {CHROMIUM}: set BOOK_CHROMIUM to "
+                                    "one (python -m playwright install chromium), or on Debian apt-get install chromium")
 
 
 def open_page(page, url: str):
@@ -142,7 +144,7 @@ def browser():
 HEAVY_FIRST = ("tests/test_book.py", "tests/test_ranges.py", "tests/test_shipped_scenarios.py",
                "tests/test_bound_sweep.py", "tests/test_browser.py", "tests/test_chapters.py",
                "tests/test_robustness.py", "tests/test_figure_text.py", "tests/test_swap.py",
-               "tests/test_build_speed.py", "tests/test_hygiene.py", "tests/test_measure.py")
+               "tests/test_build_speed.py", "tests/test_hygiene.py", "tests/test_measure.py", "tests/test_papermill.py")
 
 
 def pytest_collection_modifyitems(items):
@@ -152,11 +154,11 @@ def pytest_collection_modifyitems(items):
 
 def pytest_terminal_summary(terminalreporter):
     """Say loudly when the browser tests did not run: a green run without them never looked at
-    the HTML in a browser (`.ci/run` installs Chromium so that CI always runs them)."""
+    the HTML in a browser (`.ci/run` finds or installs a Chromium so that CI always runs them)."""
     skipped = [r for r in terminalreporter.stats.get("skipped", []) if "test_browser.py" in r.nodeid]
     if skipped:
-        terminalreporter.write_sep("!", f"{len(skipped)} BROWSER TESTS SKIPPED: Chromium is missing, the HTML "
-                                   "was not checked in a browser (run .ci/run, or apt-get install chromium)",
+        terminalreporter.write_sep("!", f"{len(skipped)} BROWSER TESTS SKIPPED: no Chromium at {CHROMIUM}, the "
+                                   "HTML was not checked in a browser (set BOOK_CHROMIUM, or run .ci/run)",
                                    red=True, bold=True)
 
 

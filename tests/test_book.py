@@ -62,7 +62,7 @@ def test_parameter_table_is_shown_and_marks_changes(book, tmp_path):
 @pytest.mark.parametrize("section", SECTIONS, ids=lambda s: s.name)
 def test_results_follow_the_contract(book, section):
     doc = json.loads((book / "_build" / "results" / f"{section.name}.json").read_text())
-    assert set(doc) == {"section", "parameters", "results"} and doc["section"] == section.name
+    assert set(doc) == {"schema_version", "section", "parameters", "results"} and doc["section"] == section.name
     assert set(doc["parameters"]) == {p.name for p in section.params}
     for key, r in doc["results"].items():
         assert set(r) - {"reads"} == {"value", "unit", "label"}, key
@@ -121,7 +121,13 @@ def test_unchanged_rebuild_executes_and_renders_nothing(book):
     before = _tree_digest(book / "_build" / "html")
     proc = run_cli("build", cwd=book)
     assert proc.returncode == 0, proc.stderr
-    assert "0 section(s) executed" in proc.stdout and "render skipped" in proc.stdout
+    total = len(SECTIONS)
+    assert f"0 chapter(s) run, {total} from the cache, nothing changed, so nothing to render" in proc.stdout
+    assert re.search(r"^Built in \d+\.\d s: .* Open \S+/_build/html/index\.html$", proc.stdout, re.M), proc.stdout
+    # one progress line per chapter as it finishes, numbered, every one from the cache
+    lines = re.findall(r"^\[ *(\d+)/(\d+)\] (\w+) +from the cache$", proc.stderr, re.M)
+    assert [(int(i), int(n)) for i, n, _ in lines] == [(i, total) for i in range(1, total + 1)], proc.stderr
+    assert sorted(name for *_, name in lines) == sorted(s.name for s in SECTIONS)
     assert _tree_digest(book / "_build" / "html") == before
 
 
@@ -160,8 +166,8 @@ def test_changed_parameter_reruns_only_dependent_sections(book, tmp_path):
             break
         affected |= more
     assert affected == {"software", "claims", "intro"}
-    ran = set(re.findall(r"^ +(\w+) +ran in", proc.stdout + proc.stderr, re.M))
-    assert ran == {"software", "claims"} and f"{len(ran)} section(s) executed" in proc.stdout
+    ran = set(re.findall(r"^\[ *\d+/\d+\] (\w+) +ran in +\d+\.\d s$", proc.stdout + proc.stderr, re.M))
+    assert ran == {"software", "claims"} and f"{len(ran)} chapter(s) run, {len(SECTIONS) - 2} from the cache" in proc.stdout
     after = {p.name: p.read_bytes() for p in (book / "_build" / "results").glob("*.json")}
     assert after["claims.json"] == before["claims.json"]  # why the introduction did not rerun
     assert sorted(n for n in after if after[n] != before[n]) == ["software.json"]
@@ -170,7 +176,7 @@ def test_changed_parameter_reruns_only_dependent_sections(book, tmp_path):
     for page in ("cluster", "tco", "assumptions"):  # every page says which scenario it shows
         assert "Scenario: s (s.yaml)" in _page(book, page) or "scenario <strong>s (s.yaml)" in _page(book, page)
     proc = run_cli("build", cwd=book)  # back to defaults: every section comes from the cache
-    assert proc.returncode == 0 and "0 section(s) executed" in proc.stdout
+    assert proc.returncode == 0 and "0 chapter(s) run" in proc.stdout
 
 
 def test_two_clean_builds_are_byte_identical(book, tmp_path):

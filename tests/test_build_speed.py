@@ -196,7 +196,7 @@ def test_cache_entries_tampered_truncated_or_moved_are_recomputed(book):
     for what in ("cluster: the cache entry", "capex: the cache entry", "tco: the cache entry",
                  "page whatif-tco: the cache entry", "page data_tables: the cache entry"):
         assert what in proc.stderr, proc.stderr
-    assert "made for another key" in proc.stderr and "3 section(s) executed" in proc.stdout
+    assert "made for another key" in proc.stderr and "3 chapter(s) run" in proc.stdout
     assert (build / "results" / "cluster.json").read_bytes() == good
     assert "alert" not in (html / "_static" / "whatif" / "tco.js").read_text()
     assert "alert('page')" not in (html / "book" / "generated" / "data_tables.html").read_text()

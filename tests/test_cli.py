@@ -90,3 +90,48 @@ def test_run_works_in_a_folder_with_spaces_and_non_ascii_characters(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert json.loads((out / "cluster.json").read_text())["parameters"]["gpus"] == 20_000
     assert "gpus = 20000" in (out / "cluster.ipynb").read_text()
+
+
+def test_run_prints_the_books_number_formats(tmp_path):
+    """Money, ratios and percentages as the chapter's answer box shows them, not 3.125e+04."""
+    proc = run_cli("run", "capex", "--out", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    lines = {line.rsplit("(", 1)[-1].rstrip(")"): line for line in proc.stdout.splitlines()[1:]}
+    assert "$31,250 per GPU" in lines["h100_capex_usd_per_gpu"]
+    assert "1.73x" in lines["gb200_to_h100_capex_ratio"]
+    assert "e+" not in proc.stdout and "USD per GPU" not in proc.stdout
+
+
+class _Stream:
+    def __init__(self, tty: bool):
+        self.tty, self.text = tty, ""
+
+    def isatty(self):
+        return self.tty
+
+    def write(self, text):
+        self.text += text
+
+    def flush(self):
+        pass
+
+
+@pytest.mark.parametrize("tty,ci", [(True, ""), (False, ""), (True, "true")])
+def test_build_progress_updates_one_line_on_a_terminal_and_keeps_every_line_elsewhere(tty, ci, monkeypatch):
+    from analysis.build.scheduler import Progress
+
+    monkeypatch.setenv("CI", ci)
+    monkeypatch.setenv("TERM", "xterm")
+    stream = _Stream(tty)
+    progress = Progress(3, stream)
+    progress.finished("network", None)
+    progress.finished("cluster", 2.14)
+    progress.line("  capex: the cache entry ... recomputing", keep=True)
+    progress.finished("capex", 0.5)
+    progress.end()
+    if tty and not ci:  # rewritten in place; a kept line stays; the last one ends with a newline
+        assert stream.text == ("\r\x1b[K[1/3] network      from the cache\r\x1b[K[2/3] cluster      ran in   2.1 s\n"
+                               "  capex: the cache entry ... recomputing\n\r\x1b[K[3/3] capex        ran in   0.5 s\n")
+    else:
+        assert stream.text == ("[1/3] network      from the cache\n[2/3] cluster      ran in   2.1 s\n"
+                               "  capex: the cache entry ... recomputing\n[3/3] capex        ran in   0.5 s\n")

@@ -1,6 +1,7 @@
 """docs/contributing.md's recipe for a new chapter, followed to the letter in a copy of the project:
-its registry entry, its parameter, four new files (model, chapter, figures, notebook), a test file
-and the model module's name in the model contract. The chapter then appears in the chapter list and
+its registry entry, its parameter, four new files (model, chapter, figures, notebook, whose
+parameters cell `python -m analysis notebooks --sync` writes), a test file and the model module's
+name in the model contract. The chapter then appears in the chapter list and
 the table of contents, runs with `run` and as a notebook (which agree), keeps the notebook rules
 and the layers. If a new chapter ever needs another file, this test fails and says where."""
 
@@ -13,7 +14,6 @@ import sys
 from pathlib import Path
 
 from tests.conftest import REPO, copy_repo, run_cli
-from tests.test_notebook_style import violations
 
 MODEL = '''"""A toy model for the recipe test: the energy a run draws at the meter."""
 
@@ -65,7 +65,6 @@ NOTEBOOK = '''# %% [markdown]
 # # A toy chapter
 
 # %% tags=["parameters", "remove-cell"]
-# The runner injects this chapter's parameters here; each is defined once, in analysis/params/defaults.py.
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display
@@ -157,6 +156,11 @@ def test_a_new_chapter_needs_only_what_the_recipe_lists(tmp_path):
     shutil.copy2(REPO / "pyproject.toml", root / "pyproject.toml")
     follow_the_recipe(root)
 
+    synced = run_cli("notebooks", "--sync", cwd=root)  # the parameters cell, from defaults.py
+    assert synced.returncode == 0, synced.stderr
+    assert "toy_hours: float = 100.0  # hours" in (root / "notebooks" / "toy.py").read_text()
+    assert run_cli("notebooks", cwd=root).returncode == 0  # every cell in step with the definitions
+
     listed = run_cli("sections", cwd=root)
     assert listed.returncode == 0, listed.stderr
     assert "toy" in listed.stdout.split() and "What does the toy run draw?" in listed.stdout
@@ -173,7 +177,11 @@ def test_a_new_chapter_needs_only_what_the_recipe_lists(tmp_path):
     assert results["toy_run_energy_mwh"]["value"] == 100_000 * 1389.0 * 10 / 1e6
     assert (tmp_path / "fast" / "toy.json").read_bytes() == (tmp_path / "slow" / "toy.json").read_bytes()
 
-    assert violations(root / "notebooks" / "toy.py") == []
+    shutil.copy2(REPO / "tests" / "test_notebook_style.py", root / "tests" / "test_notebook_style.py")
+    style = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(root),
+                            "tests/test_notebook_style.py", "-k", "toy"], cwd=root, capture_output=True, text=True,
+                           env={"PYTHONPATH": str(root)}, timeout=300)
+    assert style.returncode == 0 and "1 passed" in style.stdout, style.stdout[-3000:]
     layers = subprocess.run([str(Path(sys.executable).parent / "lint-imports"), "--no-cache"], cwd=root,
                             capture_output=True, text=True, env={"PYTHONPATH": str(root)}, timeout=300)
     assert layers.returncode == 0, layers.stdout[-3000:]

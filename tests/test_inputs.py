@@ -130,7 +130,7 @@ def test_compare_keeps_every_scenario_and_tells_same_names_apart(tmp_path, capsy
     code, _ = _main(["compare", REPORT_DEFAULTS, REPORT_DEFAULTS, str(twin), "--out", str(tmp_path / "o")], capsys)
     assert code == 0
     table = pd.read_csv(tmp_path / "o" / "compare.csv", index_col=0)
-    columns = [c for c in table.columns if c not in ("label", "unit")]
+    columns = [c for c in table.columns if c not in ("schema_version", "label", "unit")]
     assert len(columns) == 3 and len(set(columns)) == 3, columns
     assert "twin.yaml" in columns[2]
     assert table.loc["h100_tco_usd_per_gpu_hour", columns[2]] > table.loc["h100_tco_usd_per_gpu_hour", columns[0]]

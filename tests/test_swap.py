@@ -105,3 +105,26 @@ def test_a_worker_or_kernel_killed_fails_the_build_naming_the_chapter(book, poin
     assert book_state(build) == before
     assert not list(build.glob(".stage-*")) and not list(build.glob("cache/*/.tmp-*"))
     _none_left(build)
+
+
+def test_a_version_changed_behind_the_builds_back_is_rendered_again(book):
+    """Issue 47: what an old notebook run did (wrote its results into the published version through
+    _build/results, and two tables beside them) is found against the version's manifest: the next
+    build says so in one line and renders the book again instead of "Book unchanged"."""
+    build = book / "_build"
+    published = (build / "results" / "capex.json").read_bytes()
+    tampered = os.readlink(build / "current")
+    doc = json.loads(published)
+    doc["parameters"]["useful_life_years"] = 2.0
+    (build / "results" / "capex.json").write_text(json.dumps(doc), encoding="utf-8")
+    (build / "results" / "capex__extra.csv").write_text("a\n1\n", encoding="utf-8")
+    proc = run_cli("build", cwd=book)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    said = [line for line in proc.stderr.splitlines() if "changed outside the build" in line]
+    assert len(said) == 1 and "results/capex.json, results/capex__extra.csv" in said[0], proc.stderr
+    assert "Book unchanged" not in proc.stderr and "Rendered in" in proc.stderr
+    assert os.readlink(build / "current") != tampered and not (build / tampered).exists()
+    assert (build / "results" / "capex.json").read_bytes() == published
+    assert not (build / "results" / "capex__extra.csv").exists()
+    again = run_cli("build", cwd=book)
+    assert again.returncode == 0 and "Book unchanged" in again.stderr, again.stderr[-3000:]

@@ -193,22 +193,18 @@ def test_write_grids_registers_each_panel(tmp_path):
 
 # --- the chapters outside the build (JupyterLab): start() needs no results files ------------------
 
-def test_start_computes_needed_chapters_outside_the_pipeline(monkeypatch, tmp_path):
-    """Opened on its own (no ANALYSIS_RESULTS_DIR, no results files), a chapter's start() takes the
-    defaults and computes the chapters it needs, with the same numbers compute_section gives."""
-    import analysis.chapters.results
+def test_start_computes_needed_chapters_outside_the_pipeline(monkeypatch):
+    """Opened on its own (no ANALYSIS_RESULTS_DIR), a chapter's start() takes its parameters and
+    computes the chapters it needs with them, as compute_section does, whatever results files the
+    developer's own _build/ holds; a parameter it shares with them (the job size) reaches them."""
     from analysis.page.notebook import start
 
     monkeypatch.delenv("ANALYSIS_RESULTS_DIR", raising=False)
-    import analysis.page.notebook
-
-    # no results files anywhere, whatever the developer's own _build/ holds
-    monkeypatch.setattr(analysis.chapters.results, "results_dir", lambda: tmp_path)
-    monkeypatch.setattr(analysis.page.notebook, "results_dir", lambda: tmp_path)
-    P, upstream = start("downtime", {"tariff_usd_per_kwh": 0.12}, show_parameters=False)
-    assert P.job_gpus == whatif.base_values(whatif.PANELS["downtime"])["job_gpus"]
+    P, upstream = start("downtime", {"job_gpus": 4_096}, show_parameters=False)
+    assert P.job_gpus == 4_096 != whatif.base_values(whatif.PANELS["downtime"])["job_gpus"]
     assert set(upstream) == {"tco", "benchmarks", "uncertainty"}
-    # downtime has no tariff parameter, so the TCO it reads is at the defaults
+    assert upstream["uncertainty"].parameters["job_gpus"] == 4_096
+    # the TCO chapter takes no job size, so the TCO it reads is at the defaults
     assert upstream["tco"]["h100_tco_usd_per_gpu_hour"] == pytest.approx(
         compute_section("tco")["h100_tco_usd_per_gpu_hour"], rel=EXACT)
 

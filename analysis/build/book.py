@@ -7,7 +7,9 @@ A finished build is one folder, ``_build/versions/<hash>/`` (``html/``, ``result
 ``executed`` are fixed symlinks through ``current``: the new book appears by one ``rename()`` of a
 new symlink over ``current``, so a kill at any instant leaves the old book or the new one, never a
 mixture or none. The previous version is kept until the next build succeeds; a build whose hash
-is the current one's renders nothing, and one whose version is still kept only swaps.
+is the current one's renders nothing, and one whose version is still kept only swaps. Each version
+records the sha256 of its every file (``manifest.json``); only the build writes a version, so one
+whose files differ from its manifest was changed behind its back, and is rendered again.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import json
 import os
 import shutil
 import signal
@@ -169,24 +172,32 @@ def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario
                 shutil.copy2(table_path(name), generated / "data" / f"{name}.csv")
         staged = cache.folder_hashes(src)
         version = cache.key_of({"keys": keys, "scenario": scenario, "sources": staged})
-        report = BuildReport(records=records, unchanged=version == _current_version(build_dir))
+        current = _current_version(build_dir)
+        report = BuildReport(records=records, unchanged=current is not None and current.split(".")[0] == version)
+        kept = _kept_version(build_dir, version, current)
+        tampered = [name for name in (current if report.unchanged else None, kept) if name and _say_if_changed(build_dir, name)]
+        report.unchanged = report.unchanged and current not in tampered
         if report.unchanged:
             cache.say("Book unchanged: keeping _build/html.")
-        elif (build_dir / "versions" / version).is_dir():  # still kept: the version before the current one
+        elif kept and kept not in tampered:  # still kept: the version before the current one
             cache.say("Book as the previous build left it: swapping it back in.")
-            _swap_in(build_dir, version)
+            _swap_in(build_dir, kept)
         else:
             cache.say("Rendering with jupyter-book ...")
-            new = build_dir / "versions" / f".tmp-{version}"
+            name = _fresh_name(build_dir / "versions", version)
+            new = build_dir / "versions" / f".tmp-{name}"
             t0 = time.perf_counter()
             renderer.render(src, new / "html", scenario)
             report.sphinx_seconds = time.perf_counter() - t0
             fault_point("rendered")
             results.rename(new / "results")
             generated.rename(new / "executed")
-            new.rename(new.with_name(version))
+            _write_manifest(new)
+            new.rename(new.with_name(name))
             fault_point("version-written")
-            _swap_in(build_dir, version)
+            _swap_in(build_dir, name)
+            for old in tampered:  # a version changed behind the build's back is never swapped in again
+                shutil.rmtree(build_dir / "versions" / old, ignore_errors=True)
             cache.say(f"Rendered in {report.sphinx_seconds:.1f} s: {build_dir / 'html' / 'index.html'}")
         cache.prune(cache_root, {"tables": set(SCHEMAS), "sections": {s.name for s in SECTIONS},
                                  "pages": {"data_tables", *(f"whatif-{p}" for p in PANELS)}})
@@ -194,6 +205,55 @@ def _build_locked(values: dict, jobs: int, root: Path, build_dir: Path, scenario
         return report
     finally:
         shutil.rmtree(stage, ignore_errors=True)
+
+
+# Each version records the sha256 of every file it holds, written before it is put in place: a
+# version whose files differ (a notebook run that wrote into it, a hand edit) is rendered again.
+MANIFEST = "manifest.json"
+
+
+def _version_files(folder: Path) -> dict[str, str]:
+    return {k: v for k, v in cache.folder_hashes(folder).items() if k != MANIFEST}
+
+
+def _write_manifest(folder: Path) -> None:
+    (folder / MANIFEST).write_text(json.dumps(_version_files(folder), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def changed_files(folder: Path) -> list[str]:
+    """The files of a finished version that differ from its manifest (changed, added or removed);
+    ``[MANIFEST]`` where it has none (a version from before manifests, or a damaged one)."""
+    try:
+        recorded = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return [MANIFEST]
+    now = _version_files(folder)
+    return sorted(k for k in recorded.keys() | now.keys() if recorded.get(k) != now.get(k))
+
+
+def _say_if_changed(build_dir: Path, name: str) -> bool:
+    changed = changed_files(build_dir / "versions" / name)
+    if changed:
+        shown = ", ".join(changed[:3]) + (f" and {len(changed) - 3} more" if len(changed) > 3 else "")
+        cache.say(f"The built book in _build/versions/{name} was changed outside the build ({shown}); "
+                  "rendering it again.")
+    return bool(changed)
+
+
+def _kept_version(build_dir: Path, version: str, current: str | None) -> str | None:
+    """The kept version (not the current one) made from the same inputs, if any. A version's folder
+    is named by its hash, with ``.N`` added when it replaced a changed one of that hash."""
+    kept = [p.name for p in (build_dir / "versions").glob(f"{version}*")
+            if p.name.split(".")[0] == version and p.name != current and p.is_dir()]
+    return sorted(kept)[0] if kept else None
+
+
+def _fresh_name(versions: Path, version: str) -> str:
+    """``version``, or ``version.N`` where a folder of that name exists (a changed version, still current)."""
+    n, name = 1, version
+    while (versions / name).exists():
+        n, name = n + 1, f"{version}.{n + 1}"
+    return name
 
 
 def _swap_in(build_dir: Path, version: str) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import logging
 import os
 import shutil
 import signal
@@ -112,9 +111,6 @@ def execute_section(section: str, params: dict, out_dir: Path, root: Path, resul
 
         nb = jupytext.read(source)
         nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-        # Parameter cells hold no assignments (every parameter is defined once, in analysis/params/defaults.py,
-        # and injected here), so papermill's warning about each injected name says nothing.
-        logging.getLogger("papermill").setLevel(logging.ERROR)
         executed = papermill.execute_notebook(
             nb, None, parameters=params, kernel_name="python3", cwd=str(root), progress_bar=False,
             log_output=False, execution_timeout=CELL_TIMEOUT_S, km=km)

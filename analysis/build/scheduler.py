@@ -33,6 +33,37 @@ from analysis.errors import ExecutionError
 ENTRIES_PER_SECTION = 8
 
 
+class Progress:
+    """``[i/N] chapter ... s`` as each section finishes. On a terminal the line is rewritten in place
+    (carriage return, erase line); in CI (``$CI``), with ``TERM=dumb`` or into a file or pipe it
+    stays one plain line each, so a log keeps every one."""
+
+    def __init__(self, total: int, stream=None):
+        self.total, self.count, self.stream, self.pending = total, 0, stream or sys.stderr, False
+        self.in_place = self.stream.isatty() and not os.environ.get("CI") and os.environ.get("TERM", "") != "dumb"
+
+    def finished(self, name: str, seconds: float | None) -> None:
+        self.count += 1
+        counter = f"[{self.count:>{len(str(self.total))}}/{self.total}]"  # [ 7/18]: the names stay in one column
+        self.line(f"{counter} {name:<12} " + ("from the cache" if seconds is None else f"ran in {seconds:5.1f} s"))
+
+    def line(self, text: str, keep: bool = False) -> None:
+        """Show ``text``; ``keep``: a line that must stay (a failure, a cache problem), never overwritten."""
+        if self.in_place and not keep:
+            self.stream.write("\r\x1b[K" + text)
+            self.pending = True
+        else:
+            self.end()
+            self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def end(self) -> None:
+        if self.pending:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.pending = False
+
+
 @dataclass
 class RunRecord:
     section: str
@@ -149,7 +180,7 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
     lengths = chain_lengths()
     pending = sorted(SECTIONS, key=lambda s: -lengths[s.name])  # stable: the book's order among equals
     package, keys, records, done, errors, ready = cache.package_hashes(root), {}, [], set(), [], []
-    workers, completed = Workers(jobs, root), False
+    workers, completed, progress = Workers(jobs, root), False, Progress(len(SECTIONS))
 
     def job(section: Section, work: Path) -> dict:  # execute_section's arguments
         return {"section": section.name, "params": values[section.name], "out_dir": str(work), "root": str(root),
@@ -159,7 +190,7 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
         _publish(files, section.name, results_out, notebooks_out)
         records.append(RunRecord(section.name, seconds or 0.0, cached=seconds is None))
         done.add(section.name)
-        cache.say(f"  {section.name:<12} " + ("unchanged (cached)" if seconds is None else f"ran in {seconds:5.1f} s"))
+        progress.finished(section.name, seconds)
 
     try:
         while (pending or ready or workers.busy) and not (errors and not workers.busy):
@@ -171,7 +202,8 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
                     needs = {n: (results_out / f"{n}.json").read_bytes() for n in section.needs}
                     inputs = section_inputs(section, values[section.name], root, needs, package)
                     keys[section.name] = cache.key_of(inputs)
-                    files = cache.read(folder, section.name, inputs, f"  {section.name}")
+                    files = cache.read(folder, section.name, inputs, f"  {section.name}",
+                                       report=lambda message: progress.line(message, keep=True))
                     if files is None:
                         ready.append((section, inputs, needs))
                     else:
@@ -197,7 +229,7 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
             (section, inputs, work), answer = workers.wait()
             if not answer["ok"]:
                 errors.append(answer["error"])
-                cache.say(f"  {section.name:<12} FAILED")
+                progress.line(f"  {section.name:<12} FAILED", keep=True)
                 continue
             read = {f"{n}.json" for n in section.needs}  # the inputs beside the outputs
             files = {p.name: p.read_bytes() for p in sorted(work.iterdir()) if p.name not in read}
@@ -207,6 +239,7 @@ def execute_sections(values: dict[str, dict], root: Path, jobs: int, cache_root:
             raise ExecutionError("build failed; the previous book is untouched.\n  " + "\n  ".join(errors))
         completed = True
     finally:
+        progress.end()
         workers.stop(abort=not completed)
         for work in work_root.glob(f".run-*-{os.getpid()}"):  # no half-written entry survives
             shutil.rmtree(work, ignore_errors=True)

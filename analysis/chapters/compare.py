@@ -87,7 +87,14 @@ def compare(scenarios: list[Scenario]) -> pd.DataFrame:
     return table
 
 
+SCHEMA_VERSION = 1  # of compare.csv (docs/schemas/compare-row.schema.json)
+
+
 def write_csv(table: pd.DataFrame, path: Path) -> None:
-    """Write :func:`compare`'s table; a scenario name that a spreadsheet would read as a formula
-    (``=...``, ``+...``, ``-...``, ``@...``) gets a leading apostrophe in the header."""
-    table.rename(columns=lambda c: csv_cell(str(c))).to_csv(path)
+    """Write :func:`compare`'s table: one row per headline output, as ``key, schema_version, label,
+    unit`` and one column per scenario (the shape of ``docs/schemas/compare-row.schema.json``). A
+    scenario name that a spreadsheet would read as a formula (``=...``, ``+...``, ``-...``, ``@...``)
+    gets a leading apostrophe in the header."""
+    out = table.rename(columns=lambda c: csv_cell(str(c)))
+    out.insert(0, "schema_version", SCHEMA_VERSION)
+    out.rename_axis("key").to_csv(path, lineterminator="\n")

@@ -1,14 +1,20 @@
 """The results contract: every executed section writes ``<results dir>/<section>.json`` as
 
-    {"section": ..., "parameters": {name: value},
+    {"schema_version": 1, "section": ..., "parameters": {name: value},
      "results": {key: {"value": number, "unit": "...", "label": "...", "reads": [...]}}}
+
+its shape described by ``docs/schemas/results.schema.json`` (a change of shape bumps
+:data:`SCHEMA_VERSION` and is listed in the CHANGELOG; ``tests/test_schemas.py`` validates what the
+build, ``run`` and the notebooks write).
 
 ``reads`` (where recorded) lists what the result's computation read: report facts, report rows and
 parameters (:mod:`analysis.data.provenance`); the claims ledger reads it.
 
 The summary page and later chapters read these files (or call the same functions); they never
-retype a number. The results folder is ``$ANALYSIS_RESULTS_DIR``, set by the pipeline, else
-``_build/results``.
+retype a number. The results folder is ``$ANALYSIS_RESULTS_DIR`` where the build or ``run --notebook``
+sets it; a notebook run on its own (papermill, JupyterLab) writes into the folder its ``start()``
+chose (:func:`use_results_dir`), by default ``_build/run``, where ``python -m analysis run`` writes.
+Never ``_build/results``: that is the published book's, and only the build's swap changes it.
 """
 
 from __future__ import annotations
@@ -29,14 +35,30 @@ def as_number(value, unit: str) -> float | int:
 
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+SCHEMA_VERSION = 1  # of the results JSON (docs/schemas/results.schema.json)
 
 
 def _csv(text: str) -> str:
     return '"' + text.replace('"', '""') + '"' if any(c in text for c in ',"\n') else text
 
 
+# Where a notebook run outside the build writes (set by analysis.page.notebook.start); None: _build/run.
+_OUTSIDE_FOLDER: Path | None = None
+
+
 def results_dir() -> Path:
-    return Path(os.environ.get("ANALYSIS_RESULTS_DIR", REPO_ROOT / "_build" / "results"))
+    """``$ANALYSIS_RESULTS_DIR`` inside the build; else the folder :func:`use_results_dir` set, else
+    ``_build/run``."""
+    if "ANALYSIS_RESULTS_DIR" in os.environ:
+        return Path(os.environ["ANALYSIS_RESULTS_DIR"])
+    return _OUTSIDE_FOLDER or REPO_ROOT / "_build" / "run"
+
+
+def use_results_dir(folder: Path | None) -> None:
+    """Where this process's chapter writes its results when no build set ``$ANALYSIS_RESULTS_DIR``
+    (None: ``_build/run``)."""
+    global _OUTSIDE_FOLDER
+    _OUTSIDE_FOLDER = None if folder is None else Path(folder)
 
 
 def results_json(section: str, parameters: dict, quantities: dict) -> str:
@@ -47,7 +69,8 @@ def results_json(section: str, parameters: dict, quantities: dict) -> str:
         results[key] = {"value": q.value, "unit": q.unit, "label": q.label}
         if q.reads is not None:
             results[key]["reads"] = sorted(q.reads)
-    return json.dumps({"section": section, "parameters": parameters, "results": results}, indent=2) + "\n"
+    return json.dumps({"schema_version": SCHEMA_VERSION, "section": section, "parameters": parameters,
+                       "results": results}, indent=2) + "\n"
 
 
 def save_results(section: str, text: str, quantities: dict, folder: Path | None = None) -> None:

@@ -20,6 +20,7 @@ from analysis.data.load import load_table, table_path
 from analysis.data.schemas import DEPENDS, SCHEMAS
 from analysis.page.formatting import count, format_quantity, humanize, param_value, percent, plain, plural, unit_label
 from analysis.page.names import author, clean_note, fact_anchor, fact_label, gpu_name, source_label, source_link
+from analysis.page.repository import book_repository, repository_url
 from analysis.page.tables import interactive_table, markdown_cell
 from analysis.page.whatif import PANELS, base_values, grid_script
 
@@ -268,28 +269,31 @@ def _root_link(site_name: str, text: str, root: str | None) -> str:
 
 def footer_html(stamp: dict[str, str], repository: str = "", root: str | None = None) -> str:
     """The footer line of every page: the build's one date (its commit's), licence, links to
-    LICENSE, CITATION.cff, the code repository (when ``_config.yml`` names one) and 'Cite this
-    book'. ``root`` as in :func:`_root_link`."""
+    LICENSE, CITATION.cff, the code repository and its issue tracker (when the build knows the
+    repository: :func:`book_repository`) and 'Cite this book'. ``root`` as in :func:`_root_link`."""
     links = ", ".join(_root_link(site, text, root) for _, site, text in SITE_FILES)
-    code = (f' The code: <a href="{html.escape(repository, quote=True)}">{html.escape(repository)}</a>.'
-            if repository else "")
+    code = ""
+    if repository:
+        url = html.escape(repository, quote=True)
+        code = (f' The code: <a href="{url}">{html.escape(repository)}</a> '
+                f'(<a href="{url}/issues">issues</a>).')
     cite = _root_link("book/cite.html", "Cite this book", root)
     return (f'<p class="book-stamp">Built from commit <code>{html.escape(stamp["commit"])}</code> '
             f'({html.escape(stamp["date"])}){html.escape(stamp["dirty"])}. Code MIT, text and data '
             f'CC-BY-4.0 with attribution to their sources ({links}).{code} {cite}.</p>')
 
 
-def repository_url(config: dict) -> str:
-    """The code repository's URL from a Jupyter Book configuration (``repository.url``), or ''."""
-    url = str((config.get("repository") or {}).get("url") or "")
-    return url if url.startswith(("https://", "http://")) else ""
-
-
-def stamp_config(config_path: Path, stamp: dict[str, str]) -> None:
-    """Put the build stamp into a staged ``_config.yml`` (``html.extra_footer``)."""
+def stamp_config(config_path: Path, stamp: dict[str, str], repository: str = "") -> None:
+    """Put the build stamp into a staged ``_config.yml`` (``html.extra_footer``) and, when the
+    repository is known, its URL (``repository.url``) and Jupyter Book's repository and issue
+    buttons; with none, the buttons stay off (Jupyter Book's default URL is its own repository)."""
 
     config = yaml.safe_load(config_path.read_text(encoding="utf-8"))
-    config.setdefault("html", {})["extra_footer"] = footer_html(stamp, repository_url(config))
+    repository = repository or repository_url(config)
+    if repository:
+        config.setdefault("repository", {})["url"] = repository
+        config.setdefault("html", {}).update(use_repository_button=True, use_issues_button=True)
+    config.setdefault("html", {})["extra_footer"] = footer_html(stamp, repository)
     config_path.write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8")
 
 
@@ -346,17 +350,16 @@ every chapter with your own prices, power and utilisation.</p>
 
 
 def stage_front_matter(src: Path, root: Path) -> None:
-    """In a staged book source ``src``: the build stamp in ``_config.yml``'s footer, and the
-    landing page as ``book/extra/index.html`` (copied to the site's root by Sphinx)."""
-
-
+    """In a staged book source ``src``: the build stamp and the repository (:func:`book_repository`)
+    in ``_config.yml`` (footer, buttons), and the landing page as ``book/extra/index.html`` (copied
+    to the site's root by Sphinx)."""
     stamp = build_stamp(root)
-    stamp_config(src / "_config.yml", stamp)
     config = yaml.safe_load((src / "_config.yml").read_text(encoding="utf-8"))
+    repository = book_repository(config, root)
+    stamp_config(src / "_config.yml", stamp, repository)
     extra = src / "book" / "extra"
     extra.mkdir(parents=True, exist_ok=True)
-    (extra / "index.html").write_text(landing_html(config.get("title", ""), stamp, repository_url(config)),
-                                      encoding="utf-8")
+    (extra / "index.html").write_text(landing_html(config.get("title", ""), stamp, repository), encoding="utf-8")
     for name, site_name, _ in SITE_FILES:  # served at the site's root, linked from every footer
         if (root / name).is_file():
             shutil.copyfile(root / name, extra / site_name)

@@ -32,7 +32,7 @@ import re
 from analysis.units import PLURALS, SINGULARS, is_count_unit
 
 __all__ = ["number", "plain", "money", "count", "plural", "percent", "ratio", "times", "flop", "power_of_ten",
-           "year", "format_quantity", "unit_label", "param_value", "humanize", "is_count_unit", "is_money_unit", "SUPERSCRIPT"]
+           "year", "format_quantity", "result_value", "unit_label", "param_value", "humanize", "is_count_unit", "is_money_unit", "SUPERSCRIPT"]
 
 SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 MINUS = "-"
@@ -257,6 +257,15 @@ def humanize(text) -> str:
     if not isinstance(text, str):
         return text
     return _ENOTATION.sub(lambda m: power_of_ten(float(m.group(0)), 4), text)
+
+
+def result_value(value, unit: str) -> str:
+    """A chapter's result as its answer box (and ``python -m analysis run``) shows it: a
+    dimensionless ratio as a multiple ('1.73x'), anything else as :func:`format_quantity` writes it
+    ('$31,250 per GPU', '139 MW', '35 %')."""
+    if (unit or "").strip() in ("ratio", ""):
+        return times(value)
+    return format_quantity(value, unit)
 
 
 def format_quantity(value, unit: str) -> str:

@@ -15,18 +15,24 @@ injects overrides, and otherwise from the one definition in :mod:`analysis.param
 
 from __future__ import annotations
 
+import difflib
+import functools
+import os
+from pathlib import Path
+
 from analysis.chapters import ChapterResults, compute_section, tracked_parameters
 from analysis.chapters.ledger import difference_rel
-from analysis.chapters.registry import SECTIONS, get_section, resolve_section
-from analysis.chapters.results import load_results, results_dir
+from analysis.chapters.registry import SECTIONS, get_section, in_order, resolve_section
+from analysis.chapters.results import REPO_ROOT, load_results, results_dir, use_results_dir
 from analysis.data import provenance
 from analysis.data.load import load_table, row
-from analysis.errors import ExecutionError
+from analysis.errors import ExecutionError, clip
 from analysis.page.formatting import format_quantity as fq
 from analysis.page.formatting import humanize, money, plain, unit_label
 from analysis.page.names import fact_link
 from analysis.page.plots import apply_style, finalize
 from analysis.page.tables import markdown_cell, markdown_table  # noqa: F401 (markdown_table is re-exported for notebooks)
+from analysis.params.parameters import ParameterError
 
 
 def format_value(value) -> str:
@@ -63,20 +69,98 @@ def parameter_table(section_name: str, values: dict) -> str:
 
 
 def start(section_name: str, namespace: dict, show_parameters: bool = True):
-    """``(P, upstream)``: the section's parameters validated from ``namespace`` (where papermill
-    injects them; any not there take their default from :mod:`analysis.params.defaults`) and the
-    results of the sections it needs (for ``chapters.<name>.compute``); styles the figures. With
-    ``show_parameters`` it displays the parameter table here; otherwise call
-    :func:`show_parameters` where the chapter wants it."""
+    """``(P, upstream)``: the section's parameters validated from ``namespace`` (its parameters cell,
+    generated from :mod:`analysis.params.defaults`, and papermill's injected cell after it; any not
+    there take their default) and the results of the sections it needs (for
+    ``chapters.<name>.compute``); styles the figures. With ``show_parameters`` it displays the
+    parameter table here; otherwise call :func:`show_parameters` where the chapter wants it.
+
+    A plain value in ``namespace`` that is not one of the chapter's parameters was injected by
+    someone (a misspelt ``papermill -p``, another chapter's parameter): refused before any output,
+    so papermill exits non-zero (:func:`refuse_foreign_names`). Outside the build the chapter writes
+    its results beside papermill's output notebook when papermill injected its path
+    (``--inject-output-path``), else into ``_build/run``; never into the published book."""
     section = get_section(section_name)
+    refuse_foreign_names(section, namespace)
     given = {p.name: namespace[p.name] for p in section.params if p.name in namespace}
     values = resolve_section(section, given)
+    if "ANALYSIS_RESULTS_DIR" not in os.environ:  # not the build: the notebook's own output folder
+        use_results_dir(_output_folder(namespace.get("PAPERMILL_OUTPUT_PATH")))
     apply_style()
     upstream = {need: _upstream(need, given) for need in section.needs}
     if show_parameters:
         _display_parameters(section_name, values)
     provenance.begin()  # this kernel computes one chapter: record what each of its results reads
     return tracked_parameters(section, values), upstream
+
+
+# Names a kernel holds that nobody injected: IPython's own, and papermill's paths (--inject-paths).
+KERNEL_NAMES = frozenset({"In", "Out", "get_ipython", "exit", "quit", "open", "PAPERMILL_INPUT_PATH",
+                          "PAPERMILL_OUTPUT_PATH"})
+# What papermill's Python translator writes into its injected cell: plain values only.
+PLAIN_VALUES = (type(None), bool, int, float, str, list, dict)
+
+
+def foreign_names(section, namespace: dict) -> list[str]:
+    """The plain values in ``namespace`` that ``section`` does not take as parameters and that its
+    notebook does not assign itself (a chapter rerun in a live JupyterLab kernel still holds its
+    own ``upstream``): names someone injected."""
+    own = _names_assigned(REPO_ROOT / section.notebook)
+    return sorted(name for name, value in namespace.items()
+                  if isinstance(value, PLAIN_VALUES) and not name.startswith("_") and name not in KERNEL_NAMES
+                  and name not in section.param_map and name not in own)
+
+
+def refuse_foreign_names(section, namespace: dict) -> None:
+    """Raise a :class:`ParameterError` naming each of :func:`foreign_names`: a misspelt name with
+    the chapter's nearest parameters, another chapter's parameter with the chapters it belongs to."""
+    names = foreign_names(section, namespace)
+    if not names:
+        return
+    involved = {s.name for s in in_order([section.name])}
+    said = []
+    for name in names:
+        shown = name if len(name) <= 80 else clip(name)[1:-1]
+        users = [s.name for s in SECTIONS if name in s.param_map]
+        if users:
+            why = f"a parameter of {', '.join(users)}, not of {section.name}"
+            if involved & set(users):
+                why += (f"; for the chapters {section.name} reads, `python -m analysis run {section.name} "
+                        f"-p {name} VALUE` sets it")
+        else:
+            near = difflib.get_close_matches(name, list(section.param_map), n=3)
+            why = "not a parameter of any chapter" + (f"; did you mean {', '.join(near)}?" if near else "")
+        said.append(f"'{shown}' ({why})")
+    raise ParameterError(
+        f"chapter '{section.name}' does not take {'; '.join(said)}. `python -m analysis params {section.name}` "
+        "and `papermill --help-notebook` list its parameters.")
+
+
+@functools.cache
+def _names_assigned_cached(path: str, mtime: float) -> frozenset[str]:
+    import ast
+
+    tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    names |= {(a.asname or a.name).split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
+              for a in n.names}
+    return frozenset(names)
+
+
+def _names_assigned(path: Path) -> frozenset[str]:
+    """Every name a notebook's own code assigns (nothing where its file is not beside the package)."""
+    try:
+        return _names_assigned_cached(str(path), path.stat().st_mtime)
+    except (OSError, SyntaxError):
+        return frozenset()
+
+
+def _output_folder(output_path) -> Path | None:
+    """The folder of papermill's output notebook, where papermill injected its path and it is a
+    local file; else None (``_build/run``)."""
+    if not isinstance(output_path, str) or not output_path or "://" in output_path or output_path == "-":
+        return None
+    return Path(output_path).expanduser().resolve().parent
 
 
 def publish(R: ChapterResults, P) -> None:
@@ -105,14 +189,11 @@ def offer_table(R: ChapterResults, name: str, table, title: str) -> None:
 
 
 def _upstream(need: str, given: dict):
-    """The results of a section this chapter needs: the results file the build (or ``python -m
-    analysis run``) wrote, or, where there is none outside the pipeline (a chapter opened on its
-    own in JupyterLab), the section computed here with this chapter's parameters
-    (:func:`analysis.chapters.compute_section`). Inside the pipeline (``ANALYSIS_RESULTS_DIR`` set) a
-    missing file stays an error."""
-    import os
-
-    if "ANALYSIS_RESULTS_DIR" in os.environ or (results_dir() / f"{need}.json").is_file():
+    """The results of a section this chapter needs: inside the build (``ANALYSIS_RESULTS_DIR`` set)
+    the results file it wrote, which must be there; outside it (papermill, JupyterLab) the section
+    computed here with this chapter's parameters (:func:`analysis.chapters.compute_section`, as
+    ``python -m analysis run`` does), never the published book's results, made with other inputs."""
+    if "ANALYSIS_RESULTS_DIR" in os.environ:
         return ChapterResults.from_json(load_results(need))
     return compute_section(need, given)
 

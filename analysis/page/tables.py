@@ -157,11 +157,9 @@ def reader_label(label: str) -> str:
 
 
 def _answer_value(value, unit: str) -> str:
-    """A result in the box: a dimensionless ratio as a multiple ('1.65x'), the rest as
-    :func:`analysis.page.formatting.format_quantity` writes it."""
-    if unit in ("ratio", ""):
-        return formatting.times(value)
-    return formatting.format_quantity(value, unit)
+    """A result in the box: :func:`analysis.page.formatting.result_value` (a dimensionless ratio as
+    a multiple, '1.65x')."""
+    return formatting.result_value(value, unit)
 
 
 def answer_box(items, title: str = "In short", more: str | None = None, verdict: str | None = None) -> str:

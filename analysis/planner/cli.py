@@ -11,6 +11,7 @@ from dataclasses import replace
 from analysis.build import paths
 from analysis.errors import InputError, finite_or_refused
 from analysis.params.grammar import number_flag
+from analysis.planner import report_csv
 
 _number = number_flag  # one number grammar with -p and scenario files (analysis.params.grammar)
 
@@ -167,11 +168,12 @@ def cmd_plan(args) -> int:
     _check_outputs(doc if "results" in doc else doc.get("plan") or {})
     for row in doc.get("rows", []):
         _check_outputs(row.get("plan") or {})
-    body = json.dumps(doc, indent=2, allow_nan=False)
+    doc = {"schema_version": planner.inputs.SCHEMA_VERSION, **doc}  # docs/schemas/plan.schema.json
+    body = report_csv.to_csv(doc, args.gpu).rstrip("\n") if args.csv else json.dumps(doc, indent=2, allow_nan=False)
     if args.out is not None:  # checked before any work (analysis.cli.check_outputs); written whole or not at all
         paths.write_text_atomic(paths.check_out_file("--out", args.out), body + "\n")
-    print(body if args.json else text)
-    if args.out is not None and not args.json:
+    print(body if args.json or args.csv else text)
+    if args.out is not None and not (args.json or args.csv):
         print(f"\nWrote {args.out}")
     return 0
 
@@ -268,7 +270,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
     fail.add_argument("--failure-model", choices=("per-gpu", "measured-fit"), default="per-gpu",
                       help="per-GPU rates (Llama 3) or a fit to measured job failures")
     out = p.add_argument_group("output")
-    out.add_argument("--json", action="store_true", help="print one JSON object")
-    out.add_argument("--out", help="save the JSON result to this file")
+    form = out.add_mutually_exclusive_group()
+    form.add_argument("--json", action="store_true", help="print one JSON object (docs/schemas/plan.schema.json)")
+    form.add_argument("--csv", action="store_true",
+                      help="print one CSV row per quantity: value, unit, P10, P50, P90 and basis, for spreadsheets")
+    out.add_argument("--out", help="save the result to this file (JSON, or CSV with --csv)")
     p.set_defaults(func=cmd_plan)
     return p
