@@ -12,12 +12,14 @@ from analysis.params.parameters import ParameterError
 NOT_ABOVE = (
     ("h100_server_usd", "h100_allin_usd", "the all-in price includes the server"),
     ("gb200_rack_usd", "gb200_allin_usd", "the all-in price includes the rack"),
+    ("warranty_years", "useful_life_years", "a warranty cannot cover more years than the GPU is owned and used "
+     "(maintenance counts the share of the life outside it)"),
 )
 
 # Not all of these may be zero together in the opex chapter: opex would be zero, and its ratio of
 # GB200 to H100 opex undefined. (Chapters that add capex to opex have a non-zero total anyway.)
-OPEX_ITEMS = ("tariff_usd_per_kwh", "datacenter_usd_per_kw_month", "maintenance_frac_per_year",
-              "other_usd_per_gpu_month")
+# Maintenance is zero when its inputs make it so (:func:`_maintenance_is_zero`).
+OPEX_ITEMS = ("tariff_usd_per_kwh", "datacenter_usd_per_kw_month", "other_usd_per_gpu_month")
 OPEX_RATIO_SECTIONS = ("opex",)
 STRONG_SCALING_RELEASE = "nv_dgxc_v25_02"  # the sweep the scaling chapter starts from
 
@@ -110,6 +112,18 @@ def _no_progress(values: dict, job_gpus: float) -> bool:
     return not good >= MIN_GOODPUT
 
 
+def _maintenance_is_zero(values: dict) -> bool:
+    """Whether maintenance (analysis.chapters.gpu_cost.maintenance_usd_per_gpu_month) is zero: a
+    free support contract, or, on the parts basis, no labour, every year under warranty (no part
+    bought) and no spares pool (other parts than GPUs always fail at Llama 3's rates)."""
+    if values["maintenance_basis"] == "support contract":
+        return values["support_frac_per_year"] == 0
+    no_labour = values["swap_person_hours"] == 0 or values["technician_usd_per_hour"] == 0
+    no_parts = values["warranty_years"] >= values["useful_life_years"]
+    no_spares = 0 in (values["gpu_swap_share"], values["spares_restock_days"], values["gpu_share_of_server_price"])
+    return no_labour and no_parts and no_spares
+
+
 def check(values_by_section: dict[str, dict], origin: dict[str, str] | None = None) -> None:
     """Raise a ParameterError naming both parameters of the first rule that is broken."""
     origin = origin or {}
@@ -142,7 +156,9 @@ def check(values_by_section: dict[str, dict], origin: dict[str, str] | None = No
                 f"'{stuck}' ({values[stuck]:,}) conflict: at Llama 3's failure rates (scaled by "
                 "'gb200_gpu_fault_ratio' and 'gb200_nvlink_faults_per_rack_month' for GB200) such a job fails "
                 "before a checkpoint completes and makes no progress; use fewer GPUs or faster checkpoints")
-        if section in OPEX_RATIO_SECTIONS and not any(values[name] for name in OPEX_ITEMS):
+        if (section in OPEX_RATIO_SECTIONS and not any(values[name] for name in OPEX_ITEMS)
+                and _maintenance_is_zero(values)):
             where = next((origin[n] for n in OPEX_ITEMS if n in origin), "")
-            raise ParameterError(f"{where}parameters {', '.join(repr(n) for n in OPEX_ITEMS)} are all 0: "
-                                 "opex would be zero and GB200/H100 opex ratios undefined; set at least one above 0")
+            raise ParameterError(f"{where}parameters {', '.join(repr(n) for n in OPEX_ITEMS)} are all 0 and "
+                                 "maintenance is zero too: opex would be zero and GB200/H100 opex ratios "
+                                 "undefined; set at least one above 0")
