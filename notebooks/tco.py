@@ -104,10 +104,10 @@ display(Markdown(opex_figures.anchors_table(R)))
 # %% [markdown]
 # On these inputs the H100 lands {glue:text}`h100_tco_vs_report_pct:+.0f` % from the report's
 # \${glue:text}`fact_A13_h100_usd_per_gpu_hour:.2f` per GPU-hour (A13). The report's basis is a check
-# of the model here, not an input. The gap is in the opex: after this build's opex the report's
-# basis leaves \${glue:text}`a13_h100_capex_usd_per_gpu_hour:.3f` per hour for capital, while even
-# free capital (straight-line depreciation plus opex) costs
-# \${glue:text}`h100_tco_at_zero_cost_of_capital_usd_per_gpu_hour:.2f` per hour. The table gives the
+# of the model here, not an input. After this build's opex the report's basis leaves
+# \${glue:text}`a13_h100_capex_usd_per_gpu_hour:.3f` per hour for capital; free capital (straight-line
+# depreciation plus opex) would cost \${glue:text}`h100_tco_at_zero_cost_of_capital_usd_per_gpu_hour:.2f`
+# per hour. The table gives the
 # cost of capital that would make the H100 cost \${glue:text}`fact_A13_h100_usd_per_gpu_hour:.2f`,
 # with this build's opex and with the seed's unverifiable opex (S09) instead. With the seed's opex
 # and a four-year life it is the rate an earlier edition of this book used as its default,
