@@ -115,8 +115,8 @@ display(Markdown(figures.anchors_table(R)))
 # No vendor publishes what GPU servers cost to keep running, so the book builds the bill from what
 # breaks, what it costs, and who pays ({numref}`fig-opex-maintenance`):
 #
-# - **How often a GPU is swapped.** In Llama 3's {glue:text}`llama3_gpu_faults_per_gpu_year_pct:.1f` %
-#   of GPUs a year hit a GPU fault (the GPU, its HBM3 and SRAM, its system processor, its thermal
+# - **How often a GPU is swapped.** In Llama 3's pre-training,
+#   {glue:text}`llama3_gpu_faults_per_gpu_year_pct:.1f` % of GPUs a year hit a GPU fault (the GPU, its HBM3 and SRAM, its system processor, its thermal
 #   interface, silent data corruption; Meta's 54-day snapshot on 16,384 H100s). Those are job
 #   interruptions, not replacements: many clear with a reset or a remapped memory row. On Crusoe's H200
 #   cluster {glue:text}`gpu_swap_share_pct:.0f` % of GPU fault cases ended with the host swapped out, so
@@ -126,8 +126,8 @@ display(Markdown(figures.anchors_table(R)))
 #   \${glue:text}`gb200_gpu_part_usd:,.0f` for a GB200. Raymond James's 2023 sale price of an H100 and
 #   NVIDIA's quoted price of a Blackwell GPU are beside it in the table above. The all-in share would
 #   also replace the network and storage, which do not fail with the GPU.
-# - **Who pays for the part.** The OEM, for the first {glue:text}`warranty_years:g` years of the
-#   {glue:text}`useful_life_years:g`-year life (an assumption: no public source gives the warranty on an
+# - **Who pays for the part.** The OEM, for the first {glue:text}`warranty_years:g` years of a life of
+#   {glue:text}`useful_life_years:g` years (an assumption: no public source gives the warranty on an
 #   HGX or NVL72 system; NVIDIA's own is a "limited standard warranty" of unstated length,
 #   {ref}`NVIDIA 2024 <src-nvidia_enterprise_support_guide>`); the owner for the other
 #   {glue:text}`out_of_warranty_pct:.0f` %.
@@ -159,8 +159,9 @@ glue_figure("fig_opex_maintenance", figures.maintenance_build_up(R))
 # support contract at list price, {glue:text}`support_pct_per_year:.0f` % of the server price a year (a
 # DGX H100 figure from a blog), would cost \${glue:text}`h100_support_contract_usd_per_gpu_month:,.0f`; it
 # is the basis of an enterprise buying a few servers, not of a fleet that swaps its own parts. Set
-# `maintenance_basis` to `support contract` to price it that way. The warranty is the component that
-# moves the bill most: with none, every failed GPU is bought.
+# `maintenance_basis` to `support contract` to price it that way. With no warranty every failed GPU
+# is bought, and the H100's maintenance is \${glue:text}`h100_maintenance_without_warranty_usd_per_gpu_month:,.0f`
+# a month.
 
 # %% [markdown]
 # ## The seed's totals, checked

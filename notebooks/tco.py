@@ -243,15 +243,18 @@ glue_figure("fig_tco_market", figures.market(R))
 # {glue:text}`h100_neocloud_list_breakeven_utilization_pct:.0f` %. A GB200 NVL72 GPU owned at
 # \${glue:text}`gb200_tco_usd_per_gpu_hour:.2f` beats SemiAnalysis's 3-year rental,
 # \${glue:text}`gb200_3_year_rent_usd_per_gpu_hour:.2f`, above
-# {glue:text}`gb200_3_year_breakeven_utilization_pct:.0f` % utilization.
+# {glue:text}`gb200_3_year_breakeven_utilization_pct:.0f` % utilization. {numref}`fig-tco-market` draws
+# the two tables on one price scale.
 #
 # ```{glue:figure} fig_tco_market
 # :name: fig-tco-market
 # :alt: Two panels, H100 and GB200 NVL72, of dots on a logarithmic price axis: owners' costs in green and rental tiers in blue, each rental labelled with the utilization above which owning beats it, and a vertical line at the book's TCO.
 #
-# The book's cost of owning against SemiAnalysis's owners' costs and one rental price per tier; the
-# longer the commitment, the cheaper the rental and the higher the utilization owning needs to beat it.
+# The book's cost of owning against SemiAnalysis's owners' costs and one rental price per tier.
 # ```
+#
+# The book's owner pays more than SemiAnalysis's, and every rental tier costs more than either: the
+# longer the commitment, the cheaper the rental and the higher the utilization owning needs to beat it.
 
 # %% [markdown]
 # ### Every dated rental price

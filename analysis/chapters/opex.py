@@ -114,6 +114,9 @@ def maintenance_frame(P, res: ChapterResults) -> pd.DataFrame:
                           opex.maintenance_usd_per_gpu_month(gpu_cost.capex_usd_per_gpu(P, name),
                                                              maintenance.earlier_default_frac_per_year()),
                           "USD per GPU-month", f"{label} maintenance at the book's earlier default (9.1 % of capex)")
+        res.add(f"{name}_maintenance_without_warranty_usd_per_gpu_month",
+                sum(gpu_cost.maintenance_build_up_usd_per_gpu_month(P.replace(warranty_years=0.0), name).values()),
+                "USD per GPU-month", f"{label} maintenance built from its parts with no warranty")
         res.add(f"{name}_gpu_part_usd", gpu_cost.gpu_part_usd(P, name), "USD", f"{label}: price of a replacement GPU")
         res.add(f"{name}_gpu_swaps_per_gpu_year_pct", gpu_cost.gpu_swaps_per_gpu_year(P, name) * 100, "percent per year",
                 f"{label}: GPUs swapped per GPU-year")

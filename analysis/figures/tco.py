@@ -122,28 +122,30 @@ def market(E):
         ax.scatter(rows["usd_per_gpu_hour"], y, color=colours, s=40, zorder=3)
         for i, r in rows.iterrows():
             if r["kind"] == "rental":
-                ax.annotate(f"owning wins above {percent(r['breakeven_utilization'], 0)}", (r["usd_per_gpu_hour"], i),
+                ax.annotate(percent(r["breakeven_utilization"], 0), (r["usd_per_gpu_hour"], i),
                             xytext=(6, 0), textcoords="offset points", va="center", fontsize=8)
         book = frame[(frame["system"] == system) & (frame["figure"] == "the book's TCO")]["usd_per_gpu_hour"].iloc[0]
         ax.axvline(book, color=PALETTE["vermillion"], lw=1.4)
-        ax.annotate(f"the book's TCO {money(book)}", (book, -0.6), xytext=(3, 0), textcoords="offset points",
-                    fontsize=8, color=PALETTE["vermillion"], va="bottom")
+        ax.annotate(f"the book's TCO {money(book)}", (book, -0.9), xytext=(3, 0), textcoords="offset points",
+                    fontsize=8, color=PALETTE["vermillion"], va="center")
         names = [r["figure"] if r["kind"] == "owning" else f"rent, {r['figure']}" for _, r in rows.iterrows()]
-        ax.set_yticks(y, [n.replace(" (its registry)", "").replace("the report's owner's TCO (A13)", "SemiAnalysis 2025 (A13)")
-                          for n in names])
-        ax.set_ylim(len(rows) - 0.4, -1.0)
+        short = {"SemiAnalysis's owning cost (its registry)": "SemiAnalysis's owning cost",
+                 "the report's owner's TCO (A13)": "SemiAnalysis's 2025 TCO (A13)"}
+        ax.set_yticks(y, [short.get(n, n) for n in names])
+        ax.set_ylim(len(rows) - 0.4, -1.4)
         ax.set_title(label, loc="left", fontsize=11)
         ax.grid(axis="y", visible=False)
         ax.set_xscale("log")
-    top = frame["usd_per_gpu_hour"].max()
-    ticks = [t for t in (0.5, 1, 2, 4, 8, 16, 32, 64) if t <= top * 1.5]
-    axes[-1].set_xlim(min(ticks[0], frame["usd_per_gpu_hour"].min() * 0.8), top * 4)  # room for the notes
+    low, top = frame["usd_per_gpu_hour"].min() * 0.8, frame["usd_per_gpu_hour"].max()
+    ticks = [t for t in (0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 128) if low <= t <= top * 1.5]
+    axes[-1].set_xlim(low, top * 2.5)  # room for the notes
     axes[-1].set_xticks(ticks)
     axes[-1].xaxis.set_minor_formatter(NullFormatter())
     axes[-1].set_xlabel("USD per GPU-hour (log scale)")
     axes[-1].xaxis.set_major_formatter(lambda v, _: f"${v:g}")
-    add_source(fig, "owners' costs in green, rentals in blue: SemiAnalysis's registry and report, the price ladder of "
-               "data/cloud_prices.csv (one price per tier); the book's TCO of this chapter.")
+    add_source(fig, "owners' costs in green; rentals in blue, each with the utilization above which owning at the "
+               "book's TCO costs less. SemiAnalysis's registry and report; the price ladder of data/cloud_prices.csv "
+               "(one price per tier).")
     return fig
 
 
