@@ -144,7 +144,7 @@ glue_figure("fig_opex_maintenance", figures.maintenance_build_up(R))
 # %% [markdown]
 # ```{glue:figure} fig_opex_maintenance
 # :name: fig-opex-maintenance
-# :alt: Horizontal bars of maintenance per GPU-month for H100 and GB200 NVL72: a short stacked bar built from GPUs replaced, other parts, labour and spares, then longer bars for the earlier default of 9.1 % of capex and for a support contract at list price.
+# :alt: Horizontal bars of maintenance per GPU-month for H100 and GB200 NVL72: a short stacked bar built from GPUs replaced, other parts, labour and spares, then longer bars for the earlier default, a share of capex, and for a support contract at list price.
 #
 # Maintenance built from its parts, beside the book's earlier default and a vendor's support
 # contract at list price.

@@ -97,8 +97,8 @@ BUILD_UP_KEYS = {"GPUs replaced": "gpus_replaced", "other parts": "other_parts",
 
 def maintenance_frame(P, res: ChapterResults) -> pd.DataFrame:
     """Maintenance per GPU-month of each system: the build-up item by item and its total (the
-    basis this build uses marked), a vendor's support contract, and the 9.1 % of all-in capex a
-    year the build-up replaced, one row each."""
+    basis this build uses marked), a vendor's support contract, and the book's earlier default (a
+    share of all-in capex a year) the build-up replaced, one row each."""
     rows = []
     for name, (label, _) in SYSTEMS.items():
         items = gpu_cost.maintenance_build_up_usd_per_gpu_month(P, name)
@@ -113,7 +113,7 @@ def maintenance_frame(P, res: ChapterResults) -> pd.DataFrame:
         earlier = res.add(f"{name}_maintenance_earlier_default_usd_per_gpu_month",
                           opex.maintenance_usd_per_gpu_month(gpu_cost.capex_usd_per_gpu(P, name),
                                                              maintenance.earlier_default_frac_per_year()),
-                          "USD per GPU-month", f"{label} maintenance at the book's earlier default (9.1 % of capex)")
+                          "USD per GPU-month", f"{label} maintenance at the book's earlier default (a share of capex)")
         res.add(f"{name}_maintenance_without_warranty_usd_per_gpu_month",
                 sum(gpu_cost.maintenance_build_up_usd_per_gpu_month(P.replace(warranty_years=0.0), name).values()),
                 "USD per GPU-month", f"{label} maintenance built from its parts with no warranty")

@@ -231,7 +231,7 @@ def _measured(P, res: ChapterResults) -> None:
 
 def _maintenance(P, systems: dict, res: ChapterResults) -> None:
     """What maintenance built from its parts (the opex chapter's build-up) does to the H100's TCO:
-    its share, the TCO at the book's earlier 9.1 %-of-capex default, on a support contract, with
+    its share, the TCO at the book's earlier share-of-capex default (9.1 %), on a support contract, with
     no warranty, and with every maintenance component at the cheap or the dear end of its range."""
     hours = HOURS_PER_MONTH * P.utilization
     h100 = systems["h100"]
@@ -244,7 +244,7 @@ def _maintenance(P, systems: dict, res: ChapterResults) -> None:
             "The book's earlier maintenance default: Llama 3's GPU and HBM3 faults at the whole all-in capex")
     earlier_month = h100["capex_usd_per_gpu"] * earlier / 12
     res.add("h100_tco_at_earlier_maintenance_usd_per_gpu_hour", h100["tco_usd_per_gpu_hour"] + (earlier_month - month) / hours,
-            "USD per GPU-hour", "H100 TCO with the earlier 9.1 %-of-capex maintenance")
+            "USD per GPU-hour", "H100 TCO with the earlier maintenance default (a share of capex)")
     res.add("h100_tco_with_support_contract_usd_per_gpu_hour",
             gpu_cost.tco_usd_per_gpu_hour(P.replace(maintenance_basis="support contract"), "h100"), "USD per GPU-hour",
             "H100 TCO with maintenance as a vendor's support contract at list")

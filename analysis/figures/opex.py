@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.page.formatting import money, times
+from analysis.page.formatting import money, percent, times
 from analysis.page.names import source_link
 from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
 from analysis.page.tables import markdown_table
@@ -45,7 +45,7 @@ def breakdown(E):
     return fig
 
 
-MAINTENANCE_BARS = {"parts": "built from its parts", "earlier default": "the earlier 9.1 % of capex",
+MAINTENANCE_BARS = {"parts": "built from its parts", "earlier default": "the earlier {pct} of capex",
                     "support contract": "a support contract at list"}
 
 
@@ -54,15 +54,16 @@ def maintenance_table(E) -> str:
     parts basis, the support contract and the earlier default beside it."""
     frame = E.tables["maintenance"].pivot(index="item", columns="system", values="usd_per_gpu_month")
     order = [*(i for i in E.tables["maintenance"]["item"].drop_duplicates())]
+    earlier = percent(E["earlier_default_maintenance_pct_per_year"] / 100, 1)
     names = {"total, parts": "**total, built from its parts**", "support contract": "instead: a vendor's support contract at list",
-             "earlier default": "before: 9.1 % of all-in capex a year"}
+             "earlier default": f"before: {earlier} of all-in capex a year"}
     rows = [[names.get(item, item), *(money(frame.loc[item, s]) for s in LABELS)] for item in order]
     return markdown_table(["Maintenance, USD per GPU-month", *LABELS.values()], rows, "lrr")
 
 
 def maintenance_build_up(E):
-    """Stacked bars of each system's maintenance built from its parts, beside the earlier 9.1 % of
-    capex and a support contract at list price, per GPU-month."""
+    """Stacked bars of each system's maintenance built from its parts, beside the earlier default (a
+    share of capex) and a support contract at list price, per GPU-month."""
     frame = E.tables["maintenance"]
     fig, ax = new_figure("Maintenance per GPU-month: parts, before, and a contract", "USD per GPU-month", "",
                          figsize=(7.0, 4.6))
@@ -82,7 +83,8 @@ def maintenance_build_up(E):
             value = rows[basis]
             ax.barh(y, value, color=colour, height=0.6, alpha=0.85)
             ax.text(value, y, f" ${value:,.0f}", va="center", fontsize=9)
-            labels.append(f"{label}, {MAINTENANCE_BARS[basis]}")
+            labels.append(f"{label}, " + MAINTENANCE_BARS[basis].format(
+                pct=percent(E["earlier_default_maintenance_pct_per_year"] / 100, 1)))
         y += 1.5
     ax.set_yticks([0, 1, 2, 3.5, 4.5, 5.5], labels)
     ax.invert_yaxis()
