@@ -24,7 +24,7 @@ def items_table(E) -> str:
 def breakdown(E):
     """Stacked bars of each system's opex per GPU-month, item by item."""
     items = E.tables["items"]
-    fig, ax = new_figure("Opex per GPU-month, item by item", "", "USD per GPU-month", figsize=(6.5, 4.2))
+    fig, ax = new_figure("The book's opex per GPU-month, item by item", "", "USD per GPU-month", figsize=(6.5, 4.2))
     names = [LABELS[s] for s in items.columns]
     bottom = np.zeros(len(names))
     colours = [PALETTE["orange"], PALETTE["blue"], PALETTE["green"], PALETTE["purple"]]
@@ -99,7 +99,7 @@ def maintenance_build_up(E):
 def vs_tariff(E, tariff_usd_per_kwh: float):
     """Opex per GPU-month against the tariff, per system and PUE, with this build's tariff marked."""
     frame = E.tables["vs_tariff"]
-    fig, ax = new_figure("Opex per GPU-month against electricity tariff", "Tariff (USD per kWh)", "USD per GPU-month")
+    fig, ax = new_figure("The book's opex per GPU-month against the tariff", "Tariff (USD per kWh)", "USD per GPU-month")
     styles = dict(zip(sorted(frame["pue"].unique()), (":", "-", "--"), strict=False))
     colours = {"h100": PALETTE["blue"], "gb200": PALETTE["vermillion"]}
     for (system, pue), line in frame.groupby(["system", "pue"], sort=False):

@@ -38,7 +38,7 @@ def breakeven(E):
     this build's point and the report's ratio (A12)."""
     frame = E.tables["breakeven"]
     report_ratio = fact("A12_tco_ratio")
-    fig, ax = new_figure("Break-even GB200 speed-up per GPU", "GB200 all-in capex per GPU (USD)",
+    fig, ax = new_figure("Break-even GB200 speed-up per GPU, at the book's TCO", "GB200 all-in capex per GPU (USD)",
                          "Speed-up over H100 needed (x)", figsize=(7.0, 5.6))
     colours = (PALETTE["sky"], PALETTE["blue"], PALETTE["vermillion"])
     for (_, line), colour in zip(frame.groupby("opex_multiple", sort=True), colours, strict=True):
