@@ -23,7 +23,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import opex as chapter
 from analysis.figures import opex as figures
-from analysis.page.notebook import claims_table, glue_facts, glue_figure, glue_seed_numbers, publish, start
+from analysis.page.notebook import claims_table, glue_facts, glue_figure, glue_money, glue_seed_numbers, publish, start
 from analysis.page.tables import answer_from_results
 
 P, upstream = start("opex", globals(), show_parameters=False)
@@ -32,6 +32,7 @@ publish(R, P)
 display(Markdown(answer_from_results(R, figures.ANSWER, figures.verdict(R), more=figures.ANSWER_MORE)))
 glue_facts("C01_w_per_gpu", "C02_w_per_gpu", "A13_h100_usd_per_gpu_hour", "C05_pue_google", "C05_pue_industry_2022")
 glue_seed_numbers("S09_h100_opex", "S09_gb200_opex")
+glue_money(R, "h100_gpu_part_usd", "gb200_gpu_part_usd")
 
 # %% tags=["remove-input"]
 glue_figure("fig_opex_breakdown", figures.breakdown(R))
@@ -85,7 +86,7 @@ offer_table(R, "opex_items", R.tables["items"].reset_index(), "opex items per GP
 # although its chip draws {glue:text}`gb200_chip_w:,.0f` W against {glue:text}`h100_chip_w:,.0f` W.
 # Electricity alone rises only {glue:text}`gb200_to_h100_power_ratio:.2f`x, because the chip is only
 # part of the power; maintenance follows the price of the GPU that fails,
-# \${glue:text}`gb200_gpu_part_usd:,.0f` against \${glue:text}`h100_gpu_part_usd:,.0f`. The report's point
+# {glue:text}`gb200_gpu_part_usd_money` against {glue:text}`h100_gpu_part_usd_money`. The report's point
 # (A10) that the {term}`opex` gap is modest next to the capex gap, {glue:text}`gb200_to_h100_capex_ratio:.2f`x,
 # holds on these independent inputs.
 
@@ -122,8 +123,8 @@ display(Markdown(figures.anchors_table(R)))
 #   cluster {glue:text}`gpu_swap_share_pct:.0f` % of GPU fault cases ended with the host swapped out, so
 #   {glue:text}`h100_gpu_swaps_per_gpu_year_pct:.1f` % of H100s are swapped a year.
 # - **What a swapped GPU costs.** The GPU's share of the server price,
-#   {glue:text}`gpu_share_of_server_price_pct:.0f` %: \${glue:text}`h100_gpu_part_usd:,.0f` for an H100 and
-#   \${glue:text}`gb200_gpu_part_usd:,.0f` for a GB200. Raymond James's 2023 sale price of an H100 and
+#   {glue:text}`gpu_share_of_server_price_pct:.0f` %: {glue:text}`h100_gpu_part_usd_money` for an H100 and
+#   {glue:text}`gb200_gpu_part_usd_money` for a GB200. Raymond James's 2023 sale price of an H100 and
 #   NVIDIA's quoted price of a Blackwell GPU are beside it in the table above. The all-in share would
 #   also replace the network and storage, which do not fail with the GPU.
 # - **Who pays for the part.** The OEM, for the first {glue:text}`warranty_years:g` years of a life of

@@ -239,8 +239,9 @@ glue_figure("fig_tco_market", figures.market(R))
 # costs less than that rental at any utilization above
 # {glue:text}`h100_3_year_breakeven_utilization_pct:.0f` %; against a 1-year contract at
 # \${glue:text}`h100_1_year_rent_usd_per_gpu_hour:.2f`, above
-# {glue:text}`h100_1_year_breakeven_utilization_pct:.0f` %, and against Lambda's on-demand list price, above
-# {glue:text}`h100_neocloud_list_breakeven_utilization_pct:.0f` %. A GB200 NVL72 GPU owned at
+# {glue:text}`h100_1_year_breakeven_utilization_pct:.0f` %, and against Oracle's on-demand list price,
+# \${glue:text}`h100_on_demand_rent_usd_per_gpu_hour:.2f`, above
+# {glue:text}`h100_on_demand_breakeven_utilization_pct:.0f` %. A GB200 NVL72 GPU owned at
 # \${glue:text}`gb200_tco_usd_per_gpu_hour:.2f` beats SemiAnalysis's 3-year rental,
 # \${glue:text}`gb200_3_year_rent_usd_per_gpu_hour:.2f`, above
 # {glue:text}`gb200_3_year_breakeven_utilization_pct:.0f` % utilization. {numref}`fig-tco-market` draws

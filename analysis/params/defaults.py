@@ -280,7 +280,7 @@ WARRANTY_YEARS = Param(
 SWAP_PERSON_HOURS = Param(
     "swap_person_hours", 4.0, "person-hours per swap", "Technician time to swap one failed part",
     "Lenovo's service guide has two trained people and a lift remove an HGX GPU complex; no source gives "
-    "the time. Two people for two hours is an assumption; the range runs from one hour to four.",
+    "the time. Two people for two hours each is an assumption; the range runs from one hour each to four.",
     "lenovo_sr780a_v3_gpu_swap", basis="assumption", low=0.0, high=100.0)
 TECHNICIAN_USD_PER_HOUR = Param(
     "technician_usd_per_hour", 180.0, "USD per person-hour", "Price of an hour of a datacenter technician",
