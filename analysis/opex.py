@@ -2,10 +2,11 @@
 
 Power follows the cluster chapter's build-up (IT watts per GPU x PUE x tariff). The datacenter
 charge is a rate per kW of critical IT per month, as wholesale colocation is priced (electricity
-billed separately). Maintenance and support are a fraction of capex per year. SemiAnalysis does
-not publish its opex items; the book's rates come from independent public sources, and
-:func:`implied_datacenter_and_maintenance` shows what the seed's unverifiable $249 and $359 per
-GPU-month would require of them (a check, not an input).
+billed separately). Maintenance is built from its parts in :mod:`analysis.maintenance` and enters
+here as dollars per GPU-month. SemiAnalysis does not publish its opex items; the book's rates come
+from independent public sources, and :func:`implied_datacenter_and_maintenance` shows what the
+seed's unverifiable $249 and $359 per GPU-month would require of them, as a datacenter rate and a
+maintenance share of capex (a check, not an input).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from analysis.cluster import facility_w
-from analysis.units import DAYS_PER_YEAR, HOURS_PER_MONTH
+from analysis.units import HOURS_PER_MONTH
 
 
 def power_usd_per_gpu_month(it_w_per_gpu: float, pue: float, tariff_usd_per_kwh: float) -> float:
@@ -27,18 +28,20 @@ def datacenter_usd_per_gpu_month(it_w_per_gpu: float, usd_per_kw_month: float) -
 
 
 def maintenance_usd_per_gpu_month(capex_usd_per_gpu: float, fraction_per_year: float) -> float:
-    """Maintenance and support contracts as a fraction of capex per year."""
+    """Maintenance as a fraction of capex per year, per GPU-month: how the seed's totals and the
+    book's earlier default (Llama 3's GPU replacements at the whole all-in share) priced it."""
     return capex_usd_per_gpu * fraction_per_year / 12
 
 
 def opex_items_usd_per_gpu_month(it_w_per_gpu: float, pue: float, tariff_usd_per_kwh: float,
-                                  datacenter_usd_per_kw_month: float, capex_usd_per_gpu: float,
-                                  maintenance_frac_per_year: float, other_usd_per_gpu_month: float) -> dict:
-    """Each opex item per GPU-month; their sum is the opex."""
+                                  datacenter_usd_per_kw_month: float, maintenance_usd_per_gpu_month: float,
+                                  other_usd_per_gpu_month: float) -> dict:
+    """Each opex item per GPU-month; their sum is the opex. Maintenance comes in built
+    (:mod:`analysis.maintenance`, wired in :mod:`analysis.chapters.gpu_cost`)."""
     return {
         "power": power_usd_per_gpu_month(it_w_per_gpu, pue, tariff_usd_per_kwh),
         "datacenter": datacenter_usd_per_gpu_month(it_w_per_gpu, datacenter_usd_per_kw_month),
-        "maintenance and support": maintenance_usd_per_gpu_month(capex_usd_per_gpu, maintenance_frac_per_year),
+        "maintenance and support": maintenance_usd_per_gpu_month,
         "other": other_usd_per_gpu_month,
     }
 
@@ -59,9 +62,3 @@ def implied_datacenter_and_maintenance(targets: tuple[float, float], it_w: tuple
     rate, fraction = np.linalg.solve(a, b)
     return float(rate), float(fraction)
 
-
-def replacement_frac_per_year(replacements: float, devices: float, days: float, cost_share: float = 1.0) -> float:
-    """Share of capex a year spent replacing failed parts: ``replacements`` over ``devices`` in
-    ``days``, per device-year, times the replaced part's cost as a share of one device's capex
-    (1: the device's whole share, an upper bound on the part)."""
-    return replacements / devices * DAYS_PER_YEAR / days * cost_share

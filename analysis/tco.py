@@ -50,3 +50,10 @@ def breakeven_speedup(tco_new_per_gpu_hour: float, tco_old_per_gpu_hour: float) 
 def rental_margin(price_usd_per_gpu_hour: float, tco_usd_per_gpu_hour: float) -> float:
     """Gross margin a renter pays over the owner's TCO, as a fraction of TCO (price/TCO - 1)."""
     return price_usd_per_gpu_hour / tco_usd_per_gpu_hour - 1.0
+
+
+def breakeven_utilization(tco_at_full_use_usd_per_gpu_hour, price_usd_per_gpu_hour):
+    """Utilization at which owning costs what renting does: every item of the TCO is paid per hour
+    owned, so the cost per used hour is the cost at full use over the utilization, and it equals
+    the rental price at TCO(100 %) / price. Above 1: owning costs more even at full use."""
+    return tco_at_full_use_usd_per_gpu_hour / price_usd_per_gpu_hour

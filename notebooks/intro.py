@@ -87,8 +87,8 @@ show_parameters(P, R)
 #   {glue:text}`utilization_pct:.0f` % (the share of its hours a GPU is used or paid for), so GB200 must train
 #   {glue:text}`gb200_breakeven_speedup:.2f`x faster per GPU to pay off. At the H100's rate, a
 #   million Llama 3.1 405B tokens cost \${glue:text}`llama31_405b_bf16_usd_per_million_tokens:.2f`.
-#   These costs are the book's own estimate from public rents, debt yields and Meta's published GPU
-#   replacement rate, {glue:text}`h100_tco_vs_report_pct:+.0f` % from SemiAnalysis's H100 basis; the
+#   These costs are the book's own estimate from public rents, debt yields and maintenance built from
+#   published fault rates and part prices, {glue:text}`h100_tco_vs_report_pct:+.0f` % from SemiAnalysis's H100 basis; the
 #   {ref}`TCO chapter <chapter-tco>` and the claims ledger show why.
 # - **GB200 NVL72.** NVIDIA's public benchmarks put it at
 #   {glue:text}`gb200_vs_h100_deepseek_v3_bf16_throughput_ratio:.2f`x (DeepSeek-V3) to

@@ -36,7 +36,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import opex as chapter
 from analysis.figures import opex as figures
-from analysis.page.notebook import claims_table, glue_facts, glue_figure, glue_seed_numbers, publish, start
+from analysis.page.notebook import claims_table, glue_facts, glue_figure, glue_money, glue_seed_numbers, publish, start
 from analysis.page.tables import answer_from_results
 
 P, upstream = start("opex", globals(), show_parameters=False)
@@ -45,6 +45,7 @@ publish(R, P)
 display(Markdown(answer_from_results(R, figures.ANSWER, figures.verdict(R), more=figures.ANSWER_MORE)))
 glue_facts("C01_w_per_gpu", "C02_w_per_gpu", "A13_h100_usd_per_gpu_hour", "C05_pue_google", "C05_pue_industry_2022")
 glue_seed_numbers("S09_h100_opex", "S09_gb200_opex")
+glue_money(R, "h100_gpu_part_usd", "gb200_gpu_part_usd")
 
 # %% tags=["remove-input"]
 glue_figure("fig_opex_breakdown", figures.breakdown(R))
@@ -57,12 +58,13 @@ glue_figure("fig_opex_breakdown", figures.breakdown(R))
 # :name: fig-opex-breakdown
 # :alt: Two stacked bars of monthly opex per GPU, H100 and GB200 NVL72, split into power, datacenter, maintenance and support, and other, with dollar labels and totals.
 #
-# Maintenance, which scales with capex, is the largest item and widens the GB200's total the most;
-# power and the datacenter rent follow the watts.
+# Power and the datacenter rent follow the watts; maintenance, built from the parts that fail,
+# follows the price of a replacement GPU.
 # ```
 #
-# At this build's tariff, electricity, the item most often quoted, is the smallest of the three in
-# both bars: a GPU's running cost is mostly its upkeep and its space.
+# At this build's tariff, electricity, the item most often quoted, is
+# \${glue:text}`h100_power_usd_per_gpu_month:,.0f` of the H100's
+# \${glue:text}`h100_opex_usd_per_gpu_month:,.0f` a month: a GPU's running cost is mostly its space.
 
 # %% [markdown]
 # Once bought, a GPU costs money every month: electricity for it and for its share of the servers,
@@ -96,9 +98,10 @@ offer_table(R, "opex_items", R.tables["items"].reset_index(), "opex items per GP
 # \${glue:text}`h100_opex_usd_per_gpu_month:,.0f` for an H100, {glue:text}`gb200_to_h100_opex_ratio:.2f`x,
 # although its chip draws {glue:text}`gb200_chip_w:,.0f` W against {glue:text}`h100_chip_w:,.0f` W.
 # Electricity alone rises only {glue:text}`gb200_to_h100_power_ratio:.2f`x, because the chip is only
-# part of the power; maintenance, which scales with the price, rises with the capex ratio,
-# {glue:text}`gb200_to_h100_capex_ratio:.2f`x. The report's point (A10) that the {term}`opex` gap is modest
-# next to the capex gap holds on these independent inputs, and the opex ratio stays below the capex ratio.
+# part of the power; maintenance follows the price of the GPU that fails,
+# {glue:text}`gb200_gpu_part_usd_money` against {glue:text}`h100_gpu_part_usd_money`. The report's point
+# (A10) that the {term}`opex` gap is modest next to the capex gap, {glue:text}`gb200_to_h100_capex_ratio:.2f`x,
+# holds on these independent inputs.
 
 # %% [markdown]
 # ## Where the rates come from: public sources, not the seed
@@ -112,15 +115,67 @@ offer_table(R, "opex_items", R.tables["items"].reset_index(), "opex items per GP
 #   electricity is billed separately, so power stays its own item above. Smaller 250-500 kW
 #   deployments pay more; all the rents found run from \${glue:text}`colocation_anchor_low_usd_per_kw_month:.0f`
 #   to \${glue:text}`colocation_anchor_high_usd_per_kw_month:.0f` per kW-month.
-# - **Maintenance and support**: {glue:text}`maintenance_pct_per_year:.0f` % of capex a year, an
-#   assumption. Only weak sources exist: support contracts at 10-30 % of the purchase price a year,
-#   20 % for a DGX H100 at list price. A hyperscaler that repairs its own fleet may pay less, and no
-#   public source says how much; this is the least certain item of the opex.
+# - **Maintenance**: built from its parts, in the next section, with the figures behind each part
+#   in the table below.
 # - **Other** (insurance, software, staff): not estimated, zero by default, so that every dollar
 #   has a source. Set `other_usd_per_gpu_month` to add your own.
 
 # %% tags=["remove-input"]
 display(Markdown(figures.anchors_table(R)))
+
+# %% [markdown]
+# ## Maintenance, built from the parts that fail
+#
+# No vendor publishes what GPU servers cost to keep running, so the book builds the bill from what
+# breaks, what it costs, and who pays ({numref}`fig-opex-maintenance`):
+#
+# - **How often a GPU is swapped.** In Llama 3's pre-training,
+#   {glue:text}`llama3_gpu_faults_per_gpu_year_pct:.1f` % of GPUs a year hit a GPU fault (the GPU, its HBM3 and SRAM, its system processor, its thermal
+#   interface, silent data corruption; Meta's 54-day snapshot on 16,384 H100s). Those are job
+#   interruptions, not replacements: many clear with a reset or a remapped memory row. On Crusoe's H200
+#   cluster {glue:text}`gpu_swap_share_pct:.0f` % of GPU fault cases ended with the host swapped out, so
+#   {glue:text}`h100_gpu_swaps_per_gpu_year_pct:.1f` % of H100s are swapped a year.
+# - **What a swapped GPU costs.** The GPU's share of the server price,
+#   {glue:text}`gpu_share_of_server_price_pct:.0f` %: {glue:text}`h100_gpu_part_usd_money` for an H100 and
+#   {glue:text}`gb200_gpu_part_usd_money` for a GB200. Raymond James's 2023 sale price of an H100 and
+#   NVIDIA's quoted price of a Blackwell GPU are beside it in the table above. The all-in share would
+#   also replace the network and storage, which do not fail with the GPU.
+# - **Who pays for the part.** The OEM, for the first {glue:text}`warranty_years:g` years of a life of
+#   {glue:text}`useful_life_years:g` years (an assumption: no public source gives the warranty on an
+#   HGX or NVL72 system; NVIDIA's own is a "limited standard warranty" of unstated length,
+#   {ref}`NVIDIA 2024 <src-nvidia_enterprise_support_guide>`); the owner for the other
+#   {glue:text}`out_of_warranty_pct:.0f` %.
+# - **Labour and spares.** Every swap, and the rarer NIC, transceiver and host-part swaps, takes
+#   {glue:text}`swap_person_hours:g` person-hours at \${glue:text}`technician_usd_per_hour:.0f` an hour, a
+#   colocation operator's remote-hands rate. A pool of spare GPUs covers the swaps of the
+#   {glue:text}`spares_restock_days:g` days a failed part takes to be replaced, carried at the capital charge.
+
+# %% tags=["remove-input"]
+display(Markdown(figures.maintenance_table(R)))
+offer_table(R, "maintenance", R.tables["maintenance"], "maintenance per GPU-month, item by item")
+glue_figure("fig_opex_maintenance", figures.maintenance_build_up(R))
+
+# %% [markdown]
+# ```{glue:figure} fig_opex_maintenance
+# :name: fig-opex-maintenance
+# :alt: Horizontal bars of maintenance per GPU-month for H100 and GB200 NVL72: a short stacked bar built from GPUs replaced, other parts, labour and spares, then longer bars for the earlier default, a share of capex, and for a support contract at list price.
+#
+# Maintenance built from its parts, beside the book's earlier default and a vendor's support
+# contract at list price.
+# ```
+#
+# Built from its parts, an H100's maintenance is \${glue:text}`h100_maintenance_usd_per_gpu_month:,.0f` a
+# month, {glue:text}`h100_maintenance_vs_earlier_default_pct:.0f` % of the
+# \${glue:text}`h100_maintenance_earlier_default_usd_per_gpu_month:,.0f` of the book's earlier default,
+# {glue:text}`earlier_default_maintenance_pct_per_year:.1f` % of capex a year. That default counted every
+# GPU and HBM3 fault in Llama 3's log as a whole GPU replaced at its share of the all-in price, network
+# and storage included, with no warranty: an upper bound on the parts, not an estimate. A vendor's
+# support contract at list price, {glue:text}`support_pct_per_year:.0f` % of the server price a year (a
+# DGX H100 figure from a blog), would cost \${glue:text}`h100_support_contract_usd_per_gpu_month:,.0f`; it
+# is the basis of an enterprise buying a few servers, not of a fleet that swaps its own parts. Set
+# `maintenance_basis` to `support contract` to price it that way. With no warranty every failed GPU
+# is bought, and the H100's maintenance is \${glue:text}`h100_maintenance_without_warranty_usd_per_gpu_month:,.0f`
+# a month.
 
 # %% [markdown]
 # ## The seed's totals, checked

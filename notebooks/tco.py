@@ -101,16 +101,16 @@ display(Markdown(comparison_table(R, [("h100_tco_usd_per_gpu_hour", "A13_h100_us
 # is the speed-up per GPU that GB200 must deliver to match the H100's training work per TCO dollar;
 # the report puts it at about {glue:text}`fact_A12_tco_ratio:.1f`x, and the book's lands
 # {glue:text}`gb200_breakeven_speedup_vs_report_pct:+.0f` % from it. Both systems share every rate, so
-# the ratio lies between the capex ratio, {glue:text}`gb200_to_h100_capex_ratio:.2f`x (the report's own
-# prices; maintenance follows it), and the ratio of their watts, {glue:text}`gb200_to_h100_it_w_ratio:.2f`x
-# (power and datacenter space): the rates set where between, not how far apart the two ends are.
+# the ratio is set mostly by the capex ratio, {glue:text}`gb200_to_h100_capex_ratio:.2f`x (the report's own
+# prices), and the ratio of their watts, {glue:text}`gb200_to_h100_it_w_ratio:.2f`x (power and datacenter
+# space); maintenance, a small item, follows the price of the GPU that fails.
 
 # %% [markdown]
 # ### The book's estimate against the report's H100 basis
 #
 # Apart from SemiAnalysis's own prices and watts, every input above is sourced independently of
-# the report: CBRE's wholesale rents for the datacenter ({ref}`opex chapter <chapter-opex>`), a
-# maintenance share from Meta's published repair rate (below), and a
+# the report: CBRE's wholesale rents for the datacenter, maintenance built from the
+# parts that fail (both in the {ref}`opex chapter <chapter-opex>`; below), and a
 # {glue:text}`cost_of_capital_pct:.0f` % cost of capital over {glue:text}`useful_life_years:g` years.
 # The {term}`cost of capital` is CoreWeave's effective rate on its unsecured 2030 notes, between
 # hyperscaler bond yields and CoreWeave's GPU-backed loans:
@@ -121,10 +121,10 @@ display(Markdown(opex_figures.anchors_table(R)))
 # %% [markdown]
 # On these inputs the H100 lands {glue:text}`h100_tco_vs_report_pct:+.0f` % from the report's
 # \${glue:text}`fact_A13_h100_usd_per_gpu_hour:.2f` per GPU-hour (A13). The report's basis is a check
-# of the model here, not an input. The gap is in the opex: after this build's opex the report's
-# basis leaves \${glue:text}`a13_h100_capex_usd_per_gpu_hour:.3f` per hour for capital, while even
-# free capital (straight-line depreciation plus opex) costs
-# \${glue:text}`h100_tco_at_zero_cost_of_capital_usd_per_gpu_hour:.2f` per hour. The table gives the
+# of the model here, not an input. After this build's opex the report's basis leaves
+# \${glue:text}`a13_h100_capex_usd_per_gpu_hour:.3f` per hour for capital; free capital (straight-line
+# depreciation plus opex) would cost \${glue:text}`h100_tco_at_zero_cost_of_capital_usd_per_gpu_hour:.2f`
+# per hour. The table gives the
 # cost of capital that would make the H100 cost \${glue:text}`fact_A13_h100_usd_per_gpu_hour:.2f`,
 # with this build's opex and with the seed's unverifiable opex (S09) instead. With the seed's opex
 # and a four-year life it is the rate an earlier edition of this book used as its default,
@@ -134,27 +134,27 @@ display(Markdown(opex_figures.anchors_table(R)))
 display(Markdown(figures.a13_check_table(R)))
 
 # %% [markdown]
-# The report's basis fits a cheaper datacenter than a wholesale rent, cheaper maintenance, or a
-# longer life; its text does not say which. Opex is
-# {glue:text}`h100_opex_share_of_tco_pct:.0f` % of the book's H100 TCO, and maintenance, its least
-# certain item, is the largest part of it; the uncertainty bands at the end of this chapter carry
-# its range. Every cost below uses the book's
-# TCO, and the claims ledger lists each of the report's cost figures as a check of the model.
+# The report's basis fits a cheaper datacenter than a wholesale rent, a longer life or a cheaper
+# cost of capital; its text does not say which. Opex is
+# {glue:text}`h100_opex_share_of_tco_pct:.0f` % of the book's H100 TCO; the uncertainty bands at the end
+# of this chapter carry each input's range. Every cost below uses the book's TCO, and the claims
+# ledger lists each of the report's cost figures as a check of the model.
 #
-# ### Maintenance, from a published repair rate
+# ### Maintenance, built from the parts that fail
 #
-# No vendor publishes what GPU servers cost to keep running, and no operator's filing breaks it
-# out; the one public figure for a support contract, NVIDIA's DGX H100 support at list price, comes
-# from a blog. A hyperscaler has published how often its GPUs break: in Llama 3's
-# {glue:text}`llama3_snapshot_days:.0f`-day snapshot on {glue:text}`llama3_gpus:,.0f` H100s, Meta counted {glue:text}`llama3_gpu_replacements_count:.0f` faulty GPUs and HBM3
-# failures, the faults that take a GPU out to be swapped. Replacing each at its whole share of
-# capex, with no warranty, would cost {glue:text}`maintenance_from_replacements_frac_per_year:.1%` of
-# capex a year, an upper bound on parts that leaves out labour; the book's default is that rate,
-# {glue:text}`maintenance_frac_per_year:.1%`. Its sourced range runs from
-# {glue:text}`maintenance_low_pct_per_year:.0f` % (every part under warranty) to
-# {glue:text}`maintenance_high_pct_per_year:.0f` % (the DGX list price), and takes the H100's TCO from
+# The {ref}`opex chapter <chapter-opex>` builds maintenance from what fails and what it costs: the GPUs
+# swapped (Llama 3's GPU faults, of which Crusoe's share ends in a swap), priced at the GPU's share of
+# the server price and bought only after the OEM's warranty; the other parts; the technicians' hours;
+# a spares pool. It comes to \${glue:text}`h100_maintenance_usd_per_gpu_hour:.3f` per H100-hour,
+# {glue:text}`h100_maintenance_share_of_tco_pct:.1f` % of the TCO. The book's earlier default,
+# {glue:text}`earlier_default_maintenance_pct_per_year:.1f` % of capex a year, read every GPU and HBM3 fault
+# of Llama 3 as a whole GPU replaced at its all-in price with no warranty, and made the H100 cost
+# \${glue:text}`h100_tco_at_earlier_maintenance_usd_per_gpu_hour:.2f` per GPU-hour. With every maintenance
+# component at the cheap or the dear end of its sourced range the H100 costs
 # \${glue:text}`h100_tco_at_maintenance_low_usd_per_gpu_hour:.2f` to
-# \${glue:text}`h100_tco_at_maintenance_high_usd_per_gpu_hour:.2f` per GPU-hour.
+# \${glue:text}`h100_tco_at_maintenance_high_usd_per_gpu_hour:.2f`; with no warranty at all,
+# \${glue:text}`h100_tco_without_warranty_usd_per_gpu_hour:.2f`; on a vendor's support contract at list
+# price, \${glue:text}`h100_tco_with_support_contract_usd_per_gpu_hour:.2f`.
 #
 # ### SemiAnalysis's own owning costs
 #
@@ -230,35 +230,79 @@ from analysis.page.whatif import whatif_panel
 display(HTML(whatif_panel("tco")))
 
 # %% [markdown]
-# ## Renting against owning
+# ## Owning against the market
 #
-# Cloud prices for an H100-hour have ranged widely since 2023. Against the owner's TCO, each dated
-# snapshot implies the margin a renter pays (price / TCO - 1); a negative margin means the price is
-# below this model's cost of ownership, for a provider with cheaper capital, older hardware already
-# depreciated, or a price war.
+# Owning at full use should cost clearly less than renting, because a renter also pays the
+# provider's margin. The tables set the book's cost of owning (its TCO) beside what the market shows
+# for the same GPU: SemiAnalysis's own owning costs, and one rental price per tier of the book's
+# price ladder, each with whose price it is. For each rental, the renter's margin is price / TCO - 1,
+# and "owning costs less above" is the utilization at which the owner's cost per used hour equals
+# that price: every item of the TCO is paid for each hour owned, so owning costs the TCO at full use
+# divided by the utilization.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.rental_table(R)))
+display(Markdown(figures.market_table(R, "h100")))
+display(Markdown(figures.market_table(R, "gb200")))
+offer_table(R, "market", R.tables["market"], "the book's TCO beside owners' costs and rental tiers")
+glue_figure("fig_tco_market", figures.market(R))
+
+# %% [markdown]
+# At full use an H100 costs the book \${glue:text}`h100_tco_usd_per_gpu_hour:.2f` per GPU-hour to own,
+# {glue:text}`h100_tco_vs_report_owner_pct:+.0f` % from the report's owner's
+# \${glue:text}`fact_A13_h100_usd_per_gpu_hour:.2f` and {glue:text}`h100_tco_vs_sa_registry_pct:+.0f` % from
+# SemiAnalysis's registry, whose owning tier names capex, networking, colocation, power and the cost
+# of capital but no maintenance. A 3-year rental at \${glue:text}`h100_3_year_rent_usd_per_gpu_hour:.2f`
+# (SemiAnalysis) carries a {glue:text}`h100_3_year_renter_margin_pct:.0f` % margin over it, and owning
+# costs less than that rental at any utilization above
+# {glue:text}`h100_3_year_breakeven_utilization_pct:.0f` %; against a 1-year contract at
+# \${glue:text}`h100_1_year_rent_usd_per_gpu_hour:.2f`, above
+# {glue:text}`h100_1_year_breakeven_utilization_pct:.0f` %, and against Oracle's on-demand list price,
+# \${glue:text}`h100_on_demand_rent_usd_per_gpu_hour:.2f`, above
+# {glue:text}`h100_on_demand_breakeven_utilization_pct:.0f` %. A GB200 NVL72 GPU owned at
+# \${glue:text}`gb200_tco_usd_per_gpu_hour:.2f` beats SemiAnalysis's 3-year rental,
+# \${glue:text}`gb200_3_year_rent_usd_per_gpu_hour:.2f`, above
+# {glue:text}`gb200_3_year_breakeven_utilization_pct:.0f` % utilization. {numref}`fig-tco-market` draws
+# the two tables on one price scale.
+#
+# ```{glue:figure} fig_tco_market
+# :name: fig-tco-market
+# :alt: Two panels, H100 and GB200 NVL72, of dots on a logarithmic price axis: owners' costs in green and rental tiers in blue, each rental labelled with the utilization above which owning beats it, and a vertical line at the book's TCO.
+#
+# The book's cost of owning against SemiAnalysis's owners' costs and one rental price per tier.
+# ```
+#
+# The book's owner pays more than SemiAnalysis's, and every rental tier costs more than either: the
+# longer the commitment, the cheaper the rental and the higher the utilization owning needs to beat it.
+
+# %% [markdown]
+# ### Every dated rental price
+#
+# Cloud prices for an H100-hour have ranged widely since 2023. {numref}`fig-tco-rent-vs-own` sets
+# each dated price, oldest first, against the book's TCO of owning; a price below the line means a
+# provider with cheaper capital, older hardware already depreciated, or a price war.
+
+# %% tags=["remove-input"]
 glue_figure("fig_tco_rent_vs_own", figures.rent_vs_own(R))
 
 # %% [markdown]
-# {numref}`fig-tco-rent-vs-own` sets each dated rental price against the cost of owning.
-#
 # ```{glue:figure} fig_tco_rent_vs_own
 # :name: fig-tco-rent-vs-own
-# :alt: Horizontal bars of H100 rental price ranges by date from 2023 to 2026, falling over time, against a horizontal line at the TCO of owning.
+# :alt: Horizontal bars of H100 rental price ranges by date from 2023 to 2026, oldest at the top, each labelled with its provider and tier, against a vertical line at the book's TCO of owning.
 #
-# Rental prices fell from several times the cost of owning in 2023 to around it by late 2025.
+# Rental prices fell from several times the cost of owning in 2023 to near it by late 2025.
 # ```
 #
 # The range at one date is often as wide as the fall over the years, so which offer a renter takes
-# matters as much as when. The cheapest recent quotes sit near the owner's cost, which leaves owning
-# little cheaper than the best rentals.
+# matters as much as when. The full register, every accelerator, opens below.
+
+# %% tags=["remove-input"]
+display(figures.rental_registry(R))
+offer_table(R, "rental", R.tables["rental"], "every dated rental price, with its margin over the book's TCO")
 
 # %% [markdown]
 # ## How sure: P10, P50 and P90
 #
-# Prices, lives, rates and tariffs are not known exactly. Drawing them all within their ranges gives these bands for this chapter's headline numbers (the cost per token is for Llama 3.1 405B in BF16 on {glue:text}`llama31_405b_bf16_reference_gpus:,.0f` H100s).
+# Prices, lives, rates and tariffs are not known exactly. Drawing them all within their ranges gives these bands for this chapter's headline numbers (the cost per token is for Llama 3.1 405B in BF16 on {glue:text}`llama31_405b_bf16_reference_gpus:,.0f` H100s). Maintenance makes {glue:text}`maintenance_share_of_h100_tco_band_pct:.0f` % of the H100 TCO's band: holding its components at this build's values narrows the band from \${glue:text}`h100_tco_band_width_usd_per_gpu_hour:.2f` to \${glue:text}`h100_tco_band_width_without_maintenance_usd_per_gpu_hour:.2f` per GPU-hour.
 
 # %% tags=["remove-input"]
 display(Markdown(bands_table(R.tables["bands"], R["monte_carlo_draws_count"])))

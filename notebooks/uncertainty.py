@@ -151,8 +151,13 @@ glue("top_breakeven_driver", chapter.top_driver(R, "tornado_breakeven"))
 # largest swing comes from this input: {glue:text}`top_cost_driver`.
 # ```
 #
-# In this build the long bars are what a GPU costs to own and keep, not what it draws: better data on
-# maintenance, life and prices would narrow the cost band faster than a better tariff.
+# In this build the long bars are what a GPU costs to own, not what it draws: better data on life and
+# prices would narrow the cost band faster than a better tariff. Maintenance, built from the parts
+# that fail, is several bars (the warranty, the share of faults that swap a GPU, the part's price,
+# labour, spares); together they make {glue:text}`maintenance_share_of_h100_tco_band_pct:.0f` % of the
+# H100 TCO's P10-P90 band: held at this build's values, the band narrows from
+# \${glue:text}`h100_tco_band_width_usd_per_gpu_hour:.2f` to
+# \${glue:text}`h100_tco_band_width_without_maintenance_usd_per_gpu_hour:.2f` per GPU-hour.
 #
 # ```{glue:figure} fig_uncertainty_tornado_breakeven
 # :name: fig-uncertainty-tornado-breakeven

@@ -1,6 +1,6 @@
-"""The defaults issue 25 re-sourced stand on their own sources: the PUE, the load factor and the
-maintenance share equal the anchors they cite (data/cost_anchors.csv), their ranges are those
-anchors, none is a report's number, and SemiAnalysis's public owning costs sit beside the TCO."""
+"""The defaults issues 25 and 43 re-sourced stand on their own sources: the PUE, the load factor and
+the maintenance components (tested against their anchors in tests/test_maintenance.py) cite no
+report, their ranges are those anchors, and SemiAnalysis's public owning costs sit beside the TCO."""
 
 from __future__ import annotations
 
@@ -21,10 +21,13 @@ def span(param: str) -> tuple[float, float]:
     return float(row["low"]), float(row["high"])
 
 
-def test_the_three_defaults_cite_no_report():
-    for p in (d.PUE, d.LOAD_FACTOR, d.MAINTENANCE_FRAC_PER_YEAR):
+def test_the_resourced_defaults_cite_no_report():
+    ranged = load_table("distributions").set_index("param")
+    maintenance = (d.GPU_SWAP_SHARE, d.GPU_SHARE_OF_SERVER_PRICE, d.WARRANTY_YEARS, d.SWAP_PERSON_HOURS,
+                   d.TECHNICIAN_USD_PER_HOUR, d.SPARES_RESTOCK_DAYS)
+    for p in (d.PUE, d.LOAD_FACTOR, *maintenance):
         assert p.fact is None and p.source not in REPORT_SOURCES, p.name
-        assert load_table("distributions").set_index("param").loc[p.name, "source_id"] not in REPORT_SOURCES
+        assert ranged.loc[p.name, "source_id"] not in REPORT_SOURCES, p.name
 
 
 def test_pue_is_the_cloud_average_and_its_range_the_fleets():
@@ -42,19 +45,6 @@ def test_load_factor_is_the_measured_draw():
     range from the compute-intensive average (0.76) to the rated draw all year (1.0)."""
     assert d.LOAD_FACTOR.default == anchor("load_h100_node_llm_peak") == pytest.approx(8.4 / 10.2, abs=0.005)
     assert span("load_factor") == (anchor("load_h100_node_intensive_mean"), 1.0)
-
-
-def test_maintenance_is_metas_replacement_rate():
-    """9.1 %: Llama 3's 148 faulty GPUs and 72 HBM3 failures in 54 days on 16,384 GPUs, per GPU-year,
-    each at its whole share of capex; the TCO chapter derives it and the default equals it."""
-    tco = compute_section("tco")
-    assert tco["llama3_gpu_replacements_count"] == 148 + 72
-    assert tco["maintenance_from_replacements_frac_per_year"] == pytest.approx((148 + 72) / 16_384 * 365 / 54)
-    assert d.MAINTENANCE_FRAC_PER_YEAR.default == pytest.approx(tco["maintenance_from_replacements_frac_per_year"], abs=5e-4)
-    assert span("maintenance_frac_per_year") == (0.0, anchor("support_dgx_h100_list"))
-    # the range moves the H100's TCO both ways around the default
-    assert (tco["h100_tco_at_maintenance_low_usd_per_gpu_hour"] < tco["h100_tco_usd_per_gpu_hour"]
-            < tco["h100_tco_at_maintenance_high_usd_per_gpu_hour"])
 
 
 def test_semianalysis_owning_costs_beside_the_tco():

@@ -102,8 +102,12 @@ def test_a_parameter_of_a_needed_chapter_belongs():
     (["run", "capex", "-p", "h100_server_usd", "260000"], ("h100_server_usd", "h100_allin_usd")),
     (["run", "capex", "-p", "gb200_rack_usd", "5000000"], ("gb200_rack_usd", "gb200_allin_usd")),
     (["run", "opex", "-p", "tariff_usd_per_kwh", "0", "-p", "datacenter_usd_per_kw_month", "0",
-      "-p", "maintenance_frac_per_year", "0", "-p", "other_usd_per_gpu_month", "0"],
+      "-p", "maintenance_basis", "support contract", "-p", "support_frac_per_year", "0",
+      "-p", "other_usd_per_gpu_month", "0"],
      ("tariff_usd_per_kwh", "other_usd_per_gpu_month")),
+    # a warranty longer than the life it covers (issue 43), in each chapter that prices maintenance
+    (["run", "opex", "-p", "warranty_years", "5"], ("warranty_years", "useful_life_years")),
+    (["run", "tco", "-p", "useful_life_years", "2"], ("warranty_years", "useful_life_years")),
     (["run", "scaling", "-p", "strong_max_gpus", "2"], ("strong_max_gpus", "strong_model")),
     (["run", "downtime", "-p", "job_gpus", "2000000", "-p", "checkpoint_write_seconds", "3600"],
      ("job_gpus", "checkpoint_write_seconds")),

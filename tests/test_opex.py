@@ -1,21 +1,24 @@
 """Operating cost (:mod:`analysis.opex`): each item by hand, the defaults from public anchors
-(data/cost_anchors.csv) rather than the seed's unverifiable totals, and the implied-rate solve."""
+(data/cost_anchors.csv) rather than the seed's unverifiable totals, and the implied-rate solve.
+Maintenance's own build-up is tested in tests/test_maintenance.py."""
 
 import pytest
 
 from analysis import capex, opex
-from analysis.data.load import load_table, row
+from analysis.chapters import gpu_cost
+from analysis.data.load import load_table
 from analysis.params import defaults as d
+from analysis.params.parameters import Parameters
 
 H100_CAPEX = capex.per_gpu_usd(d.H100_ALLIN_USD.default, d.H100_GPUS_PER_SERVER.default)
 GB200_CAPEX = capex.per_gpu_usd(d.GB200_ALLIN_USD.default, d.GB200_GPUS_PER_RACK.default)
+DEFAULTS = Parameters({p.name: p.default for p in d.TCO_INPUTS})
 
 
-def _opex_month(it_w, capex_per_gpu, **over):
+def _opex_month(it_w, maintenance_usd, **over):
     kw = dict(it_w_per_gpu=it_w, pue=d.PUE.default, tariff_usd_per_kwh=d.TARIFF.default,
-              datacenter_usd_per_kw_month=d.DATACENTER_USD_PER_KW_MONTH.default, capex_usd_per_gpu=capex_per_gpu,
-              maintenance_frac_per_year=d.MAINTENANCE_FRAC_PER_YEAR.default,
-              other_usd_per_gpu_month=d.OTHER_USD_PER_GPU_MONTH.default)
+              datacenter_usd_per_kw_month=d.DATACENTER_USD_PER_KW_MONTH.default,
+              maintenance_usd_per_gpu_month=maintenance_usd, other_usd_per_gpu_month=d.OTHER_USD_PER_GPU_MONTH.default)
     return opex.opex_usd_per_gpu_month(**{**kw, **over})
 
 
@@ -33,27 +36,24 @@ def test_power_is_linear_in_tariff_and_pue():
 
 
 def test_defaults_come_from_public_anchors_not_the_seed():
-    """The datacenter rate is the midpoint of CBRE's $120-140 Northern Virginia wholesale rents; the
-    maintenance share is Meta's published GPU replacement rate at full price (9.1 %, between no cost
-    under warranty and the support contracts' 10-30 %; tests/test_default_sources.py derives it);
-    neither is calibrated. The seed's $249 / $359 (S09) are then far off: a check, not a target."""
+    """The datacenter rate is the midpoint of CBRE's $120-140 Northern Virginia wholesale rents;
+    maintenance is built from parts (tests/test_maintenance.py); none is calibrated to the seed."""
     anchors = load_table("cost_anchors").set_index("anchor_id")
     nova = anchors.loc["colo_nova_wholesale_2023"]
     assert d.DATACENTER_USD_PER_KW_MONTH.default == (nova["value"] + nova["value_high"]) / 2
-    support = anchors[anchors["param"] == "maintenance_frac_per_year"]
-    assert 0 < d.MAINTENANCE_FRAC_PER_YEAR.default < support["value"].min()
-    for p in (d.DATACENTER_USD_PER_KW_MONTH, d.MAINTENANCE_FRAC_PER_YEAR, d.OTHER_USD_PER_GPU_MONTH):
-        assert p.basis != "calibrated" and p.source != "seed_000"
-    h100 = _opex_month(d.H100_IT_W_PER_GPU.default, H100_CAPEX)
-    assert h100 == pytest.approx(1.389 * d.PUE.default * 730 * 0.078 + 180.57
-                                 + 31_250 * d.MAINTENANCE_FRAC_PER_YEAR.default / 12, rel=1e-5)
-    assert h100 > 2 * row("seed_numbers", "S09_h100_opex")["value"]
+    for p in (d.DATACENTER_USD_PER_KW_MONTH, d.OTHER_USD_PER_GPU_MONTH, *d.MAINTENANCE_INPUTS):
+        assert p.basis != "calibrated" and p.source != "seed_000", p.name
+    maintenance = gpu_cost.maintenance_usd_per_gpu_month(DEFAULTS, "h100")
+    h100 = _opex_month(d.H100_IT_W_PER_GPU.default, maintenance)
+    assert h100 == pytest.approx(1.389 * d.PUE.default * 730 * 0.078 + 180.57 + maintenance, rel=1e-5)
+    assert sum(gpu_cost.opex_items_usd_per_gpu_month(DEFAULTS, "h100").values()) == pytest.approx(h100)
 
 
 def test_implied_rates_solve_the_two_equations():
     rate, fraction = opex.implied_datacenter_and_maintenance((249, 359), (1389, 1833), (H100_CAPEX, GB200_CAPEX),
                                                              d.PUE.default, 0.078, 0)
-    assert _opex_month(1389, H100_CAPEX, datacenter_usd_per_kw_month=rate, maintenance_frac_per_year=fraction) == pytest.approx(249)
-    assert _opex_month(1833, GB200_CAPEX, datacenter_usd_per_kw_month=rate, maintenance_frac_per_year=fraction) == pytest.approx(359)
+    for it_w, capex_per_gpu, seed in ((1389, H100_CAPEX, 249), (1833, GB200_CAPEX, 359)):
+        maintenance = opex.maintenance_usd_per_gpu_month(capex_per_gpu, fraction)
+        assert _opex_month(it_w, maintenance, datacenter_usd_per_kw_month=rate) == pytest.approx(seed)
     # The seed's totals need a rent below every public rate found (the lowest: $90, NoVA 2022).
     assert rate < load_table("cost_anchors").query("param == 'datacenter_usd_per_kw_month'")["value"].min()

@@ -98,6 +98,25 @@ def band_frame(P, keys=None, *, tokens_per_s: float | None = None, rates: dict |
     return table.loc[keys]
 
 
+def band_width_held(P, key: str, held, *, tokens_per_s: float | None = None, rates: dict | None = None) -> dict:
+    """How much of the P10-P90 band of output ``key`` the inputs ``held`` make: the band with every
+    uncertain input drawn (the draws of :func:`band_frame`), and with the same draws but the
+    ``held`` inputs at ``P``'s values. Returns both bands' ``p10``/``p90``, ``width``/``width_held``
+    and ``share``, 1 - width_held / width: the part of the band those inputs account for."""
+    tokens = benchmarks.reference_tokens_per_s() if tokens_per_s is None else tokens_per_s
+    rates = reliability.llama3_rates() if rates is None else rates
+    drawn, scale = draws(P, P.mc_draws, P.mc_seed)
+    fixed = drawn.replace(**{name: getattr(P, name) for name in held})
+    out = {}
+    for tag, params in (("", drawn), ("_held", fixed)):
+        values = np.broadcast_to(evaluate(params, [key], mfu_scale=scale, tokens_per_s=tokens, rates=rates)[key],
+                                 (P.mc_draws,))
+        p10, p90 = np.quantile(values, [0.10, 0.90])
+        out.update({f"p10{tag}": float(p10), f"p90{tag}": float(p90), f"width{tag}": float(p90 - p10)})
+    out["share"] = 1.0 - out["width_held"] / out["width"]
+    return out
+
+
 def tornado_frame(P, output: str, *, tokens_per_s: float | None = None, rates: dict | None = None) -> pd.DataFrame:
     """One-at-a-time sensitivity of ``output`` to each uncertain input (:func:`analysis.uncertainty.tornado`)
     at the chapter's parameters ``P``; ``tokens_per_s`` and ``rates`` as for :func:`evaluate`."""

@@ -1,18 +1,18 @@
-"""The cost of one GPU, wired once: all-in capex per GPU, opex items per GPU-month, the capital
-charge and opex per used GPU-hour, and their sum, the TCO per GPU-hour, of an H100 (in its 8-GPU
-server) and a GB200 NVL72 GPU (in its 72-GPU rack).
+"""The cost of one GPU, wired once: all-in capex per GPU, maintenance built from its parts, opex
+items per GPU-month, the capital charge and opex per used GPU-hour, and their sum, the TCO per
+GPU-hour, of an H100 (in its 8-GPU server) and a GB200 NVL72 GPU (in its 72-GPU rack).
 
 The capex, opex and TCO chapters take their numbers from these functions, and so do the
 uncertainty bands (on arrays of drawn inputs, :mod:`analysis.chapters.bands`), the what-if grids
 and the planner: the chain from the parameters to a GPU-hour's price has this one wiring. Each
 function reads the parameters it needs from ``P`` by attribute (a chapter's
 :class:`~analysis.params.parameters.Parameters`); values may be numpy arrays. The arithmetic is in the domain
-modules :mod:`analysis.capex`, :mod:`analysis.opex` and :mod:`analysis.tco`.
+modules :mod:`analysis.capex`, :mod:`analysis.maintenance`, :mod:`analysis.opex` and :mod:`analysis.tco`.
 """
 
 from __future__ import annotations
 
-from analysis import capex, opex, tco
+from analysis import capex, maintenance, opex, tco
 
 SYSTEMS = ("h100", "gb200")
 
@@ -41,6 +41,60 @@ def it_w_per_gpu(P, system: str):
     return P.h100_it_w_per_gpu if system == "h100" else P.gb200_it_w_per_gpu
 
 
+def server_usd_per_gpu(P, system: str):
+    """Server (H100) or rack (GB200 NVL72) price per GPU, networking and storage excluded [USD]."""
+    _check(system)
+    server = P.h100_server_usd if system == "h100" else P.gb200_rack_usd
+    return capex.per_gpu_usd(server, gpus_per_system(P, system))
+
+
+def fault_ratio(P, system: str):
+    """The system's fault rate per GPU against Llama 3's H100s: 1 for the H100, ``gb200_gpu_fault_ratio``."""
+    _check(system)
+    return 1.0 if system == "h100" else P.gb200_gpu_fault_ratio
+
+
+def gpu_part_usd(P, system: str):
+    """Price of one replacement GPU [USD]: ``gpu_share_of_server_price`` of the server price per GPU."""
+    return server_usd_per_gpu(P, system) * P.gpu_share_of_server_price
+
+
+def gpu_swaps_per_gpu_year(P, system: str):
+    """GPUs swapped per GPU-year: Llama 3's GPU faults x ``gpu_swap_share`` (x GB200's fault ratio)."""
+    return maintenance.llama3_fault_rates()["gpu"] * P.gpu_swap_share * fault_ratio(P, system)
+
+
+def maintenance_build_up_usd_per_gpu_month(P, system: str) -> dict:
+    """Maintenance on the parts basis, item by item, per GPU-month [USD]: GPUs and other parts
+    bought outside the warranty, the labour of every swap, and the spares pool's capital charge."""
+    gpu_swaps = gpu_swaps_per_gpu_year(P, system)
+    other_swaps, other_usd = maintenance.other_parts_per_gpu_year(fault_ratio(P, system))
+    part = gpu_part_usd(P, system)
+    unwarranted = maintenance.out_of_warranty_frac(P.useful_life_years, P.warranty_years)
+    crf = capex.capital_recovery_factor(P.cost_of_capital, P.useful_life_years)
+    spares = maintenance.spares_pool_gpus_per_gpu(gpu_swaps, P.spares_restock_days)
+    per_year = {
+        "GPUs replaced": maintenance.parts_usd_per_gpu_year(gpu_swaps, part, unwarranted),
+        "other parts": other_usd * unwarranted,
+        "labour": maintenance.labour_usd_per_gpu_year(gpu_swaps + other_swaps, P.swap_person_hours,
+                                                      P.technician_usd_per_hour),
+        "spares pool": maintenance.spares_usd_per_gpu_year(spares, part, crf),
+    }
+    return {item: usd / 12 for item, usd in per_year.items()}
+
+
+def support_contract_usd_per_gpu_month(P, system: str):
+    """Maintenance as a vendor's support contract per GPU-month [USD] (``support_frac_per_year``)."""
+    return maintenance.support_contract_usd_per_gpu_year(server_usd_per_gpu(P, system), P.support_frac_per_year) / 12
+
+
+def maintenance_usd_per_gpu_month(P, system: str):
+    """Maintenance per GPU-month [USD] on ``maintenance_basis``: the parts build-up or the contract."""
+    if P.maintenance_basis == "support contract":
+        return support_contract_usd_per_gpu_month(P, system)
+    return sum(maintenance_build_up_usd_per_gpu_month(P, system).values())
+
+
 def capex_usd_per_gpu_hour(P, system: str):
     """Capital charge per used GPU-hour [USD]: capex per GPU x capital recovery factor over the
     useful life, spread over the hours in use."""
@@ -52,7 +106,7 @@ def opex_items_usd_per_gpu_month(P, system: str) -> dict:
     """Each opex item per GPU-month [USD] (power, datacenter, maintenance and support, other)."""
     return opex.opex_items_usd_per_gpu_month(
         it_w_per_gpu(P, system), P.pue, P.tariff_usd_per_kwh, P.datacenter_usd_per_kw_month,
-        capex_usd_per_gpu(P, system), P.maintenance_frac_per_year, P.other_usd_per_gpu_month)
+        maintenance_usd_per_gpu_month(P, system), P.other_usd_per_gpu_month)
 
 
 def system_costs(P, system: str) -> dict:

@@ -1,10 +1,12 @@
 """Opex chapter: what an H100 and a GB200 NVL72 GPU cost to run per month, item by item, from
-independent public rates (data/cost_anchors.csv); what the seed's unverifiable totals would require
-of those rates (a check, not an input); and how opex moves with tariff and PUE.
+independent public rates (data/cost_anchors.csv); maintenance built from its parts (failed GPUs
+and other parts at their own prices outside the warranty, labour, spares) beside the 9.1 % of
+capex it replaced and a vendor's support contract; what the seed's unverifiable totals would
+require of those rates (a check, not an input); and how opex moves with tariff and PUE.
 
-The item functions and the implied-rate solve are in :mod:`analysis.opex`; the items of each system
-come from :mod:`analysis.chapters.gpu_cost`, the one wiring of a GPU's cost that the capex and TCO
-chapters use too.
+The item functions and the implied-rate solve are in :mod:`analysis.opex`, maintenance's in
+:mod:`analysis.maintenance`; the items of each system come from :mod:`analysis.chapters.gpu_cost`,
+the one wiring of a GPU's cost that the capex and TCO chapters use too.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import hardware, opex
+from analysis import hardware, maintenance, opex
 from analysis.chapters import ChapterResults, gpu_cost
 from analysis.data.load import fact, load_table, row
 
@@ -22,6 +24,9 @@ SYSTEMS = {"h100": ("H100", "h100_sxm"), "gb200": ("GB200 NVL72", "gb200_nvl72")
 SEED_TARGETS = {"h100": "S09_h100_opex", "gb200": "S09_gb200_opex"}
 # Tariffs drawn in the opex-against-tariff figure, as multiples of this build's tariff.
 TARIFF_RANGE_MULTIPLE = 3.0
+# The parameters whose public anchors (data/cost_anchors.csv) the chapter lists.
+ANCHOR_PARAMS = ("datacenter_usd_per_kw_month", "gpu_share_of_server_price", "gpu_swap_share", "warranty_years",
+                 "swap_person_hours", "technician_usd_per_hour", "spares_restock_days", "support_frac_per_year")
 
 
 def items_frame(P) -> pd.DataFrame:
@@ -71,21 +76,79 @@ def compute(P, upstream) -> ChapterResults:
     res.add("gb200_to_h100_capex_ratio", gpu_cost.capex_usd_per_gpu(P, "gb200") / gpu_cost.capex_usd_per_gpu(P, "h100"),
             "ratio", "GB200 / H100 all-in capex per GPU")
     _rates(P, res)
+    res.add_table("maintenance", maintenance_frame(P, res))
     _seed_check(P, res)
     res.add_table("vs_tariff", vs_tariff_frame(P))
     return res
 
 
 def anchors_frame() -> pd.DataFrame:
-    """The independent public figures behind the datacenter rate and the maintenance share."""
+    """The independent public figures behind the datacenter rate and the maintenance components."""
     anchors = load_table("cost_anchors")
-    return anchors[anchors["param"].isin(["datacenter_usd_per_kw_month", "maintenance_frac_per_year"])].reset_index(drop=True)
+    anchors = anchors[anchors["param"].isin(ANCHOR_PARAMS)].copy()
+    anchors["order"] = anchors["param"].map({p: i for i, p in enumerate(ANCHOR_PARAMS)})
+    return anchors.sort_values("order", kind="stable").drop(columns="order").reset_index(drop=True)
+
+
+# The maintenance build-up's items (gpu_cost.maintenance_build_up_usd_per_gpu_month) and their key stems.
+BUILD_UP_KEYS = {"GPUs replaced": "gpus_replaced", "other parts": "other_parts", "labour": "labour",
+                 "spares pool": "spares"}
+
+
+def maintenance_frame(P, res: ChapterResults) -> pd.DataFrame:
+    """Maintenance per GPU-month of each system: the build-up item by item and its total (the
+    basis this build uses marked), a vendor's support contract, and the book's earlier default (a
+    share of all-in capex a year) the build-up replaced, one row each."""
+    rows = []
+    for name, (label, _) in SYSTEMS.items():
+        items = gpu_cost.maintenance_build_up_usd_per_gpu_month(P, name)
+        for item, usd in items.items():
+            res.add(f"{name}_maintenance_{BUILD_UP_KEYS[item]}_usd_per_gpu_month", usd, "USD per GPU-month",
+                    f"{label} maintenance: {item}")
+        parts = res.add(f"{name}_maintenance_parts_basis_usd_per_gpu_month", sum(items.values()), "USD per GPU-month",
+                        f"{label} maintenance built from its parts")
+        contract = res.add(f"{name}_support_contract_usd_per_gpu_month",
+                           gpu_cost.support_contract_usd_per_gpu_month(P, name), "USD per GPU-month",
+                           f"{label} maintenance as a vendor's support contract")
+        earlier = res.add(f"{name}_maintenance_earlier_default_usd_per_gpu_month",
+                          opex.maintenance_usd_per_gpu_month(gpu_cost.capex_usd_per_gpu(P, name),
+                                                             maintenance.earlier_default_frac_per_year()),
+                          "USD per GPU-month", f"{label} maintenance at the book's earlier default (a share of capex)")
+        res.add(f"{name}_maintenance_without_warranty_usd_per_gpu_month",
+                sum(gpu_cost.maintenance_build_up_usd_per_gpu_month(P.replace(warranty_years=0.0), name).values()),
+                "USD per GPU-month", f"{label} maintenance built from its parts with no warranty")
+        res.add(f"{name}_gpu_part_usd", gpu_cost.gpu_part_usd(P, name), "USD", f"{label}: price of a replacement GPU")
+        res.add(f"{name}_gpu_swaps_per_gpu_year_pct", gpu_cost.gpu_swaps_per_gpu_year(P, name) * 100, "percent per year",
+                f"{label}: GPUs swapped per GPU-year")
+        rows += [{"system": name, "item": item, "usd_per_gpu_month": usd, "basis": "parts"} for item, usd in items.items()]
+        rows += [{"system": name, "item": "total, parts", "usd_per_gpu_month": parts, "basis": "parts"},
+                 {"system": name, "item": "support contract", "usd_per_gpu_month": contract, "basis": "support contract"},
+                 {"system": name, "item": "earlier default", "usd_per_gpu_month": earlier, "basis": "earlier default"}]
+    rates = maintenance.llama3_fault_rates()
+    res.add("llama3_gpu_faults_per_gpu_year_pct", rates["gpu"] * 100, "percent per year",
+            "Llama 3's GPU faults (every GPU-category interruption) per GPU-year")
+    res.add("gpu_swap_share_pct", P.gpu_swap_share * 100, "percent", "Share of GPU faults that end in a swap")
+    res.add("gpu_share_of_server_price_pct", P.gpu_share_of_server_price * 100, "percent",
+            "A replacement GPU's share of the server price per GPU")
+    res.add("warranty_years", P.warranty_years, "years", "Years under the OEM's warranty")
+    res.add("useful_life_years", P.useful_life_years, "years", "Useful life")
+    res.add("out_of_warranty_pct", maintenance.out_of_warranty_frac(P.useful_life_years, P.warranty_years) * 100,
+            "percent", "Share of the useful life outside the warranty")
+    res.add("swap_person_hours", P.swap_person_hours, "person-hours", "Technician time per swap")
+    res.add("technician_usd_per_hour", P.technician_usd_per_hour, "USD per person-hour", "Technician rate")
+    res.add("spares_restock_days", P.spares_restock_days, "days", "Days to restock a spare")
+    res.add("support_pct_per_year", P.support_frac_per_year * 100, "percent per year",
+            "Support contract, share of the server price a year")
+    res.add("earlier_default_maintenance_pct_per_year", maintenance.earlier_default_frac_per_year() * 100,
+            "percent per year", "The book's earlier maintenance default, share of all-in capex a year")
+    res.add("h100_maintenance_vs_earlier_default_pct",
+            res["h100_maintenance_usd_per_gpu_month"] / res["h100_maintenance_earlier_default_usd_per_gpu_month"] * 100,
+            "percent", "H100 maintenance of this build as a share of the earlier default's")
+    return pd.DataFrame(rows)
 
 
 def _rates(P, res: ChapterResults) -> None:
-    """This build's two rates and the range of the public anchors around them."""
-    res.add("maintenance_pct_per_year", P.maintenance_frac_per_year * 100, "percent per year",
-            "Maintenance and support, share of capex (this build)")
+    """This build's datacenter rate and the range of the public anchors around it."""
     res.add("datacenter_usd_per_kw_month", P.datacenter_usd_per_kw_month, "USD per kW-month",
             "Datacenter rate (this build)")
     anchors = res.add_table("anchors", anchors_frame())

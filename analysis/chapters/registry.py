@@ -41,7 +41,7 @@ class Section:
 # a chapter that calls the planner declares all of them, so the build lets its kernel read them.
 PLANNER_TABLES = ("backtest_runs", "models", "gpus", "benchmarks", "distributions", "llama3_interruptions", "reliability_facts",
                   "cloud_prices", "grid_carbon", "system_power", "accelerators", "report_facts", "job_failures",
-                  "sources")
+                  "sources", "maintenance_parts")
 
 CHAPTERS: tuple[Section, ...] = (
     Section(
@@ -92,30 +92,29 @@ CHAPTERS: tuple[Section, ...] = (
         name="opex",
         title="Opex: what an H100 and a GB200 GPU cost to run",
         question="What does a GPU cost per month in power, datacenter space, maintenance and other items?",
+        # the life and the cost of capital set the warranty's share of the life and the spares pool's charge
         params=(d.H100_ALLIN_USD, d.H100_GPUS_PER_SERVER, d.GB200_ALLIN_USD, d.GB200_GPUS_PER_RACK,
                 d.H100_IT_W_PER_GPU, d.GB200_IT_W_PER_GPU, d.PUE, d.TARIFF, d.DATACENTER_USD_PER_KW_MONTH,
-                d.MAINTENANCE_FRAC_PER_YEAR, d.OTHER_USD_PER_GPU_MONTH),
-        tables=("gpus", "report_facts", "claims", "seed_numbers", "cost_anchors"),
+                *d.MAINTENANCE_INPUTS, d.USEFUL_LIFE_YEARS, d.COST_OF_CAPITAL, d.OTHER_USD_PER_GPU_MONTH),
+        tables=("gpus", "report_facts", "claims", "seed_numbers", "cost_anchors", "llama3_interruptions",
+                "reliability_facts", "maintenance_parts"),
         headline=("h100_opex_usd_per_gpu_month", "gb200_opex_usd_per_gpu_month", "gb200_to_h100_opex_ratio"),
-        figures=("fig-opex-breakdown", "fig-opex-vs-tariff"),
+        figures=("fig-opex-breakdown", "fig-opex-maintenance", "fig-opex-vs-tariff"),
     ),
     Section(
         name="tco",
         title="TCO: dollars per GPU-hour and per million tokens",
         question="What does a GPU-hour and a million training tokens cost, what speed-up must GB200 deliver, "
                  "and how does owning compare with renting?",
-        params=(d.H100_ALLIN_USD, d.H100_GPUS_PER_SERVER, d.GB200_ALLIN_USD, d.GB200_GPUS_PER_RACK,
-                d.USEFUL_LIFE_YEARS, d.COST_OF_CAPITAL, d.UTILIZATION, d.H100_IT_W_PER_GPU, d.GB200_IT_W_PER_GPU,
-                d.PUE, d.TARIFF, d.DATACENTER_USD_PER_KW_MONTH, d.MAINTENANCE_FRAC_PER_YEAR,
-                d.OTHER_USD_PER_GPU_MONTH, d.LOCAL_GPU_HOUR_USD),
+        params=(*d.TCO_INPUTS, d.LOCAL_GPU_HOUR_USD),
         tables=("distributions", "llama3_interruptions", "reliability_facts", "benchmarks", "models", "gpus",
                 "cloud_prices", "report_facts", "claims", "measured", "seed_numbers", "cost_anchors",
-                "owning_cost_anchors"),
+                "owning_cost_anchors", "maintenance_parts", "sources"),
         needs=("uncertainty",),  # the P10-P90 bands of its headline costs
         headline=("h100_tco_usd_per_gpu_hour", "gb200_tco_usd_per_gpu_hour", "gb200_breakeven_speedup",
                   "gpt3_175b_fp8_usd_per_million_tokens", "llama31_405b_bf16_usd_per_million_tokens",
                   "llama31_405b_bf16_cost_15t_tokens_usd"),
-        figures=("fig-tco-breakeven", "fig-tco-rent-vs-own"),
+        figures=("fig-tco-breakeven", "fig-tco-market", "fig-tco-rent-vs-own"),
     ),
     Section(
         name="benchmarks",
@@ -230,10 +229,9 @@ CHAPTERS: tuple[Section, ...] = (
                  "drive them?",
         params=(*d.TCO_INPUTS, d.HOUSEHOLD_KWH_PER_YEAR, d.JOB_GPUS, d.CHECKPOINT_WRITE_SECONDS,
                 d.FAILURE_DETECTION_MINUTES, d.RESTART_MINUTES, d.H100_REPAIR_HOURS, d.GB200_REPAIR_HOURS,
-                d.GB200_BLAST_RADIUS_GPUS, d.GB200_NVLINK_FAULTS_PER_RACK_MONTH, d.GB200_GPU_FAULT_RATIO,
-                d.MC_DRAWS, d.MC_SEED),
+                d.GB200_BLAST_RADIUS_GPUS, d.GB200_NVLINK_FAULTS_PER_RACK_MONTH, d.MC_DRAWS, d.MC_SEED),
         tables=("distributions", "benchmarks", "models", "gpus", "llama3_interruptions", "reliability_facts",
-                "report_facts"),
+                "report_facts", "maintenance_parts"),
         headline=("llama31_405b_bf16_usd_per_million_tokens_p10", "llama31_405b_bf16_usd_per_million_tokens_p50",
                   "llama31_405b_bf16_usd_per_million_tokens_p90", "gb200_breakeven_speedup_p10",
                   "gb200_breakeven_speedup_p50", "gb200_breakeven_speedup_p90",
@@ -246,7 +244,7 @@ CHAPTERS: tuple[Section, ...] = (
         question="How do the headline costs, joules and break-even move between the shipped scenarios: "
                  "cheap or expensive power, a neocloud buyer, a mature GB200?",
         tables=("benchmarks", "models", "gpus", "llama3_interruptions", "reliability_facts", "report_facts",
-                "sources"),
+                "sources", "maintenance_parts"),
         files=("data/scenarios/*.yaml",),
         headline=("scenarios_shipped_count",),
         figures=("fig-scenarios-compare",),

@@ -1,8 +1,10 @@
 """TCO chapter: dollars per GPU-hour of H100 and GB200 NVL72 from independent public inputs, the
 speed-up GB200 needs, how far that lands from the report's $1.42 basis and ~1.6x ratio (and what
-cost of capital would close the gap), dollars per million training tokens for every benchmark row
-(at the book's TCO, and at the report's $1.42 to check its arithmetic), renting against owning,
-the P10-P90 bands, and the reader's own measured device.
+cost of capital would close the gap), what maintenance built from its parts does to the TCO,
+dollars per million training tokens for every benchmark row (at the book's TCO, and at the
+report's $1.42 to check its arithmetic), the owner's cost held against the market (owners' costs
+and rental tiers, the margin a renter pays and the utilization at which owning costs what each
+rental does), the P10-P90 bands, and the reader's own measured device.
 
 Other chapters read ``h100_tco_usd_per_gpu_hour``, ``gb200_tco_usd_per_gpu_hour`` (USD per
 GPU-hour) and ``gb200_breakeven_speedup`` (ratio) from ``upstream["tco"]``. The cost chain is
@@ -14,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import costs, opex, tco
+from analysis import costs, maintenance, prices, tco
 from analysis.benchmarks import REFERENCE_RUN, load_benchmarks, pick
 from analysis.chapters import ChapterResults, gpu_cost, read_bands
 from analysis.data.load import fact, framing, load_table, row
@@ -33,10 +35,12 @@ OPEX_MULTIPLES = (0.75, 1.0, 1.25)
 # Benchmark rows priced by name (the report's own cost figures, A22-A35).
 GPT3_FP8 = {"publisher": "SemiAnalysis", "model_id": "gpt3_175b", "precision": "fp8"}
 LLAMA31_405B_BF16_2304 = {**REFERENCE_RUN, "precision": "bf16"}  # the book's reference run
-# Llama 3's faults that take a GPU out to be swapped (Meta, Table 5): the GPU itself and its HBM3,
-# which sits on the GPU's package. SRAM, system-processor, thermal and data-corruption faults are
-# often cleared by a reset or a firmware update, so they are left out.
-REPLACED_COMPONENTS = ("Faulty GPU", "GPU HBM3 memory")
+# The rental tiers of the price ladder (analysis.prices) the owner's cost is held against, longest
+# commitment first.
+MARKET_TIERS = ("3-year", "1-year", "neocloud list", "on-demand")
+# The maintenance parameters whose sourced ranges (data/distributions.csv) bound the maintenance bill.
+MAINTENANCE_RANGED = ("gpu_swap_share", "gpu_share_of_server_price", "warranty_years", "swap_person_hours",
+                      "technician_usd_per_hour", "spares_restock_days")
 
 
 def _per_gpu_hour(P, res: ChapterResults) -> dict[str, dict[str, float]]:
@@ -191,22 +195,23 @@ def breakeven_frame(P, systems: dict, res: ChapterResults) -> pd.DataFrame:
 
 def rental_frame(res: ChapterResults) -> pd.DataFrame:
     """Dated rental price snapshots with the margin each implies over this build's TCO (the owning
-    tiers of the price ladder are not rentals, so they are left out)."""
-    prices = load_table("cloud_prices")
-    prices = prices[~prices["tier"].str.startswith("owning")].reset_index(drop=True)
+    tiers of the price ladder are not rentals, so they are left out), by accelerator, oldest first."""
+    rentals = load_table("cloud_prices")
+    rentals = rentals[~rentals["tier"].str.startswith("owning")]
     tco_by_gpu = {GPU_IDS[name]: res[f"{name}_tco_usd_per_gpu_hour"] for name in LABELS}
-    prices["tco_usd_per_gpu_hour"] = prices["gpu_id"].map(tco_by_gpu)
-    prices["margin_low"] = tco.rental_margin(prices["low_usd_per_gpu_hour"], prices["tco_usd_per_gpu_hour"])
-    prices["margin_high"] = tco.rental_margin(prices["high_usd_per_gpu_hour"], prices["tco_usd_per_gpu_hour"])
-    return prices
+    rentals = rentals.assign(tco_usd_per_gpu_hour=rentals["gpu_id"].map(tco_by_gpu))
+    rentals["margin_low"] = tco.rental_margin(rentals["low_usd_per_gpu_hour"], rentals["tco_usd_per_gpu_hour"])
+    rentals["margin_high"] = tco.rental_margin(rentals["high_usd_per_gpu_hour"], rentals["tco_usd_per_gpu_hour"])
+    return rentals.sort_values(["gpu_id", "period", "date", "low_usd_per_gpu_hour", "snapshot_id"]).reset_index(drop=True)
 
 
 def _rental_margins(prices: pd.DataFrame, res: ChapterResults) -> None:
-    latest = prices[prices["gpu_id"] == GPU_IDS["h100"]].sort_values("period").iloc[-1]
+    latest = prices[prices["gpu_id"] == GPU_IDS["h100"]].sort_values(["period", "date"], kind="stable").iloc[-1]
+    where = f"{latest['provider']}'s {latest['tier']} price of {latest['period']}"
     res.add("h100_latest_rental_margin_low_frac", latest["margin_low"], "fraction",
-            f"Rental margin at the low end of {latest['snapshot_id']}")
+            f"Rental margin over the book's TCO at the low end of {where}")
     res.add("h100_latest_rental_margin_high_frac", latest["margin_high"], "fraction",
-            f"Rental margin at the high end of {latest['snapshot_id']}")
+            f"Rental margin over the book's TCO at the high end of {where}")
 
 
 def _measured(P, res: ChapterResults) -> None:
@@ -224,28 +229,92 @@ def _measured(P, res: ChapterResults) -> None:
                 "Cost of model compute, measured device / H100 on Llama 3.1 405B")
 
 
-def _maintenance(P, res: ChapterResults) -> None:
-    """Maintenance from a hyperscaler's disclosed repair rate (the default's derivation), and what
-    the ends of its sourced range do to the H100's TCO."""
-    faults = load_table("llama3_interruptions").set_index("component")
-    replaced = float(faults.loc[list(REPLACED_COMPONENTS), "count"].sum())
-    gpus, days = (float(row("reliability_facts", k)["value"]) for k in ("llama3_gpus", "llama3_snapshot_days"))
-    res.add("llama3_gpus", gpus, "GPUs", "H100s in Llama 3 405B's pre-training job")
-    res.add("llama3_snapshot_days", days, "days", "Days of Llama 3's snapshot whose interruptions Meta counted")
-    res.add("llama3_gpu_replacements_count", replaced, "count",
-            "GPUs Llama 3's snapshot replaced (faulty GPUs and HBM3 failures)")
-    res.add("maintenance_from_replacements_frac_per_year", opex.replacement_frac_per_year(replaced, gpus, days),
-            "fraction of capex per year", "Llama 3's GPU replacements per GPU-year, each at its whole share of capex")
-    res.add("maintenance_frac_per_year", P.maintenance_frac_per_year, "fraction of capex per year",
-            "Maintenance share of capex per year (parameter)")
-    low, high = (float(load_table("distributions").set_index("param").loc["maintenance_frac_per_year", end])
-                 for end in ("low", "high"))
-    for end, share in (("low", low), ("high", high)):
-        res.add(f"maintenance_{end}_pct_per_year", share * 100, "percent per year",
-                f"Maintenance share at the {end} end of its sourced range")
+def _maintenance(P, systems: dict, res: ChapterResults) -> None:
+    """What maintenance built from its parts (the opex chapter's build-up) does to the H100's TCO:
+    its share, the TCO at the book's earlier share-of-capex default (9.1 %), on a support contract, with
+    no warranty, and with every maintenance component at the cheap or the dear end of its range."""
+    hours = HOURS_PER_MONTH * P.utilization
+    h100 = systems["h100"]
+    month = gpu_cost.maintenance_usd_per_gpu_month(P, "h100")
+    res.add("h100_maintenance_usd_per_gpu_hour", month / hours, "USD per GPU-hour", "H100 maintenance per GPU-hour")
+    res.add("h100_maintenance_share_of_tco_pct", month / hours / h100["tco_usd_per_gpu_hour"] * 100, "percent",
+            "Maintenance's share of the H100's TCO")
+    earlier = maintenance.earlier_default_frac_per_year()
+    res.add("earlier_default_maintenance_pct_per_year", earlier * 100, "percent per year",
+            "The book's earlier maintenance default: Llama 3's GPU and HBM3 faults at the whole all-in capex")
+    earlier_month = h100["capex_usd_per_gpu"] * earlier / 12
+    res.add("h100_tco_at_earlier_maintenance_usd_per_gpu_hour", h100["tco_usd_per_gpu_hour"] + (earlier_month - month) / hours,
+            "USD per GPU-hour", "H100 TCO with the earlier maintenance default (a share of capex)")
+    res.add("h100_tco_with_support_contract_usd_per_gpu_hour",
+            gpu_cost.tco_usd_per_gpu_hour(P.replace(maintenance_basis="support contract"), "h100"), "USD per GPU-hour",
+            "H100 TCO with maintenance as a vendor's support contract at list")
+    res.add("h100_tco_without_warranty_usd_per_gpu_hour", gpu_cost.tco_usd_per_gpu_hour(P.replace(warranty_years=0.0), "h100"),
+            "USD per GPU-hour", "H100 TCO with no warranty: every failed part bought")
+    ranges = load_table("distributions").set_index("param").loc[list(MAINTENANCE_RANGED), ["low", "high"]]
+    ends = {name: [gpu_cost.tco_usd_per_gpu_hour(P.replace(**{name: float(v)}), "h100") for v in r]
+            for name, r in ranges.iterrows()}
+    for end, extreme in (("low", min), ("high", max)):
+        chosen = {name: float(ranges.loc[name].iloc[values.index(extreme(values))]) for name, values in ends.items()}
         res.add(f"h100_tco_at_maintenance_{end}_usd_per_gpu_hour",
-                gpu_cost.tco_usd_per_gpu_hour(P.replace(maintenance_frac_per_year=share), "h100"),
-                "USD per GPU-hour", f"H100 TCO with maintenance at the {end} end of its range")
+                gpu_cost.tco_usd_per_gpu_hour(P.replace(**chosen), "h100"), "USD per GPU-hour",
+                f"H100 TCO with every maintenance component at the {'cheap' if end == 'low' else 'dear'} end of its range")
+
+
+def market_frame(P, res: ChapterResults) -> pd.DataFrame:
+    """The book's owner's cost of each system beside what the market shows for the same GPU, one
+    row per figure: the owners' costs (the book's TCO, SemiAnalysis's registry, the report's
+    $1.42 for the H100) and the rental tiers of the price ladder (:data:`MARKET_TIERS`), each
+    rental with the margin a renter pays over the book's TCO and the utilization at which owning
+    costs what it does (:func:`analysis.tco.breakeven_utilization`, from the TCO at full use)."""
+    ladder = prices.cloud_ladder()
+    registry = load_table("owning_cost_anchors").query("basis == 'hyperscaler_owning'").set_index("gpu_id")
+    rows = []
+    for name, gpu_id in GPU_IDS.items():
+        book = res[f"{name}_tco_usd_per_gpu_hour"]
+        full = gpu_cost.tco_usd_per_gpu_hour(P.replace(utilization=1.0), name)
+        base = {"system": name, "gpu_id": gpu_id}
+        rows.append({**base, "kind": "owning", "figure": "the book's TCO", "usd_per_gpu_hour": book,
+                     "low": book, "high": book, "period": "", "evidence": "the book's model", "source_ids": ""})
+        rows.append({**base, "kind": "owning", "figure": "SemiAnalysis's owning cost (its registry)",
+                     "usd_per_gpu_hour": registry.loc[gpu_id, "owning_usd_per_gpu_hour"],
+                     "low": registry.loc[gpu_id, "owning_usd_per_gpu_hour"],
+                     "high": registry.loc[gpu_id, "owning_usd_per_gpu_hour"], "period": registry.loc[gpu_id, "model_date"],
+                     "evidence": "model value", "source_ids": registry.loc[gpu_id, "source_id"]})
+        if name == "h100":
+            basis = fact("A13_h100_usd_per_gpu_hour")
+            rows.append({**base, "kind": "owning", "figure": "the report's owner's TCO (A13)", "usd_per_gpu_hour": basis,
+                         "low": basis, "high": basis, "period": "2025", "evidence": "report", "source_ids": "sa_gb200_2025"})
+        for tier in MARKET_TIERS:
+            hit = ladder[(ladder["gpu_id"] == gpu_id) & (ladder["tier"] == tier)]
+            if hit.empty:
+                continue
+            r = hit.iloc[0]
+            rows.append({**base, "kind": "rental", "figure": tier, "usd_per_gpu_hour": r["usd_per_gpu_hour"],
+                         "low": r["low"], "high": r["high"], "period": r["period"], "evidence": r["evidence"],
+                         "source_ids": r["source_ids"]})
+        for row_ in rows:
+            if row_["system"] == name:
+                row_["margin_over_book_tco"] = tco.rental_margin(row_["usd_per_gpu_hour"], book)
+                row_["breakeven_utilization"] = (tco.breakeven_utilization(full, row_["usd_per_gpu_hour"])
+                                                 if row_["kind"] == "rental" else float("nan"))
+    return pd.DataFrame(rows)
+
+
+def _market(P, res: ChapterResults) -> pd.DataFrame:
+    """The market table and, for the prose and the verdict, each H100 and GB200 rental tier's
+    margin and break-even utilization, and the owners' costs against the book's."""
+    frame = res.add_table("market", market_frame(P, res))
+    slug = {"3-year": "3_year", "1-year": "1_year", "neocloud list": "neocloud_list", "on-demand": "on_demand"}
+    for r in frame[frame["kind"] == "rental"].itertuples():
+        label, key = LABELS[r.system], f"{r.system}_{slug[r.figure]}"
+        res.add(f"{key}_rent_usd_per_gpu_hour", r.usd_per_gpu_hour, "USD per GPU-hour", f"{label} rental, {r.figure} tier")
+        res.add(f"{key}_renter_margin_pct", r.margin_over_book_tco * 100, "percent",
+                f"{label}: margin a renter pays over the book's TCO, {r.figure} tier")
+        res.add(f"{key}_breakeven_utilization_pct", r.breakeven_utilization * 100, "percent",
+                f"{label}: utilization at which owning costs the {r.figure} rental")
+    res.add("h100_tco_vs_report_owner_pct", (res["h100_tco_usd_per_gpu_hour"] / fact("A13_h100_usd_per_gpu_hour") - 1) * 100,
+            "percent", "The book's H100 TCO against the report's owner's $1.42 (A13)")
+    return frame
 
 
 def owning_anchors_frame(res: ChapterResults) -> pd.DataFrame:
@@ -287,7 +356,7 @@ def compute(P, upstream) -> ChapterResults:
     systems = _per_gpu_hour(P, res)
     res.add_table("per_gpu_hour", per_gpu_hour_frame(res))
     _owning_anchors(P, res)
-    _maintenance(P, res)
+    _maintenance(P, systems, res)
     with aside():  # the report's $1.42 and ~1.6x beside the book's: they feed nothing computed after
         _against_report(P, systems, res)
         res.add_table("a13_check", a13_check_frame(P, systems))
@@ -299,8 +368,12 @@ def compute(P, upstream) -> ChapterResults:
         _report_basis_costs(bench, res)
     res.add_table("breakeven", breakeven_frame(P, systems, res))
     _rental_margins(res.add_table("rental", rental_frame(res)), res)
+    with aside():  # the market's prices beside the book's owner's cost: a check, feeding nothing computed after
+        _market(P, res)
     res.add_table("bands", read_bands(upstream["uncertainty"], BAND_KEYS))
-    q = upstream["uncertainty"].quantities["monte_carlo_draws_count"]
-    res.add("monte_carlo_draws_count", q.value, q.unit, q.label)
+    for key in ("monte_carlo_draws_count", "maintenance_share_of_h100_tco_band_pct",
+                "h100_tco_band_width_usd_per_gpu_hour", "h100_tco_band_width_without_maintenance_usd_per_gpu_hour"):
+        q = upstream["uncertainty"].quantities[key]
+        res.add(key, q.value, q.unit, q.label)
     _measured(P, res)
     return res

@@ -16,7 +16,7 @@ import pandas as pd
 
 from analysis import benchmarks, reliability, uncertainty
 from analysis.chapters import QUANTILES, ChapterResults, downtime
-from analysis.chapters.bands import MFU_SCALE, band_frame, tornado_frame
+from analysis.chapters.bands import MFU_SCALE, band_frame, band_width_held, tornado_frame
 from analysis.chapters.registry import all_params
 
 # The two results the tornado charts explain (table name: uncertainty output key).
@@ -25,6 +25,10 @@ TORNADO_OUTPUTS = {
     "tornado_breakeven": "gb200_breakeven_speedup_with_downtime",
 }
 TORNADO_BARS = 8  # the inputs that swing each result most; the rest barely move it
+# The inputs of maintenance built from its parts that have a sourced range (data/distributions.csv):
+# how much of the TCO's band they make is shown beside the tornado.
+MAINTENANCE_INPUTS = ("gpu_swap_share", "gpu_share_of_server_price", "warranty_years", "swap_person_hours",
+                      "technician_usd_per_hour", "spares_restock_days")
 
 # ``mfu_scale`` is a Monte Carlo input only (no chapter parameter), so it has no description.
 EXTRA_LABELS = {MFU_SCALE: "Throughput of your cluster relative to NVIDIA's reference run"}
@@ -69,7 +73,20 @@ def compute(P, upstream) -> ChapterResults:
     res.add_table("inputs", inputs_frame(P))
     for name, output in TORNADO_OUTPUTS.items():
         res.add_table(name, tornado_bars(P, output, **lookups))
+    _maintenance_share(P, res, lookups)
     return res
+
+
+def _maintenance_share(P, res: ChapterResults, lookups: dict) -> None:
+    """How much of the H100 TCO's P10-P90 band maintenance makes: the band with its components
+    (:data:`MAINTENANCE_INPUTS`) drawn and held at this build's values, same draws otherwise."""
+    held = band_width_held(P, "h100_tco_usd_per_gpu_hour", MAINTENANCE_INPUTS, **lookups)
+    res.add("h100_tco_band_width_usd_per_gpu_hour", held["width"], "USD per GPU-hour",
+            "Width of the H100 TCO's P10-P90 band")
+    res.add("h100_tco_band_width_without_maintenance_usd_per_gpu_hour", held["width_held"], "USD per GPU-hour",
+            "Width of the H100 TCO's P10-P90 band with maintenance held at this build's value")
+    res.add("maintenance_share_of_h100_tco_band_pct", held["share"] * 100, "percent",
+            "Share of the H100 TCO's P10-P90 band that maintenance makes")
 
 
 def top_driver(res: ChapterResults, tornado: str) -> str:

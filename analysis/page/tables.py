@@ -134,6 +134,15 @@ def interactive_table(table, columns: dict | None = None, caption: str | None = 
     return shown
 
 
+def folded(table: HTMLTable, summary: str) -> HTMLTable:
+    """``table`` (:func:`interactive_table`) folded in a native ``<details>`` element whose
+    ``<summary>`` line says what opens: a long register a reader opens when they want it, without
+    the page's own script."""
+    shown = HTMLTable(f'<details class="book-folded"><summary>{_html.escape(summary)}</summary>{table}</details>')
+    shown.summary = f"{summary}: {table.summary}"
+    return shown
+
+
 _ID_IN_PARENS = re.compile(r"\s*\((?:`)?[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:`)?\)")
 
 

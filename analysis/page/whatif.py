@@ -135,8 +135,9 @@ def _log_points(lo: float, hi: float, n: int, digits: int) -> tuple[float, ...]:
 PANELS: dict[str, Panel] = {p.name: p for p in (
     Panel("tco", "tco", "What if: TCO per GPU-hour and per million tokens",
           axes=(Axis("h100_allin_usd", "H100 server, all-in", "USD per 8-GPU server",
-                     (150_000.0, 350_000.0), step=5_000),
-                Axis("useful_life_years", "Useful life", "years", (2.0, 3.0, 4.0, 5.0, 6.0, 7.0), "inverse", step=0.5),
+                     (190_000.0, 350_000.0), step=5_000),  # from the server price it includes
+                # from 3 years: the default warranty (3 years) must not outlast the life
+                Axis("useful_life_years", "Useful life", "years", (3.0, 4.0, 5.0, 6.0, 7.0), "inverse", step=0.5),
                 Axis("cost_of_capital", "Cost of capital", "per year", (0.0, 0.05, 0.10, 0.15, 0.20), step=0.01),
                 Axis("utilization", "Utilization", "fraction", (0.4, 0.7, 1.0), "inverse", step=0.05),
                 Axis("h100_it_w_per_gpu", "IT power per H100", "W", (1000.0, 1800.0), step=50),

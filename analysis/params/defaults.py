@@ -239,15 +239,66 @@ DATACENTER_USD_PER_KW_MONTH = Param(
     "rents are quoted with electricity billed separately (modified gross), so power stays its own item. "
     "Smaller 250-500 kW deployments asked $174-184 (2024); data/cost_anchors.csv lists every anchor.",
     "cbre_nova_pr_2024", basis="derived", low=0, high=1_000)
-MAINTENANCE_FRAC_PER_YEAR = Param(
-    "maintenance_frac_per_year", 0.091, "fraction of capex per year", "Maintenance: failed parts replaced, or the support contract that replaces them",
-    "From a hyperscaler's disclosed repair rate: in Llama 3's 54-day snapshot on 16,384 H100s, 148 "
-    "faulty GPUs and 72 HBM3 failures (Meta; data/llama3_interruptions.csv), the faults that replace a "
-    "GPU, are 9.1 % of GPUs a year; replacing each at its whole share of capex, with no warranty, costs "
-    "9.1 % of capex a year (the TCO chapter derives it). Parts under warranty cost nothing (0, the "
-    "range's low end); NVIDIA's DGX H100 support at list price is 20 % a year (weak source; the high "
-    "end). Labour and software are not counted (other_usd_per_gpu_month).",
-    "meta_llama3_2024", basis="derived", low=0, high=0.5)
+# GB200's fault rate against the H100's: maintenance reads it, and so does the downtime chapter.
+GB200_GPU_FAULT_RATIO = Param(
+    "gb200_gpu_fault_ratio", 1.0, "x", "GB200 GPU, memory and host fault rate per GPU-hour relative to Llama 3's H100s",
+    "An assumption: no public fault table exists for Blackwell; 1 means GPU, HBM and host faults "
+    "per GPU-hour are those Llama 3 measured on H100.", None, basis="assumption", low=0.1, high=10)
+# Maintenance, built from its parts (analysis.maintenance): the GPUs that fail, at their own price,
+# outside the warranty; the other parts; the labour of each swap; a spares pool sized to the swaps.
+# The fault rates are Llama 3's (data/llama3_interruptions.csv); the anchors are in data/cost_anchors.csv.
+MAINTENANCE_BASIS = Param(
+    "maintenance_basis", "parts", "basis", "How maintenance is paid: failed parts and labour, or a vendor's support contract",
+    "An owner of a large fleet swaps failed parts itself, under the OEM's warranty and then at its own "
+    "cost (the build-up below). 'support contract' prices maintenance as a vendor contract instead "
+    "(support_frac_per_year), the basis of an enterprise buying a few servers.", None,
+    basis="assumption", choices=("parts", "support contract"))
+GPU_SWAP_SHARE = Param(
+    "gpu_swap_share", 0.68, "fraction", "Share of GPU faults that end in hardware swapped",
+    "Meta counts Llama 3's GPU faults as job interruptions, not replacements, and does not say how many "
+    "ended in a swap. Crusoe's H200 cluster (GTC 2025) does: 41.5 % of its fault cases were GPU host "
+    "replacements against 19.5 % GPU faults recovered in place, so 41.5 / 61 = 68 % of GPU faults took "
+    "hardware out (rows crusoe_gpu_host_replacement and crusoe_gpu_recoverable). Applied to all of Llama "
+    "3's GPU-category faults (GPU, HBM3, SRAM, system processor, thermal, silent data corruption).",
+    "klockwood_component_reliability", basis="derived", low=0.0, high=1.0)
+GPU_SHARE_OF_SERVER_PRICE = Param(
+    "gpu_share_of_server_price", 0.818, "fraction of the server price", "A replacement GPU's price as a share of the server price per GPU",
+    "Raymond James put the H100's sale price at $25,000-30,000; eight of them at the midpoint over "
+    "SemiAnalysis's ~$269,010 DGX H100 price are 81.8 % of it (Epoch AI quotes both). The range runs from "
+    "$25,000 (74.3 %) to the DGX price less SemiAnalysis's $32,010 of other parts at cost (88.1 %, the most "
+    "the GPUs can be). A failed GPU is priced at this share of the server (or NVL72 rack) price per GPU, "
+    "not at the whole all-in share, which includes the network and storage that do not fail with it.",
+    "epoch_h100_cost_notebook", basis="derived", low=0.0, high=1.0)
+WARRANTY_YEARS = Param(
+    "warranty_years", 3.0, "years", "Years the OEM's warranty replaces failed parts at no charge",
+    "No public source gives the warranty on an HGX H100 or GB200 NVL72 system. OEM servers carry one to "
+    "three years of parts and labour (Supermicro's complete systems three, Lenovo's one or three by "
+    "model); NVIDIA has a 'limited standard warranty' of unstated length. Three years, the common OEM "
+    "term, is an assumption; 0 is an owner that insures itself (Supermicro's own warranty excludes "
+    "third-party parts such as the NVIDIA board). It must not exceed the useful life.",
+    "sth_supermicro_warranty_2012", basis="assumption", low=0.0, high=10.0)
+SWAP_PERSON_HOURS = Param(
+    "swap_person_hours", 4.0, "person-hours per swap", "Technician time to swap one failed part",
+    "Lenovo's service guide has two trained people and a lift remove an HGX GPU complex; no source gives "
+    "the time. Two people for two hours each is an assumption; the range runs from one hour each to four.",
+    "lenovo_sr780a_v3_gpu_swap", basis="assumption", low=0.0, high=100.0)
+TECHNICIAN_USD_PER_HOUR = Param(
+    "technician_usd_per_hour", 180.0, "USD per person-hour", "Price of an hour of a datacenter technician",
+    "QTS's remote-hands rate on a subscription, $180 an hour ($200 ad hoc); 365 Data Centers charges "
+    "$115-165. A colocation operator's price for the hands that swap a part.",
+    "qts_smartcart_rates", low=0.0, high=2_000.0)
+SPARES_RESTOCK_DAYS = Param(
+    "spares_restock_days", 30.0, "days", "Days a failed part takes to be replaced in the spares pool",
+    "Sizes the pool of spare GPUs: swaps per day x these days. An OEM warranty can deliver parts the next "
+    "business day (Lenovo's standard term); an RMA's return and repair, or a purchase out of warranty, "
+    "takes longer, and no source gives how long. A month is an assumption.",
+    "lenovo_sr860_warranty", basis="assumption", low=0.0, high=365.0)
+SUPPORT_FRAC_PER_YEAR = Param(
+    "support_frac_per_year", 0.20, "fraction of the server price per year", "A vendor's support contract a year, as a share of the server price",
+    "NVIDIA DGX H100 support at list price: $39,800 a year on $199,000 (a blog quoting an unnamed source). "
+    "Enterprise list prices are a ceiling for a large buyer; generic hardware contracts run 10-15 % "
+    "(data/cost_anchors.csv). Read only when maintenance_basis is 'support contract'.",
+    "supercluster_dgx_h100", low=0.0, high=1.0)
 OTHER_USD_PER_GPU_MONTH = Param(
     "other_usd_per_gpu_month", 0.0, "USD per GPU-month", "Other operating costs (insurance, software, monitoring, staff)",
     "Not estimated: no public source prices these items per GPU, so the default leaves them out and "
@@ -255,9 +306,14 @@ OTHER_USD_PER_GPU_MONTH = Param(
     basis="assumption", low=0, high=1_000)
 # Everything a TCO per GPU-hour needs (analysis.chapters.gpu_cost.system_costs): every chapter that prices a
 # GPU-hour lists these, so a scenario that changes one moves all of them together.
+# Maintenance reads the server prices (a GPU's part price), the life and the cost of capital (the
+# warranty's share, the spares pool) and GB200's fault rate against the H100's.
+MAINTENANCE_INPUTS = (MAINTENANCE_BASIS, GPU_SWAP_SHARE, GPU_SHARE_OF_SERVER_PRICE, WARRANTY_YEARS,
+                      SWAP_PERSON_HOURS, TECHNICIAN_USD_PER_HOUR, SPARES_RESTOCK_DAYS, SUPPORT_FRAC_PER_YEAR,
+                      H100_SERVER_USD, GB200_RACK_USD, GB200_GPU_FAULT_RATIO)
 TCO_INPUTS = (H100_ALLIN_USD, H100_GPUS_PER_SERVER, GB200_ALLIN_USD, GB200_GPUS_PER_RACK, USEFUL_LIFE_YEARS,
               COST_OF_CAPITAL, UTILIZATION, H100_IT_W_PER_GPU, GB200_IT_W_PER_GPU, PUE, TARIFF,
-              DATACENTER_USD_PER_KW_MONTH, MAINTENANCE_FRAC_PER_YEAR, OTHER_USD_PER_GPU_MONTH)
+              DATACENTER_USD_PER_KW_MONTH, *MAINTENANCE_INPUTS, OTHER_USD_PER_GPU_MONTH)
 
 # --- energy per token, households, carbon (energy chapter) ---------------------------------------------
 # SA's energy figures rest on a fixed all-in power per H100 at the meter (A31): IT watts times PUE
@@ -407,10 +463,6 @@ GB200_NVLINK_FAULTS_PER_RACK_MONTH = Param(
     "its numbers are paywalled, and no other public rate exists. One a month per rack is about as many "
     "interruptions as all of Llama 3's causes on 72 H100s (the chapter shows it), i.e. it doubles the "
     "job's failure rate; 0 is a fully fixed backplane.", "sa_gb200_2025", basis="assumption", low=0.0, high=30)
-GB200_GPU_FAULT_RATIO = Param(
-    "gb200_gpu_fault_ratio", 1.0, "x", "GB200 GPU, memory and host fault rate per GPU-hour relative to Llama 3's H100s",
-    "An assumption: no public fault table exists for Blackwell; 1 means GPU, HBM and host faults "
-    "per GPU-hour are those Llama 3 measured on H100.", None, basis="assumption", low=0.1, high=10)
 
 # --- uncertainty (uncertainty chapter; bands in the TCO, energy and reliability chapters) ----------------
 MC_DRAWS = Param(

@@ -8,8 +8,10 @@ import pytest
 from analysis.chapters import compute_section
 from analysis.chapters import uncertainty as chapter
 from analysis.chapters.bands import OUTPUTS
+from analysis.chapters.registry import get_section, resolve_section
 from analysis.data.load import fact
 from analysis.params import defaults as d
+from analysis.params.parameters import Parameters
 
 
 @pytest.fixture(scope="module")
@@ -64,13 +66,32 @@ def test_fewer_draws_are_recorded_and_move_the_bands_not_the_points(E):
 def test_tornado_bars_carry_the_parameter_descriptions(E):
     cost = E.tables["tornado_cost"].set_index("param")
     assert len(cost) == chapter.TORNADO_BARS
-    # a longer useful life spreads the capex over more hours: the largest swing in the cost of a token
-    # The maintenance share, the least certain input (0-20 % of capex a year), now drives the cost most.
-    assert chapter.top_driver(E, "tornado_cost") == d.MAINTENANCE_FRAC_PER_YEAR.description
+    # the top driver is the bar with the largest swing, named by its parameter's description
+    top = cost["swing"].idxmax()
+    assert chapter.top_driver(E, "tornado_cost") == cost.loc[top, "label"] == chapter.input_labels()[top]
     assert cost.loc["tariff_usd_per_kwh", "label"] == "Electricity tariff"
     assert cost.loc["mfu_scale", "label"] == chapter.EXTRA_LABELS["mfu_scale"]
     breakeven = E.tables["tornado_breakeven"]
     assert breakeven["label"].str.len().min() > 5 and breakeven["swing"].is_monotonic_decreasing
+
+
+def test_maintenance_share_of_the_tco_band(E):
+    """Holding maintenance's components (every one with a sourced range) at this build's values, with
+    the same draws of everything else, narrows the H100 TCO's P10-P90 band; the share is what it
+    loses. The full band is the chapter's own."""
+    assert set(chapter.MAINTENANCE_INPUTS) <= set(E.tables["inputs"]["param"])
+    width = E["h100_tco_usd_per_gpu_hour_p90"] - E["h100_tco_usd_per_gpu_hour_p10"]
+    assert E["h100_tco_band_width_usd_per_gpu_hour"] == pytest.approx(width, rel=1e-9)
+    assert 0 < E["h100_tco_band_width_without_maintenance_usd_per_gpu_hour"] < width
+    assert E["maintenance_share_of_h100_tco_band_pct"] == pytest.approx(
+        (1 - E["h100_tco_band_width_without_maintenance_usd_per_gpu_hour"] / width) * 100)
+    # holding nothing leaves the band as it is; holding every drawn input leaves no band at all
+    from analysis.chapters.bands import band_width_held
+
+    P = Parameters(resolve_section(get_section("uncertainty"), {"mc_draws": 2_000}))
+    assert band_width_held(P, "h100_tco_usd_per_gpu_hour", ())["share"] == 0
+    every = [name for name in E.tables["inputs"]["param"] if name != "mfu_scale"]
+    assert band_width_held(P, "h100_tco_usd_per_gpu_hour", every)["share"] == pytest.approx(1)
 
 
 def test_inputs_table_shows_this_builds_value_inside_its_range(E):

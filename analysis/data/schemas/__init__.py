@@ -24,6 +24,7 @@ from analysis.data.schemas.costs import (
     _cost_anchors_schema,
     _distributions_schema,
     _household_energy_schema,
+    _maintenance_parts_schema,
     _network_components_schema,
     _owning_cost_anchors_schema,
 )
@@ -118,6 +119,7 @@ SCHEMAS = {
     "grid_carbon": _grid_carbon_schema,
     "system_power": _system_power_schema,
     "owning_cost_anchors": _owning_cost_anchors_schema,
+    "maintenance_parts": _maintenance_parts_schema,
     "facts_not_checked": _facts_not_checked_schema,
     "mlperf_benchmarks": _mlperf_benchmarks_schema,
     "mlperf_training": _mlperf_training_schema,
@@ -140,7 +142,8 @@ DEPENDS = {"gpus": ("sources",), "models": ("sources",), "training_runs": ("sour
            "accelerators": ("sources", "gpus"), "atlas_benchmarks": ("sources", "models", "gpus"),
            "network_components": ("sources",), "backtest_runs": ("sources", "gpus", "grid_carbon"), "cost_anchors": ("sources",),
            "grid_carbon": ("sources",), "system_power": ("sources", "gpus"),
-           "owning_cost_anchors": ("sources", "gpus"), "facts_not_checked": ("sources", "report_facts"),
+           "owning_cost_anchors": ("sources", "gpus"), "maintenance_parts": ("sources", "llama3_interruptions"),
+           "facts_not_checked": ("sources", "report_facts"),
            "mlperf_benchmarks": ("sources", "models"), "mlperf_training": ("sources", "gpus", "mlperf_benchmarks"),
            "mlperf_convergence": ("sources", "mlperf_benchmarks")}
 KEYS = {"sources": "source_id", "gpus": "gpu_id", "models": "model_id",
@@ -150,5 +153,5 @@ KEYS = {"sources": "source_id", "gpus": "gpu_id", "models": "model_id",
         "distributions": "param", "accelerators": "gpu_id", "atlas_benchmarks": "row_id",
         "network_components": "component_id", "backtest_runs": "run_id", "cost_anchors": "anchor_id",
         "grid_carbon": "grid_id", "system_power": "gpu_id",
-        "owning_cost_anchors": "anchor_id", "facts_not_checked": "fact_id",
+        "owning_cost_anchors": "anchor_id", "maintenance_parts": "component", "facts_not_checked": "fact_id",
         "mlperf_benchmarks": "benchmark", "mlperf_training": "result_id", "mlperf_convergence": "rcp_id"}

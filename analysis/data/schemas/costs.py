@@ -1,5 +1,5 @@
 """Schemas of the cost tables: cloud_prices, cost_anchors, owning_cost_anchors, network_components,
-household_energy and distributions (the uncertainty chapter's input ranges)."""
+maintenance_parts, household_energy and distributions (the uncertainty chapter's input ranges)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ def _cloud_prices_schema(ids) -> pa.DataFrameSchema:
             "period": _text(regex=DATE),
             "low_usd_per_gpu_hour": _num(0.01, 1_000),
             "high_usd_per_gpu_hour": _num(0.01, 1_000),
+            "provider": _text(),  # whose price, in a reader's words (a cloud, an index, a model)
             "what": _text(),
             "source_id": _source(ids("sources")),
             "note": _text(nullable=True),
@@ -90,6 +91,29 @@ def _network_components_schema(ids) -> pa.DataFrameSchema:
                 pa.Check(lambda d: d["price_usd"].notna() | d["price_usd_high"].isna(),
                          error="price_usd_high needs price_usd"),
                 pa.Check(lambda d: d["power_w"].isna() | d["power_basis"].notna(), error="a power needs power_basis"),
+                pa.Check(lambda d: d["price_usd"].isna() | d["price_basis"].notna(), error="a price needs price_basis")],
+        strict=True,
+    )
+
+
+def _maintenance_parts_schema(ids) -> pa.DataFrameSchema:
+    """Prices of the parts other than the GPU that a hardware fault replaces
+    (``data/maintenance_parts.csv``), one row per cause of Llama 3's interruption table it
+    answers: a blank price means no public source gives it (the swap's labour is still counted)."""
+    return pa.DataFrameSchema(
+        {
+            "component": _text(unique=True, isin=ids("llama3_interruptions")),
+            "part": _text(),
+            "price_usd": _num(0, 1_000_000, nullable=True),
+            "price_usd_high": _num(0, 1_000_000, nullable=True),
+            "price_basis": _text(nullable=True, isin={"retail", "volume", "list"}),
+            "source_id": _source(ids("sources")),
+            "note": _text(),
+        },
+        checks=[pa.Check(lambda d: d["price_usd"].notna() | d["price_usd_high"].isna(),
+                         error="price_usd_high needs price_usd"),
+                pa.Check(lambda d: d["price_usd_high"].isna() | (d["price_usd_high"] >= d["price_usd"]),
+                         error="price_usd_high must not be below price_usd"),
                 pa.Check(lambda d: d["price_usd"].isna() | d["price_basis"].notna(), error="a price needs price_basis")],
         strict=True,
     )
