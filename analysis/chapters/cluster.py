@@ -4,7 +4,9 @@ electricity and capital, and loses to failures (SemiAnalysis, 2024, facts B02-B2
 This chapter owns the cluster's power and energy (``cluster_it_mw``, ``cluster_facility_mw``,
 ``cluster_annual_energy_twh``, ``cluster_annual_electricity_usd``); the energy chapter reads them.
 The power per GPU is the book's one IT-power parameter (``h100_it_w_per_gpu``, C02) times the one
-``pue``; SemiAnalysis's own component build-up (B14) is recorded beside it as a check.
+``pue``; SemiAnalysis's own component build-up (B14) is recorded beside it as a check. Capacity
+(megawatts at the meter) is at the rated power; energy and the bill are at the average draw, the
+rating times the measured ``load_factor``, the book's one energy basis.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from analysis import cluster, energy, flops, hardware
 from analysis.chapters import ChapterResults
 from analysis.data.load import fact, row
 from analysis.data.provenance import aside
+from analysis.units import HOURS_PER_YEAR
 
 REPORT_GPUS = 100_000  # the cluster size the report analyses (B02-B06): its bounds are per 100k GPUs
 SIZES = np.geomspace(1_000, 300_000, 60)  # cluster sizes of the chapter's figures
@@ -62,6 +65,8 @@ def compute_by_size(P, upstream) -> pd.DataFrame:
 
 def _compute_peaks(P, res: ChapterResults) -> None:
     # the cluster's own peaks first: datasheet peaks times the cluster size, before any report row is read
+    res.add("gpu_chip_w", hardware.tdp_w(P.gpu), "W", "GPU board power (TDP)")
+    res.add("gpu_memory_gb", hardware.memory_gb(P.gpu), "GB", "GPU memory (HBM) per GPU, from the datasheet")
     fp8, bf16 = hardware.peak_tflops(P.gpu, "fp8"), hardware.peak_tflops(P.gpu, "bf16")
     res.add("report_cluster_gpus", REPORT_GPUS, "GPUs", "GPUs in the report's cluster")
     res.add("cluster_gpus_count", P.gpus, "GPUs", "GPUs in this chapter's cluster")
@@ -115,14 +120,16 @@ def _compute_training_time(P, res: ChapterResults) -> None:
 
 def power(P) -> dict:
     """The cluster's power and energy bill [the units in the keys]: critical IT per GPU and in
-    total, at the meter (x PUE), energy per year (x load factor) and its electricity bill (x
-    tariff). The chapter and the what-if grid (values may be arrays) call this one chain."""
+    total, at the meter (x PUE, rated: the capacity to provision), its average draw (x load
+    factor), energy per year at that draw and its electricity bill (x tariff). The chapter and the
+    what-if grid (values may be arrays) call this one chain."""
     it_w = it_w_per_gpu(P)
     it_total_w = cluster.critical_it_w(P.gpus, it_w)
     meter_w = cluster.facility_w(it_total_w, P.pue)
     mwh = cluster.annual_energy_mwh(meter_w, P.load_factor)
     usd = cluster.annual_electricity_usd(mwh, P.tariff_usd_per_kwh)
     return {"cluster_it_w_per_gpu": it_w, "cluster_it_mw": it_total_w / 1e6, "cluster_facility_mw": meter_w / 1e6,
+            "cluster_average_facility_mw": meter_w * P.load_factor / 1e6,
             "cluster_annual_energy_twh": mwh / 1e6, "cluster_annual_electricity_usd": usd}
 
 
@@ -130,7 +137,6 @@ def _compute_power(P, res: ChapterResults) -> None:
     chain = power(P)
     res.add("cluster_it_w_per_gpu", chain["cluster_it_w_per_gpu"], "W per GPU",
             f"Critical IT power per GPU ({P.gpu}: chip, server share, network, storage)")
-    res.add("gpu_chip_w", hardware.tdp_w(P.gpu), "W", "GPU board power (TDP)")
     with aside():  # SemiAnalysis's own build-up (B14), set beside the book's IT power, feeding nothing
         res.add("b14_server_w_per_gpu", fact("B14_server_w_per_gpu"), "W per GPU",
                 "Server share per GPU beyond the chip (B14)")
@@ -140,15 +146,25 @@ def _compute_power(P, res: ChapterResults) -> None:
                 "SemiAnalysis's component build-up (B14): 700 W chip + 575 W server share, +10 %")
     res.add("pue", P.pue, "ratio", "Facility power / critical IT power (parameter)")
     res.add("cluster_it_mw", chain["cluster_it_mw"], "MW", "Critical IT power of the cluster")
-    res.add("cluster_facility_mw", chain["cluster_facility_mw"], "MW", "Power of the cluster at the utility meter")
+    res.add("cluster_facility_mw", chain["cluster_facility_mw"], "MW",
+            "Rated power of the cluster at the utility meter (the capacity to provision)")
+    res.add("load_factor_frac", P.load_factor, "fraction",
+            "Average draw while training as a share of the rated power (parameter): the energy basis")
+    res.add("cluster_average_facility_mw", chain["cluster_average_facility_mw"], "MW",
+            "Average power of the cluster at the meter while training (rated x load factor)")
     twh = res.add("cluster_annual_energy_twh", chain["cluster_annual_energy_twh"], "TWh per year",
-                  "Energy the cluster draws per year")
+                  "Energy the cluster draws per year, at its average draw")
+    res.add("tariff_usd_per_kwh", P.tariff_usd_per_kwh, "USD per kWh", "Electricity tariff (parameter)")
     res.add("cluster_annual_electricity_usd", chain["cluster_annual_electricity_usd"], "USD per year",
-            "Electricity bill of the cluster per year")
-    res.add("load_factor_frac", P.load_factor, "fraction", "Average draw over the year as a share of full power (parameter)")
+            "Electricity bill of the cluster per year, at its average draw")
     with aside():
         res.add("cluster_annual_energy_vs_b04_pct", (twh / fact("B04_annual_twh") - 1) * 100, "percent",
                 "This chapter's yearly energy against the report's 1.59 TWh (B04)")
+        # the report's 1.59 TWh over a year at this chapter's IT power: the facility multiplier it implies
+        # if the cluster drew its rating all year (B06)
+        res.add("report_implied_pue_at_rated_draw_ratio",
+                fact("B04_annual_twh") * 1e6 / HOURS_PER_YEAR / chain["cluster_it_mw"], "ratio",
+                "Facility multiplier the report's 1.59 TWh implies at the rated draw all year (B06)")
 
 
 def _compute_capital(P, res: ChapterResults) -> None:

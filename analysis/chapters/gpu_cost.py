@@ -49,10 +49,12 @@ def capex_usd_per_gpu_hour(P, system: str):
 
 
 def opex_items_usd_per_gpu_month(P, system: str) -> dict:
-    """Each opex item per GPU-month [USD] (power, datacenter, maintenance and support, other)."""
+    """Each opex item per GPU-month [USD] (power, datacenter, maintenance and support, other); power
+    at the average draw (``load_factor`` of rated)."""
     return opex.opex_items_usd_per_gpu_month(
         it_w_per_gpu(P, system), P.pue, P.tariff_usd_per_kwh, P.datacenter_usd_per_kw_month,
-        capex_usd_per_gpu(P, system), P.maintenance_frac_per_year, P.other_usd_per_gpu_month)
+        capex_usd_per_gpu(P, system), P.maintenance_frac_per_year, P.other_usd_per_gpu_month,
+        load_factor=P.load_factor)
 
 
 def system_costs(P, system: str) -> dict:

@@ -36,7 +36,7 @@ def seed_implied_rates(P) -> tuple[float, float]:
     return opex.implied_datacenter_and_maintenance(
         targets, tuple(gpu_cost.it_w_per_gpu(P, name) for name in SYSTEMS),
         tuple(gpu_cost.capex_usd_per_gpu(P, name) for name in SYSTEMS), P.pue, P.tariff_usd_per_kwh,
-        P.other_usd_per_gpu_month)
+        P.other_usd_per_gpu_month, P.load_factor)
 
 
 def pue_values(P) -> list[float]:

@@ -91,7 +91,7 @@ CHAPTERS: tuple[Section, ...] = (
         question="What does a GPU cost per month in power, datacenter space, maintenance and other items?",
         params=(d.H100_ALLIN_USD, d.H100_GPUS_PER_SERVER, d.GB200_ALLIN_USD, d.GB200_GPUS_PER_RACK,
                 d.H100_IT_W_PER_GPU, d.GB200_IT_W_PER_GPU, d.PUE, d.TARIFF, d.DATACENTER_USD_PER_KW_MONTH,
-                d.MAINTENANCE_FRAC_PER_YEAR, d.OTHER_USD_PER_GPU_MONTH),
+                d.MAINTENANCE_FRAC_PER_YEAR, d.OTHER_USD_PER_GPU_MONTH, d.LOAD_FACTOR),
         tables=("gpus", "report_facts", "claims", "seed_numbers", "cost_anchors"),
         headline=("h100_opex_usd_per_gpu_month", "gb200_opex_usd_per_gpu_month", "gb200_to_h100_opex_ratio"),
         figures=("fig-opex-breakdown", "fig-opex-vs-tariff"),
@@ -104,7 +104,7 @@ CHAPTERS: tuple[Section, ...] = (
         params=(d.H100_ALLIN_USD, d.H100_GPUS_PER_SERVER, d.GB200_ALLIN_USD, d.GB200_GPUS_PER_RACK,
                 d.USEFUL_LIFE_YEARS, d.COST_OF_CAPITAL, d.UTILIZATION, d.H100_IT_W_PER_GPU, d.GB200_IT_W_PER_GPU,
                 d.PUE, d.TARIFF, d.DATACENTER_USD_PER_KW_MONTH, d.MAINTENANCE_FRAC_PER_YEAR,
-                d.OTHER_USD_PER_GPU_MONTH, d.LOCAL_GPU_HOUR_USD),
+                d.OTHER_USD_PER_GPU_MONTH, d.LOCAL_GPU_HOUR_USD, d.LOAD_FACTOR),
         tables=("distributions", "llama3_interruptions", "reliability_facts", "benchmarks", "models", "gpus",
                 "cloud_prices", "report_facts", "claims", "measured", "seed_numbers", "cost_anchors",
                 "owning_cost_anchors"),
@@ -161,7 +161,7 @@ CHAPTERS: tuple[Section, ...] = (
         title="Accelerator atlas",
         question="What MFU, tokens/s, joules and dollars per token do NVIDIA, AMD and Google accelerators "
                  "reach on the same models once every row is counted under one FLOP convention?",
-        params=(d.MFU_CHECK_TOLERANCE, d.H100_IT_W_PER_GPU, d.GB200_IT_W_PER_GPU, d.PUE),
+        params=(d.MFU_CHECK_TOLERANCE, d.H100_IT_W_PER_GPU, d.GB200_IT_W_PER_GPU, d.PUE, d.LOAD_FACTOR),
         tables=("atlas_benchmarks", "accelerators", "models", "gpus", "cloud_prices", "sources"),
         headline=("atlas_accelerators_count", "atlas_vendors_count", "atlas_measured_accelerators_count",
                   "atlas_rows_reproduced_count", "atlas_gb300_nvl72_mfu_frac", "atlas_tpu7x_ironwood_mfu_frac",
@@ -173,12 +173,12 @@ CHAPTERS: tuple[Section, ...] = (
         title="Energy: joules per token, household-years and cluster power",
         question="How much electricity does each trained token take at the meter, what is a training run "
                  "in US household-years, what do 100k-GPU clusters draw, and what does it emit?",
-        params=(d.H100_IT_W_PER_GPU, d.GB200_IT_W_PER_GPU, d.PUE, d.HOUSEHOLD_KWH_PER_YEAR, d.GRID_G_CO2_PER_KWH,
-                d.LOCAL_POWER_W),
+        params=(d.H100_IT_W_PER_GPU, d.GB200_IT_W_PER_GPU, d.PUE, d.LOAD_FACTOR, d.HOUSEHOLD_KWH_PER_YEAR,
+                d.GRID_G_CO2_PER_KWH, d.LOCAL_POWER_W),
         tables=("distributions", "llama3_interruptions", "reliability_facts", "benchmarks", "models", "gpus",
                 "report_facts", "claims", "household_energy", "published_runs", "measured"),
-        needs=("cluster", "benchmarks", "uncertainty"),
-        headline=("h100_meter_w_per_gpu", "sa_implied_pue_ratio", "gpt3_175b_fp8_j_per_token",
+        needs=("cluster", "benchmarks", "uncertainty", "opex"),  # opex: its power item, reconciled with the cluster's bill
+        headline=("h100_average_meter_w_per_gpu", "sa_implied_pue_ratio", "gpt3_175b_fp8_j_per_token",
                   "gpt3_175b_bf16_j_per_token", "llama31_405b_bf16_j_per_token",
                   "gpt3_175b_fp8_household_years_300b_tokens", "llama31_405b_bf16_household_years_15t_tokens",
                   "cluster_annual_energy_twh", "gb200_cluster_annual_energy_twh",
@@ -266,7 +266,7 @@ CHAPTERS: tuple[Section, ...] = (
         title="MLPerf Training, priced",
         question="What does each MLPerf Training LLM result cost in GPU-hours, dollars at each price tier and "
                  "megawatt-hours, how efficiently does each doubling of the system scale, and how close is the planner?",
-        params=(d.H100_IT_W_PER_GPU, d.GB200_IT_W_PER_GPU, d.PUE),
+        params=(d.H100_IT_W_PER_GPU, d.GB200_IT_W_PER_GPU, d.PUE, d.LOAD_FACTOR),
         tables=PLANNER_TABLES + ("mlperf_training", "mlperf_benchmarks", "mlperf_convergence"),
         needs=("tco",),  # the book's TCO per GPU-hour is the ladder's last tier
         headline=("mlperf_results_count", "mlperf_405b_fastest_gpu_hours", "mlperf_405b_fastest_usd_on_demand",

@@ -177,7 +177,7 @@ def plan(inputs: PlanInputs) -> Plan:
     facility_pue = d.PUE.default if inputs.pue is None else inputs.pue
     tdp_pue = 1.0 if inputs.pue is None else inputs.pue  # published GPU-TDP figures apply a PUE only where stated
     w_tdp = None if pw.tdp_w is None else pw.tdp_w * tdp_pue
-    w_facility = None if pw.it_w is None else energy.meter_w_per_gpu(pw.it_w, facility_pue)
+    w_facility = None if pw.it_w is None else powers.facility_w_per_gpu(pw.it_w, facility_pue)
     grid = powers.grid(inputs.grid_id, inputs.grid_g_co2_per_kwh)
     household = d.HOUSEHOLD_KWH_PER_YEAR.default
     steps.update(tdp_w=math.nan if pw.tdp_w is None else pw.tdp_w, it_w_per_gpu=math.nan if pw.it_w is None else pw.it_w,
@@ -192,6 +192,7 @@ def plan(inputs: PlanInputs) -> Plan:
     else:
         notes.append(f"Energy leads with the {lead} basis ({powers.BASIS_WORDS[lead]}): "
                      + (f"{w_facility:,.0f} W per GPU-hour, {pw.it_w:,.0f} W of IT from {pw.it_how}, x PUE {facility_pue:.2f}"
+                        f" x load factor {d.LOAD_FACTOR.default:.2f}"
                         if lead == "facility" else
                         f"{w_tdp:,.0f} W per GPU-hour, {pw.tdp_how}" + ("" if inputs.pue is None else f" x PUE {tdp_pue:.2f}")
                         + ("" if w_facility is not None else f"; facility basis: {pw.it_how}"))
@@ -209,7 +210,7 @@ def plan(inputs: PlanInputs) -> Plan:
     rec_draw = Recovery(rec.write_h, rec.detect_h, restart_draw / 60.0)
     household_draw = _draw(rng, "household_kwh_per_year", household, n)
     draws = outcomes(inputs.tokens, inputs.gpus, rate * scale, mtbf, planned, rec_draw, w_tdp,
-                     None if pw.it_w is None else energy.meter_w_per_gpu(pw.it_w, pue_draw), lead, price,
+                     None if pw.it_w is None else powers.facility_w_per_gpu(pw.it_w, pue_draw), lead, price,
                      household_draw, grid["g_co2_per_kwh"])
     results = {}
     for key, (unit, label) in KEYS.items():
