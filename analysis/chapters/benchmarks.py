@@ -75,6 +75,10 @@ def _add_sweeps(res: ChapterResults, bench: pd.DataFrame) -> pd.Series:
             "Smallest Llama 3 70B cluster in SemiAnalysis's text")
     res.add("sa_llama31_70b_large_gpus", sa70["fp8"]["gpus"].iloc[-1], "GPUs",
             "Largest Llama 3 70B cluster in SemiAnalysis's text")
+    nv70_bf16 = benchmarks.sweep(bench, "llama31_70b", "bf16", RELEASE)  # the table SA's BF16 MFUs quote (A40)
+    res.add("llama31_70b_bf16_mfu_relative_drop_nvidia_frac",
+            scaling.relative_drop(nv70_bf16["mfu"].iloc[0], nv70_bf16["mfu"].iloc[-1]), "fraction",
+            "Llama 3.1 70B BF16 MFU relative drop, NVIDIA v25.02 table")
     for p in PRECISIONS:
         small, large = sa70[p]["mfu"].iloc[0], sa70[p]["mfu"].iloc[-1]
         res.add(f"sa_llama31_70b_{p}_mfu_small", small, "fraction",
@@ -202,9 +206,18 @@ def _add_throughput_ratios(res: ChapterResults, bench: pd.DataFrame) -> None:
     for model_id, precision in GB200_COMPARED:
         gb = benchmarks.best_rate_row(bench, model_id, precision, "gb200_nvl72")
         h = benchmarks.best_rate_row(bench, model_id, precision, "h100_sxm")
+        what = f"{names[model_id]} {precision.upper()}"
+        # the two cells each ratio is formed from, as NVIDIA's table prints them (facts A49-A51 quote them)
+        res.add(f"gb200_{model_id}_{precision}_best_tokens_per_s_per_gpu", gb["tokens_per_s_per_gpu"], "tokens/s/GPU",
+                f"{what} tokens/s per GPU, GB200 NVL72's best row ({gb['gpus']:,} GPUs, {gb['software']})")
+        res.add(f"h100_{model_id}_{precision}_best_tokens_per_s_per_gpu", h["tokens_per_s_per_gpu"], "tokens/s/GPU",
+                f"{what} tokens/s per GPU, H100's best row ({h['gpus']:,} GPUs, {h['software']})")
+        if model_id == "llama31_405b":
+            res.add(f"gb200_{model_id}_{precision}_best_mfu_printed", gb["mfu_reported"], "fraction",
+                    f"{what} MFU NVIDIA prints for GB200 NVL72's best row (against its {gb['peak_tflops']:,.0f} TFLOP/s)")
         res.add(f"gb200_vs_h100_{model_id}_{precision}_throughput_ratio",
                 gb["tokens_per_s_per_gpu"] / h["tokens_per_s_per_gpu"], "ratio",
-                f"{names[model_id]} {precision.upper()} tokens/s per GPU, GB200 NVL72 / H100 (NVIDIA)")
+                f"{what} tokens/s per GPU, GB200 NVL72 / H100 (NVIDIA)")
     nv405 = benchmarks.sweep(bench, "llama31_405b", "bf16", RELEASE)
     big405 = nv405[nv405["gpus"] == framing("A01_gpus_max_405b")].iloc[0]
     big70 = benchmarks.sweep(bench, "llama31_70b", "bf16", RELEASE).iloc[-1]

@@ -94,10 +94,13 @@ def _compute_training_time(P, res: ChapterResults) -> None:
     a100_bf16 = hardware.peak_tflops(gpt4["gpu_id"], "bf16")
     mfu = {"fp8": P.mfu_fp8, "bf16": P.mfu_bf16}[P.dtype]
     days_mid = (gpt4["days_low"] + gpt4["days_high"]) / 2
+    res.add("mfu_fp8_frac", P.mfu_fp8, "fraction", "FP8 MFU assumed for a frontier run (parameter)")
+    res.add("mfu_bf16_frac", P.mfu_bf16, "fraction", "BF16 MFU assumed for a frontier run (parameter)")
     res.add("mfu_fp8_pct", P.mfu_fp8 * 100, "percent", "FP8 MFU assumed for a frontier run")
     res.add("mfu_bf16_pct", P.mfu_bf16 * 100, "percent", "BF16 MFU assumed for a frontier run")
     res.add("mfu_selected_pct", mfu * 100, "percent", f"MFU assumed in the chosen data type ({P.dtype})")
     res.add("gpt4_train_flop", gpt4["train_flop"], "FLOP", "GPT-4 training compute (input)")
+    res.add("gpt4_training_days_low", gpt4["days_low"], "days", "GPT-4 training duration, shortest (input)")
     res.add("gpt4_implied_mfu", flops.implied_mfu(gpt4["train_flop"], gpt4["gpus"], a100_bf16, days_mid),
             "fraction", "MFU implied by GPT-4's run (midpoint of its days)")
     res.add("gpt4_implied_mfu_low", flops.implied_mfu(gpt4["train_flop"], gpt4["gpus"], a100_bf16,
@@ -140,8 +143,12 @@ def _compute_power(P, res: ChapterResults) -> None:
     with aside():  # SemiAnalysis's own build-up (B14), set beside the book's IT power, feeding nothing
         res.add("b14_server_w_per_gpu", fact("B14_server_w_per_gpu"), "W per GPU",
                 "Server share per GPU beyond the chip (B14)")
+        res.add("b14_network_storage_frac", fact("B14_network_storage_frac"), "fraction",
+                "Storage, switches and optics on top of server IT (B14)")
         res.add("b14_network_storage_pct", fact("B14_network_storage_frac") * 100, "percent",
                 "Storage, switches and optics on top of server IT (B14)")
+        res.add("b14_server_it_w_per_gpu", fact("B14_gpu_w") + fact("B14_server_w_per_gpu"), "W per GPU",
+                "Server IT per GPU from the 100k article's components, chip + server share (B14)")
         res.add("b14_buildup_it_w_per_gpu", sum(b14_buildup_w().values()), "W per GPU",
                 "SemiAnalysis's component build-up (B14): 700 W chip + 575 W server share, +10 %")
     res.add("pue", P.pue, "ratio", "Facility power / critical IT power (parameter)")
@@ -202,6 +209,10 @@ def _compute_failures(P, res: ChapterResults, upstream) -> None:
     res.add("in_memory_recovery_lost_gpu_days", cluster.gpu_days_lost_in_memory(P.gpus, P.step_time_seconds, copy_s),
             "GPU-days", "Work lost per failure, in-memory recovery")
     res.add("checkpoint_interval_steps", P.checkpoint_interval_steps, "steps", "Steps between checkpoints (parameter)")
+    res.add("checkpoint_restart_lost_steps", P.checkpoint_interval_steps - 1, "steps",
+            "Steps redone after a failure just before a checkpoint (worst case)")
+    res.add("step_time_seconds", P.step_time_seconds, "seconds", "Time per training step (parameter)")
+    res.add("backend_gbps", P.backend_gbps, "Gbit/s per GPU", "Backend network rate per GPU (parameter)")
     res.add("alt_links_per_gpu", alt_links, "links per GPU", "Links per GPU, 4-link-per-node design")
     res.add("alt_link_mttf_years", P.alt_link_mttf_years, "years", "Link MTTF, 4-link-per-node design")
     # a single GPU's links fail on average once per MTTF; at this many GPUs, once an hour
