@@ -17,6 +17,9 @@ SHORT = {"gb300_nvl72": "GB300", "gb200_nvl72": "GB200", "b200_hgx": "B200", "h2
          "tpu_v6e": "TPU v6e", "tpu7x_ironwood": "Ironwood", "trainium2": "Trainium2"}
 
 
+# The measured devices the chapter's answer compares: NVIDIA's newest rack, Google's newest TPU and the H100.
+COMPARED = ("gb300_nvl72", "tpu7x_ironwood", "h100_sxm")
+
 COVERAGE = ["model_id", "precision", "j_per_pflop", "usd_per_eflop_low", "usd_per_eflop_central", "usd_per_eflop_high",
             "price_is_proxy", "price_tiers", "breakeven_usd_per_device_hour"]
 
@@ -127,6 +130,11 @@ def compute(P, upstream) -> ChapterResults:
                     f"{SHORT[tag]}: hourly price at which it matches the H100's cost per token")
     summary["breakeven_usd_per_device_hour"] = breakeven
     res.add_table("summary", summary)
+    compared = summary.set_index("gpu_id").loc[list(COMPARED)]
+    for i, gpu_id in enumerate(COMPARED, start=1):
+        res.name(f"compared_gpu_{i}", gpu_id)
+    if compared["model_id"].nunique() == 1:
+        res.name("compared_model", compared["model_id"].iloc[0])
     res.add("atlas_measured_with_energy_count", summary["j_per_pflop"].notna().sum(), "count",
             "Measured accelerators with a joules-per-PFLOP figure")
     res.add("atlas_measured_with_price_count", summary["usd_per_eflop_central"].notna().sum(), "count",

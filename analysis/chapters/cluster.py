@@ -223,6 +223,7 @@ def _compute_failures(P, res: ChapterResults, upstream) -> None:
 def compute(P, upstream) -> ChapterResults:
     """Every quantity and table of the cluster chapter at parameters ``P``."""
     res = ChapterResults("cluster")
+    res.name("gpu", P.gpu)
     _compute_peaks(P, res)
     _compute_power(P, res)  # before the training time reads the report's MFUs and GPT-4 estimate
     _compute_training_time(P, res)

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import benchmarks, cluster, energy, hardware
-from analysis.chapters import ChapterResults, read_bands
+from analysis.chapters import ChapterResults, gpu_cost, read_bands
 from analysis.data.load import fact, framing, load_table, row
 from analysis.data.provenance import aside
 from analysis.measure.report import joules_per_tflop, load_measured, measured_results
@@ -351,6 +351,8 @@ def compute(P, upstream) -> ChapterResults:
     """Every quantity and table of the energy chapter at parameters ``P``; ``upstream`` holds the
     cluster and benchmarks chapters' results."""
     res = ChapterResults("energy")
+    gpu_cost.name_systems(res)  # its h100_* and gb200_* results
+    res.name("reference_model", benchmarks.REFERENCE_RUN["model_id"])
     bench = benchmarks.load_benchmarks()
     gpt3_tokens, llama_tokens = framing("A23_train_tokens"), framing("A35_train_tokens")
     res.add("gpt3_175b_train_billion_tokens", gpt3_tokens / 1e9, "billion tokens", "GPT-3 175B training tokens (A23)")

@@ -15,6 +15,14 @@ from __future__ import annotations
 from analysis import capex, opex, tco
 
 SYSTEMS = ("h100", "gb200")
+GPU_IDS = {"h100": "h100_sxm", "gb200": "gb200_nvl72"}  # the GPU each system's results are keyed by
+
+
+def name_systems(res) -> None:
+    """Record in ``res`` (a ChapterResults) the GPU behind each system tag its keys carry
+    (``h100_*``, ``gb200_*``), so a page names them from the results."""
+    for system, gpu_id in GPU_IDS.items():
+        res.name(system, gpu_id)
 
 
 def _check(system: str) -> None:

@@ -19,6 +19,7 @@ READS: tuple[tuple[str, str], ...] = (
     ("cluster", "gpt4_retrain_days"),
     ("cluster", "cluster_it_mw"),
     ("cluster", "cluster_facility_mw"),
+    ("cluster", "load_factor_frac"),
     ("cluster", "cluster_annual_energy_twh"),
     ("cluster", "cluster_annual_electricity_usd"),
     ("cluster", "capex_usd"),
@@ -37,6 +38,8 @@ READS: tuple[tuple[str, str], ...] = (
     ("uncertainty", "llama31_405b_bf16_usd_per_million_tokens_p90"),
     ("benchmarks", "gb200_vs_h100_deepseek_v3_bf16_throughput_ratio"),
     ("benchmarks", "gb200_vs_h100_llama4_maverick_fp8_throughput_ratio"),
+    ("benchmarks", "gb200_vs_h100_fastest_throughput_ratio"),
+    ("benchmarks", "gb200_vs_h100_slowest_throughput_ratio"),
     ("downtime", "gb200_breakeven_speedup_with_downtime"),
     ("reliability", "llama3_effective_training_time_frac"),
     ("energy", "gpt3_175b_fp8_j_per_token"),
@@ -59,6 +62,8 @@ def read(upstream: dict[str, ChapterResults], section: str, key: str):
 
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("intro")
+    for role in ("h100", "gb200", "fastest_model", "fastest_precision", "slowest_model", "slowest_precision"):
+        res.name(role, upstream["benchmarks"].names[role])  # the GPUs and models its verdict names
     for section, key in READS:
         q = read(upstream, section, key)
         res.add(key, q.value, q.unit, q.label)

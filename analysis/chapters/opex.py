@@ -55,6 +55,9 @@ def vs_tariff_frame(P) -> pd.DataFrame:
 
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("opex")
+    gpu_cost.name_systems(res)
+    res.add("load_factor_frac", P.load_factor, "fraction",
+            "Average draw while training as a share of the rated power (parameter): the power item's basis")
     items = res.add_table("items", items_frame(P))
     for name, (label, chip) in SYSTEMS.items():
         res.add(f"{name}_chip_w", hardware.tdp_w(chip), "W", f"{label} chip power (TDP)")

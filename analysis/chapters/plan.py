@@ -56,6 +56,8 @@ def compute(P, upstream) -> ChapterResults:
 def _walkthrough(res: ChapterResults) -> planner.Plan:
     """Llama 3.1 405B on 16,384 H100 at Meta's 400 TFLOP/s, step by step, on both energy bases."""
     r = load_table("backtest_runs").set_index("run_id", drop=False).loc[WALKTHROUGH]
+    res.name("model", WALKTHROUGH)  # the published run of this model (its run id is the model's id)
+    res.name("gpu", r["gpu_id"])
     result = planner.plan(bt.inputs_for(r))
     s, q = result.steps, result.results
     p = "plan_llama31_405b"

@@ -1,7 +1,10 @@
 """The results contract: every executed section writes ``<results dir>/<section>.json`` as
 
-    {"section": ..., "parameters": {name: value},
+    {"section": ..., "parameters": {name: value}, "names": {role: id},
      "results": {key: {"value": number, "unit": "...", "label": "...", "reads": [...]}}}
+
+``names`` (where a chapter records any) gives the models, GPUs and runs its results are about, by
+role, so a page names them from the results, never by typing them.
 
 ``reads`` (where recorded) lists what the result's computation read: report facts, report rows and
 parameters (:mod:`analysis.data.provenance`); the claims ledger reads it.
@@ -39,15 +42,18 @@ def results_dir() -> Path:
     return Path(os.environ.get("ANALYSIS_RESULTS_DIR", REPO_ROOT / "_build" / "results"))
 
 
-def results_json(section: str, parameters: dict, quantities: dict) -> str:
+def results_json(section: str, parameters: dict, quantities: dict, names: dict | None = None) -> str:
     """The results file's text for a chapter's ``quantities`` (``key -> Quantity``: value, unit,
-    label, reads): the notebook and ``python -m analysis run`` write these same bytes."""
+    label, reads) and ``names`` (role -> model, GPU or run id): the notebook and ``python -m
+    analysis run`` write these same bytes."""
     results = {}
     for key, q in quantities.items():
         results[key] = {"value": q.value, "unit": q.unit, "label": q.label}
         if q.reads is not None:
             results[key]["reads"] = sorted(q.reads)
-    return json.dumps({"section": section, "parameters": parameters, "results": results}, indent=2) + "\n"
+    doc = {"section": section, "parameters": parameters, **({"names": dict(sorted(names.items()))} if names else {}),
+           "results": results}
+    return json.dumps(doc, indent=2) + "\n"
 
 
 def save_results(section: str, text: str, quantities: dict, folder: Path | None = None) -> None:

@@ -148,6 +148,7 @@ def _add_strong(res: ChapterResults, P, bench: pd.DataFrame, usd_per_gpu_hour: f
 
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("scaling")
+    res.name("model", P.strong_model)
     bench = benchmarks.load_benchmarks()
     for key in FROM_BENCHMARKS:
         q = upstream["benchmarks"].quantities[key]

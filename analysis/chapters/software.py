@@ -8,6 +8,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis import benchmarks, costs, hardware, software
+from analysis.benchmarks import REFERENCE_RUN
 from analysis.chapters import ChapterResults
 from analysis.chapters.benchmarks import DENSE, PRECISIONS, RELEASE, SA, model_names
 from analysis.data import provenance
@@ -111,6 +112,9 @@ def _add_frontier_run(res: ChapterResults, bench: pd.DataFrame, tco: ChapterResu
 
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("software")
+    res.name("model", "gpt3_175b")  # SemiAnalysis's GPT-3 175B runs on 128 H100
+    res.name("gpu", "h100_sxm")
+    res.name("run_model", REFERENCE_RUN["model_id"])
     bench = benchmarks.load_benchmarks()
     price = res.add("h100_tco_usd_per_gpu_hour", upstream["tco"]["h100_tco_usd_per_gpu_hour"], "USD per GPU-hour",
                     "H100 TCO per GPU-hour")

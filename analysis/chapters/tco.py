@@ -284,6 +284,7 @@ def _owning_anchors(P, res: ChapterResults) -> None:
 
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("tco")
+    gpu_cost.name_systems(res)
     systems = _per_gpu_hour(P, res)
     res.add_table("per_gpu_hour", per_gpu_hour_frame(res))
     _owning_anchors(P, res)

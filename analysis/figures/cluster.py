@@ -7,7 +7,8 @@ import textwrap
 from matplotlib.ticker import MaxNLocator
 
 from analysis.page import notebook  # notebook.glue, looked up when called (tests replace it)
-from analysis.page.formatting import count, flop, money, number
+from analysis.page.formatting import count, flop, money, number, percent
+from analysis.page.names import gpu_short_name
 from analysis.page.plots import PALETTE, add_source, new_figure
 
 
@@ -85,11 +86,13 @@ def first_failure_by_size(C, P):
 
 def verdict(R) -> str:
     """The first sentence of the chapter's "In short" box: its answer, with its condition,
-    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
-    return (f"A {count(R['cluster_gpus_count'])}-H100 cluster peaks at {number(R['peak_fp8_eflops'])} EFLOP/s in dense FP8, draws "
-            f"{number(R['cluster_facility_mw'])} MW at the meter and costs {money(R['capex_usd'])}; with "
-            f"SemiAnalysis's link lifetimes its first link fails {number(R['first_failure_minutes'])} minutes after a "
-            "start, on average.")
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number; the
+    models and GPUs it names are the ones its results record (``R.names``)."""
+    return (f"A {count(R['cluster_gpus_count'])}-{gpu_short_name(R.names['gpu'])} cluster peaks at "
+            f"{number(R['peak_fp8_eflops'])} EFLOP/s in dense FP8, needs {number(R['cluster_facility_mw'])} MW at the "
+            f"meter (rated; it draws {percent(R['load_factor_frac'])} of that on average) and costs {money(R['capex_usd'])}; "
+            f"with SemiAnalysis's link lifetimes its first link fails {number(R['first_failure_minutes'])} minutes after "
+            "a start, on average.")
 
 
 # The result keys of the box the chapter opens with, and its closing line.

@@ -7,7 +7,8 @@ import textwrap
 
 import matplotlib.pyplot as plt
 
-from analysis.page.formatting import count, number
+from analysis.page.formatting import count, number, percent
+from analysis.page.names import gpu_short_name, model_name
 from analysis.page.notebook import format_quantity, glue, markdown_table
 from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
 
@@ -161,10 +162,13 @@ def model_card_table(E) -> str:
 
 def verdict(R) -> str:
     """The first sentence of the chapter's "In short" box: its answer, with its condition,
-    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
-    return (f"An H100 draws {count(R['h100_meter_w_per_gpu'])} W at the meter, and one clean pass of Llama 3.1 "
-            f"405B over {number(R['llama31_405b_train_trillion_tokens'])}T tokens uses the electricity of "
-            f"{count(R['llama31_405b_bf16_household_years_15t_tokens'])} US household-years.")
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number; the
+    models and GPUs it names are the ones its results record (``R.names``)."""
+    return (f"Training, an {gpu_short_name(R.names['h100'])} draws {count(R['h100_average_meter_w_per_gpu'])} W at the "
+            f"meter on average ({percent(R['load_factor_frac'])} of its rated {count(R['h100_meter_w_per_gpu'])} W), and one "
+            f"clean pass of {model_name(R.names['reference_model'])} over {number(R['llama31_405b_train_trillion_tokens'])}T "
+            f"tokens uses the electricity of {count(R['llama31_405b_bf16_household_years_15t_tokens'])} US household-years "
+            "at that average draw.")
 
 
 # The result keys of the box the chapter opens with, and its closing line.

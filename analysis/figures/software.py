@@ -12,6 +12,7 @@ from analysis.data.load import fact, load_table, row
 from analysis.figures.benchmarks import COLOUR, STYLE
 from analysis.page import notebook  # notebook.glue, looked up when called (tests replace it)
 from analysis.page.formatting import money, percent
+from analysis.page.names import gpu_short_name, model_name
 from analysis.page.plots import add_source, new_figure
 from analysis.page.tables import markdown_table, pct
 
@@ -106,10 +107,12 @@ def release_gains_table(E) -> str:
 
 def verdict(R) -> str:
     """The first sentence of the chapter's "In short" box: its answer, with its condition,
-    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
-    return (f"Software alone raised GPT-3 175B FP8 MFU on unchanged H100s from "
-            f"{percent(R['gpt3_175b_fp8_mfu_jan2024'])} to {percent(R['gpt3_175b_fp8_mfu_dec2024'])} in 2024, "
-            f"worth {money(R['llama31_405b_bf16_software_saving_15t_tokens_usd'])} on a Llama 3.1 405B run.")
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number; the
+    models and GPUs it names are the ones its results record (``R.names``)."""
+    return (f"Software alone raised {model_name(R.names['model'])} FP8 MFU on unchanged {gpu_short_name(R.names['gpu'])}s "
+            f"from {percent(R['gpt3_175b_fp8_mfu_jan2024'])} to {percent(R['gpt3_175b_fp8_mfu_dec2024'])} in 2024, "
+            f"worth {money(R['llama31_405b_bf16_software_saving_15t_tokens_usd'])} on a "
+            f"{model_name(R.names['run_model'])} run.")
 
 
 # The result keys of the box the chapter opens with, and its closing line.

@@ -7,6 +7,7 @@ from matplotlib.ticker import MaxNLocator
 
 from analysis.data.load import fact
 from analysis.page.formatting import money, percent, times
+from analysis.page.names import gpu_short_name
 from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
 from analysis.page.tables import markdown_table
 
@@ -113,10 +114,12 @@ def owning_anchors_table(E) -> str:
 
 def verdict(R) -> str:
     """The first sentence of the chapter's "In short" box: its answer, with its condition,
-    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
-    return (f"At {percent(R['utilization_pct'] / 100)} utilization an H100 costs "
-            f"{money(R['h100_tco_usd_per_gpu_hour'])} per GPU-hour to own and a GB200 "
-            f"{money(R['gb200_tco_usd_per_gpu_hour'])}, so GB200 must train {times(R['gb200_breakeven_speedup'])} "
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number; the
+    models and GPUs it names are the ones its results record (``R.names``)."""
+    h100, gb200 = gpu_short_name(R.names["h100"]), gpu_short_name(R.names["gb200"]).split()[0]
+    return (f"At {percent(R['utilization_pct'] / 100)} utilization an {h100} costs "
+            f"{money(R['h100_tco_usd_per_gpu_hour'])} per GPU-hour to own and a {gb200} "
+            f"{money(R['gb200_tco_usd_per_gpu_hour'])}, so {gb200} must train {times(R['gb200_breakeven_speedup'])} "
             "faster per GPU to cost the same per token.")
 
 
