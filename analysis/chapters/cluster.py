@@ -211,8 +211,8 @@ def _compute_failures(P, res: ChapterResults, upstream) -> None:
     res.add("checkpoint_interval_steps", P.checkpoint_interval_steps, "steps", "Steps between checkpoints (parameter)")
     res.add("checkpoint_restart_lost_steps", P.checkpoint_interval_steps - 1, "steps",
             "Steps redone after a failure just before a checkpoint (worst case)")
-    res.add("step_time_seconds", P.step_time_seconds, "seconds", "Time per training step (parameter)")
-    res.add("backend_gbps", P.backend_gbps, "Gbit/s per GPU", "Backend network rate per GPU (parameter)")
+    res.add("step_time_seconds", P.step_time_seconds, "s", "Wall-clock time of one training step (parameter)")
+    res.add("backend_gbps", P.backend_gbps, "Gbit/s", "Backend link per GPU")
     res.add("alt_links_per_gpu", alt_links, "links per GPU", "Links per GPU, 4-link-per-node design")
     res.add("alt_link_mttf_years", P.alt_link_mttf_years, "years", "Link MTTF, 4-link-per-node design")
     # a single GPU's links fail on average once per MTTF; at this many GPUs, once an hour

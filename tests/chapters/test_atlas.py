@@ -16,6 +16,7 @@ from analysis.figures import atlas as figures  # noqa: E402
 from analysis.params import defaults as d  # noqa: E402
 
 PUE = d.PUE.default
+LOAD = d.LOAD_FACTOR.default  # the average draw while training, 82 % of rated: the energy basis
 # model FLOPs per token of the rows checked by hand (6N + 12Lhs, 8,192 tokens)
 F70 = atlas.flops_per_token(row("models", "llama31_70b"), 8192, "6n_12lhs")
 F8 = atlas.flops_per_token(row("models", "llama31_8b"), 8192, "6n_12lhs")
@@ -38,13 +39,15 @@ def test_coverage(E):
 def test_energy_for_every_measured_accelerator_with_a_power_figure(E):
     s = E.tables["summary"]
     assert s["j_per_pflop"].notna().all()
-    # H100 70B FP8: 1,389 W x the PUE over 1,621 tokens/s x 6N + 12Lhs (about 780 model TFLOP/s)
+    # H100 70B FP8: 1,389 W x the PUE x the average draw (0.82 of rated) over 1,621 tokens/s x 6N + 12Lhs
+    # (about 780 model TFLOP/s)
+    assert E["atlas_load_factor_frac"] == LOAD
     assert E["atlas_h100_sxm_model_tflops_per_device"] == pytest.approx(1621 * F70 / 1e12)
-    assert E["atlas_h100_sxm_j_per_pflop"] == pytest.approx(1389 * PUE / (1621 * F70 / 1e15))
+    assert E["atlas_h100_sxm_j_per_pflop"] == pytest.approx(1389 * PUE * LOAD / (1621 * F70 / 1e15))
     # v5p Mixtral 8x7B BF16: 608 W (Ironwood's pod figure moved by Google's perf-per-watt chart)
     # x the PUE over its 2,909 tokens/s of model work
     fmix = E.tables["summary"].set_index("gpu_id").loc["tpu_v5p", "flops_per_token"]
-    assert E["atlas_tpu_v5p_j_per_pflop"] == pytest.approx(608 * PUE / (2909 * fmix / 1e15))
+    assert E["atlas_tpu_v5p_j_per_pflop"] == pytest.approx(608 * PUE * LOAD / (2909 * fmix / 1e15))
 
 
 def eflop_per_hour(tokens_per_s: float, flops_per_token: float) -> float:
