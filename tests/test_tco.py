@@ -16,10 +16,11 @@ DEFAULTS = Parameters({p.name: p.default for p in d.TCO_INPUTS})
 
 
 def _opex_hour(it_kw: float, capex_per_gpu: float) -> float:
-    """Opex per GPU-hour by hand: power at the meter (PUE, IDC's 1.25) at the report's $0.078, CBRE's
-    $130 per kW-month of space, and Meta's GPU replacement rate (9.1 % of capex a year)."""
-    pue, maintenance = d.PUE.default, d.MAINTENANCE_FRAC_PER_YEAR.default
-    return (it_kw * pue * 730 * 0.078 + it_kw * 130 + capex_per_gpu * maintenance / 12) / 730
+    """Opex per GPU-hour by hand: power at the meter (PUE, IDC's 1.25) at the average draw (0.82 of
+    rated) at the report's $0.078, CBRE's $130 per kW-month of space (rated IT), and Meta's GPU
+    replacement rate (9.1 % of capex a year)."""
+    pue, maintenance, load = d.PUE.default, d.MAINTENANCE_FRAC_PER_YEAR.default, d.LOAD_FACTOR.default
+    return (it_kw * pue * load * 730 * 0.078 + it_kw * 130 + capex_per_gpu * maintenance / 12) / 730
 
 
 def test_system_tco_by_hand_and_against_the_report():
