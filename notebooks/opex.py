@@ -71,6 +71,9 @@ show_parameters(P, R)
 # {glue:text}`fact_C02_w_per_gpu:,.0f` W of critical IT per GPU. For GB200 the report's figure is
 # behind its paywall; the book derives {glue:text}`gb200_it_w_per_gpu:,.0f` W from the {term}`NVL72` rack's
 # power (see the Assumptions appendix). The facility then draws {term}`PUE` times the IT load at the meter.
+# The electricity is billed at the average draw, the {glue:text}`load_factor_frac:.0%` of that rating a
+# GPU draws while it trains (measured on H100 nodes; `load_factor`), the energy basis of every chapter;
+# the datacenter rent is charged on the rated IT power, the capacity it reserves.
 
 # %% tags=["remove-input"]
 display(Markdown(figures.items_table(R)))

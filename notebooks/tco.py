@@ -61,7 +61,9 @@ glue_figure("fig_tco_breakeven", figures.breakeven(R))
 # report's numbers, prices every benchmark run per million tokens, and compares owning with renting.
 # Every TCO here is per hour a GPU is used, at a utilization of {glue:text}`utilization_pct:.0f` % of
 # its hours: capital, space and maintenance are paid for every hour, so at half the utilization they
-# cost twice as much per hour used. Rerun it with your own inputs:
+# cost twice as much per hour used. Electricity is counted at the average draw, the rated power
+# times the {glue:text}`load_factor_frac:.0%` a GPU draws while it trains, the energy basis of every
+# chapter; the datacenter rent at the rated IT power. Rerun it with your own inputs:
 # `python -m analysis run tco -p utilization 0.8 -p cost_of_capital 0.12`.
 
 # %% tags=["remove-input"]

@@ -286,6 +286,8 @@ def _bills(res: ChapterResults, cluster: ChapterResults, opex: ChapterResults) -
                         month * HOURS_PER_YEAR / HOURS_PER_MONTH * res["cluster_gpus_count"], "USD per year",
                         "The cluster's yearly bill from the opex chapter's power item: x 12 months x its GPUs")
     bill = res["cluster_annual_electricity_usd"]
+    q = cluster.quantities["tariff_usd_per_kwh"]
+    res.add("tariff_usd_per_kwh", q.value, q.unit, q.label)
     res.add("cluster_electricity_opex_vs_cluster_pct", (from_opex / bill - 1) * 100, "percent",
             "The opex chapter's bill for the cluster against the cluster chapter's")
     res.add("cluster_annual_electricity_at_rated_draw_usd", bill / cluster["load_factor_frac"], "USD per year",

@@ -42,7 +42,7 @@ def power_build_up(C, P):
     parts = (("chip_w", "GPU chip (TDP)", PALETTE["blue"]), ("rest_of_it_w", "Rest of IT: server, network, storage",
                                                              PALETTE["sky"]),
              ("facility_overhead_w", f"Facility overhead (PUE {P.pue:.2f})", PALETTE["orange"]))
-    fig, ax = new_figure("One GPU's share of the cluster, chip to meter", "Watts per GPU", "",
+    fig, ax = new_figure("One GPU's share of the cluster, chip to meter (rated)", "Watts per GPU", "",
                          figsize=(7.0, 4.9))
     for i, build in table.iterrows():
         left = 0.0
@@ -61,7 +61,7 @@ def power_build_up(C, P):
     ax.legend(loc="upper center", bbox_to_anchor=(0.35, -0.25), ncol=1)
     fig.subplots_adjust(left=0.3, right=0.95, top=0.8, bottom=0.4)
     add_source(fig, "SemiAnalysis 2024: component build-up (B14) and DGX H100 all-in IT (C02); PUE parameter "
-                    "(C05 target); TDP from data/gpus.csv.")
+                    "(IDC's cloud average); TDP from data/gpus.csv. Rated power: energy counts the average draw.")
     return fig
 
 

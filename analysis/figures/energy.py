@@ -38,7 +38,7 @@ def power_build_up(E):
         (f"GB200\n{E['gb200_it_w_per_gpu']:,.0f} W IT\n× PUE {E['pue']:.2f}", E["gb200_chip_w"],
          E["gb200_rest_of_it_w_per_gpu"], E["gb200_meter_w_per_gpu"] - E["gb200_it_w_per_gpu"]),
     ]
-    fig, ax = new_figure("One GPU's power, chip to meter", "", "Watts per GPU", figsize=(7.0, 6.4))
+    fig, ax = new_figure("One GPU's rated power, chip to meter", "", "Watts per GPU", figsize=(7.0, 6.4))
     parts = (("GPU chip", PALETTE["blue"]), ("Rest of IT: host, network, storage", PALETTE["sky"]),
              ("Facility overhead (PUE)", PALETTE["orange"]))
     for i, (_, *watts) in enumerate(builds):
@@ -50,6 +50,8 @@ def power_build_up(E):
         ax.text(i, bottom + 30, f"{bottom:,.0f} W", ha="center", va="bottom", fontweight="bold")
     ax.axhline(E["sa_implied_h100_meter_w_per_gpu"], color=PALETTE["vermillion"], lw=1.5, ls="--",
                label="implied by SA's energy figures (A31)")
+    ax.axhline(E["h100_average_meter_w_per_gpu"], color=PALETTE["blue"], lw=1.2, ls="-.",
+               label=f"H100's average draw while training ({E['load_factor_frac']:.0%} of rated): the energy basis")
     ax.axhline(E["household_w"], color=PALETTE["black"], lw=1.0, ls=":", label="one US household's average draw")
     ax.set_xticks(range(len(builds)), [b[0] for b in builds])
     ax.set_ylim(0, E["gb200_meter_w_per_gpu"] * 1.12)
@@ -89,7 +91,7 @@ def joules_per_token(E):
         ax.xaxis.set_major_formatter(plt.FuncFormatter(lambda x, _: f"{x:,.0f}"))
         ax.set_ylim(0, rows["joules_per_token"].max() * 1.25)
     fig.supxlabel("GPUs (log scale)")
-    fig.supylabel("J per token at the meter")
+    fig.supylabel("J per token at the meter (average draw)")
     handles = [plt.Line2D([], [], color=colours["bf16"], lw=0, marker="o", label="BF16"),
                plt.Line2D([], [], color=colours["fp8"], lw=0, marker="o", label="FP8"),
                plt.Line2D([], [], color="grey", lw=0, marker="o", label="H100"),
@@ -100,8 +102,9 @@ def joules_per_token(E):
     fig.suptitle("Energy per trained token by model,\nprecision and GPU count", x=0.01, ha="left", fontweight="bold",
                  fontsize=plt.rcParams["axes.titlesize"])
     key.legend(handles=handles, loc="center left", ncols=2, frameon=False, borderaxespad=0)
-    add_source(fig, f"data/benchmarks.csv throughput; {E['h100_meter_w_per_gpu']:,.0f} W per H100 and "
-                    f"{E['gb200_meter_w_per_gpu']:,.0f} W per GB200 at the meter (this chapter's parameters).")
+    add_source(fig, f"data/benchmarks.csv throughput; {E['h100_average_meter_w_per_gpu']:,.0f} W per H100 and "
+                    f"{E['gb200_average_meter_w_per_gpu']:,.0f} W per GB200 at the meter, the average draw "
+                    f"({E['load_factor_frac']:.0%} of rated; this chapter's parameters).")
     return fig
 
 
