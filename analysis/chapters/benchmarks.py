@@ -221,7 +221,6 @@ def _add_throughput_ratios(res: ChapterResults, bench: pd.DataFrame) -> None:
     for end, pick in (("fastest", max), ("slowest", min)):  # the extremes, named for the page
         model_id, precision = pick(ratios, key=ratios.get)
         res.name(f"{end}_model", model_id)
-        res.name(f"{end}_precision", precision)
         res.add(f"gb200_vs_h100_{end}_throughput_ratio", ratios[(model_id, precision)], "ratio",
                 f"GB200 NVL72 / H100 tokens/s per GPU, the {end} comparison ({names[model_id]} {precision.upper()})")
     nv405 = benchmarks.sweep(bench, "llama31_405b", "bf16", RELEASE)

@@ -51,6 +51,11 @@ READS: tuple[tuple[str, str], ...] = (
 )
 
 
+# (chapter, role) of the models and GPUs its answer names, as those chapters record them (``names``).
+READ_NAMES: tuple[tuple[str, str], ...] = tuple(
+    ("benchmarks", role) for role in ("h100", "gb200", "fastest_model", "slowest_model"))
+
+
 def read(upstream: dict[str, ChapterResults], section: str, key: str):
     """The :class:`~analysis.chapters.Quantity` ``key`` of chapter ``section``; an error naming
     both (and what the chapter has) when it is missing."""
@@ -62,8 +67,11 @@ def read(upstream: dict[str, ChapterResults], section: str, key: str):
 
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("intro")
-    for role in ("h100", "gb200", "fastest_model", "fastest_precision", "slowest_model", "slowest_precision"):
-        res.name(role, upstream["benchmarks"].names[role])  # the GPUs and models its verdict names
+    for section, role in READ_NAMES:
+        if role not in upstream[section].names:
+            raise ChapterError(f"intro: chapter '{section}' names no '{role}'; it names: "
+                               f"{', '.join(upstream[section].names) or 'nothing'}")
+        res.name(role, upstream[section].names[role])
     for section, key in READS:
         q = read(upstream, section, key)
         res.add(key, q.value, q.unit, q.label)

@@ -80,7 +80,7 @@ CHAPTERS: tuple[Section, ...] = (
                  "and what is the capital charge per GPU-hour?",
         params=(d.H100_SERVER_USD, d.H100_ALLIN_USD, d.H100_GPUS_PER_SERVER, d.GB200_RACK_USD, d.GB200_ALLIN_USD,
                 d.GB200_GPUS_PER_RACK, d.USEFUL_LIFE_YEARS, d.COST_OF_CAPITAL, d.UTILIZATION),
-        tables=("report_facts", "claims", "seed_numbers"),
+        tables=("report_facts", "claims", "seed_numbers", "gpus"),  # gpus: the verdict names the GPUs
         headline=("h100_capex_usd_per_gpu", "gb200_capex_usd_per_gpu", "gb200_to_h100_capex_ratio",
                   "h100_capex_usd_per_gpu_hour", "gb200_capex_usd_per_gpu_hour"),
         figures=("fig-capex-build-up", "fig-capex-per-hour-vs-life"),
@@ -149,7 +149,7 @@ CHAPTERS: tuple[Section, ...] = (
         question="How much did NVIDIA's software releases raise MFU on the same H100s in 2024-2025, and "
                  "what is that worth in dollars per token and per training run?",
         params=(d.GPT3_TRAIN_TOKENS, d.SEED_MFU_END, d.SEED_GPT3_COST_END_USD),
-        tables=("benchmarks", "models", "gpus", "report_facts", "claims", "sources"),
+        tables=("benchmarks", "models", "gpus", "report_facts", "claims", "sources", "atlas_benchmarks"),
         needs=("tco",),
         headline=("gpt3_175b_bf16_mfu_jan2024", "gpt3_175b_bf16_mfu_dec2024", "gpt3_175b_fp8_mfu_jan2024",
                   "gpt3_175b_fp8_mfu_dec2024", "gpt3_175b_fp8_cost_300b_tokens_jan2024_usd",
@@ -195,7 +195,7 @@ CHAPTERS: tuple[Section, ...] = (
                 d.GB200_GPUS_PER_RACK, d.GB200_NVLINK_FAULTS_PER_RACK_MONTH, d.GB200_GPU_FAULT_RATIO,
                 d.FAILURE_MODEL),
         needs=("cluster",),  # the cluster's first link failure and the work a failure loses
-        tables=("llama3_interruptions", "reliability_facts", "gpus", "report_facts", "job_failures"),
+        tables=("llama3_interruptions", "reliability_facts", "gpus", "report_facts", "job_failures", "models"),
         headline=("llama3_unexpected_interruptions_per_day", "llama3_gpu_mtbf_hours",
                   "llama3_effective_training_time_frac", "young_interval_minutes", "daly_interval_minutes",
                   "cluster_goodput_frac", "measured_vs_projected_failure_rate_1024_gpus_ratio"),
@@ -300,7 +300,7 @@ SECTIONS: tuple[Section, ...] = CHAPTERS + (
         name="intro",
         title="Introduction",
         question="What is this book, what does each chapter answer, and how do I rerun it?",
-        tables=("training_runs", "models"),  # models: the answer chart names the models it compares
+        tables=("training_runs", "models", "gpus"),  # models, gpus: the answer and its chart name what they compare
         needs=("cluster", "tco", "benchmarks", "energy", "reliability", "downtime", "uncertainty", "claims", "plan"),
     ),
 )

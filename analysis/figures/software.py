@@ -64,6 +64,7 @@ def glue_prose(E, P) -> None:
     claims = load_table("claims").set_index("claim_id")
     for claim_id in ("S11", "S12"):
         notebook.glue(f"seed_{claim_id}", claims.loc[claim_id, "seed_value"])
+    glue_releases(E)
 
 
 def release_figure(E):
@@ -91,6 +92,25 @@ def release_figure(E):
     add_source(fig, "SemiAnalysis 2025 (hollow squares); NVIDIA dgxc-benchmarking v24.11.1, v25.02, v25.04 and NeMo "
                     "24.09 docs (dots). Smallest published cluster per release.")
     return fig
+
+
+def megatron_steps_table(E) -> str:
+    """Every step between two Megatron-Bridge releases of the same system, model and precision:
+    tokens/s before and after, their gain, and the gain in the printed model TFLOP/s."""
+    names = model_names()
+    rows = [[gpu_short_name(r.gpu_id), names[r.model_id], r.precision.upper(), f"{r.release_from} → {r.release_to}",
+             f"{r.tokens_per_s_from:,.0f}", f"{r.tokens_per_s_to:,.0f}", f"{r.throughput_gain * 100:+.1f} %",
+             f"{r.printed_tflops_gain * 100:+.1f} %"]
+            for r in E.tables["megatron_release_steps"].sort_values(["date_to", "gpu_id", "model_id"],
+                                                                    ascending=[False, True, True]).itertuples()]
+    return markdown_table(["System", "Model", "Precision", "Releases", "Tokens/s before", "Tokens/s after",
+                           "Throughput gain", "Printed TFLOP/s gain"], rows, "lllcrrrr")
+
+
+def glue_releases(E) -> None:
+    """Glue the names of the two newest Megatron-Bridge releases, as the results record them."""
+    notebook.glue("megatron_latest_release", E.names["megatron_latest_release"])
+    notebook.glue("megatron_previous_release", E.names["megatron_previous_release"])
 
 
 def release_gains_table(E) -> str:
