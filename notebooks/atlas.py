@@ -221,9 +221,13 @@ offer_table(R, "atlas_rows", R.tables["rows"], "every atlas row under the book's
 # %% [markdown]
 # ## Software gains, kept apart from changes in counting
 #
+# Every device is shown at the newest release that publishes it; the
+# {ref}`software chapter <chapter-software>` sets each release beside the one before.
+#
 # On the same chip, model and precision, tokens per second measure the software; printed TFLOP/s
-# measure the software and the FLOP count together. Across NVIDIA's 25.09, 25.11 and 26.02
-# containers the two move together for the Llama rows, so the count did not change: GB300 on
+# measure the software and the FLOP count together. Across NVIDIA's 25.09, 25.11, 26.02 and
+# 26.04.01 containers the two move together for the Llama rows, within the rounding of 26.04.01's
+# tokens/s (printed as multiples of 16), so the count did not change: GB300 on
 # Llama 3.1 70B gained {glue:text}`atlas_gb300_nvl72_llama31_70b_fp8_release_gain_frac_pct:.1f` %,
 # H100 on 70B only {glue:text}`atlas_h100_sxm_llama31_70b_fp8_release_gain_frac_pct:.1f` %. For
 # DeepSeek-V3 they part: on GB200 the printed TFLOP/s rose
