@@ -221,7 +221,7 @@ def _add_throughput_ratios(res: ChapterResults, bench: pd.DataFrame) -> None:
     for end, pick in (("fastest", max), ("slowest", min)):  # the extremes, named for the page
         model_id, precision = pick(ratios, key=ratios.get)
         res.name(f"{end}_model", model_id)
-        res.add(f"gb200_vs_h100_{end}_throughput_ratio", ratios[(model_id, precision)], "ratio",
+        res.add(f"{end}_gb200_vs_h100_throughput_ratio", ratios[(model_id, precision)], "ratio",
                 f"GB200 NVL72 / H100 tokens/s per GPU, the {end} comparison ({names[model_id]} {precision.upper()})")
     nv405 = benchmarks.sweep(bench, "llama31_405b", "bf16", RELEASE)
     big405 = nv405[nv405["gpus"] == framing("A01_gpus_max_405b")].iloc[0]

@@ -206,7 +206,7 @@ def verdict(R) -> str:
     return (f"On NVIDIA's own tables {gpu_short_name(R.names['gb200'])} trains {model_name(ref)} (BF16) "
             f"{times(R[f'gb200_vs_h100_{ref}_bf16_throughput_ratio'])} faster per GPU than "
             f"{gpu_short_name(R.names['h100'])}, but {model_name(low)} only "
-            f"{times(R['gb200_vs_h100_slowest_throughput_ratio'])}; the book's one FLOP count makes every row's MFU "
+            f"{times(R['slowest_gb200_vs_h100_throughput_ratio'])}; the book's one FLOP count makes every row's MFU "
             "comparable.")
 
 

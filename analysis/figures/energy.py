@@ -175,5 +175,5 @@ def verdict(R) -> str:
 
 
 # The result keys of the box the chapter opens with, and its closing line.
-ANSWER = ["h100_meter_w_per_gpu", "gpt3_175b_fp8_j_per_token", "llama31_405b_bf16_household_years_15t_tokens", "cluster_annual_energy_twh"]
+ANSWER = ["h100_average_meter_w_per_gpu", "gpt3_175b_fp8_j_per_token", "llama31_405b_bf16_household_years_15t_tokens", "cluster_annual_energy_twh"]
 ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."

@@ -35,8 +35,8 @@ def verdict(R) -> str:
     """The first sentence of the chapter's "In short" box: its answer, with its condition,
     built from its results ``R``, so it moves with a scenario or ``-p`` like every number; the
     models and GPUs it names are the ones its results record (``R.names``)."""
-    need, low, best = R["gb200_breakeven_speedup"], R["gb200_vs_h100_slowest_throughput_ratio"], \
-        R["gb200_vs_h100_fastest_throughput_ratio"]
+    need, low, best = R["gb200_breakeven_speedup"], R["slowest_gb200_vs_h100_throughput_ratio"], \
+        R["fastest_gb200_vs_h100_throughput_ratio"]
     return (f"{gpu_short_name(R.names['gb200'])} pays off against {gpu_short_name(R.names['h100'])} if it trains at least "
             f"{times(need)} faster per GPU (the TCO ratio at {percent(R['utilization_pct'] / 100)} utilization); NVIDIA's "
             f"published speed-ups reach {times(best)} on {model_name(R.names['fastest_model'])} but {times(low)} on "
