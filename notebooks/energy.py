@@ -36,7 +36,8 @@ figures.glue_labels(R)
 from analysis.page.notebook import glue_money
 
 glue_money(R, "sa_example_annual_electricity_usd", "cluster_annual_electricity_usd",
-           "cluster_annual_electricity_from_opex_usd", "cluster_annual_electricity_at_rated_draw_usd")
+           "cluster_annual_electricity_from_opex_usd", "cluster_annual_electricity_at_rated_draw_usd",
+           "cluster_electricity_opex_minus_cluster_usd")
 
 # %% tags=["remove-cell"]
 glue_facts("A26_household_kwh", "A26_household_w", "A28_gpt3_fp8_j_per_token", "A28_gpt3_bf16_j_per_token",
@@ -307,7 +308,7 @@ display(Markdown(comparison_table(R, [("cluster_facility_mw", "B03_datacenter_mw
 # {glue:text}`cluster_annual_electricity_usd_money` at \${glue:text}`tariff_usd_per_kwh:.3f` per kWh; the
 # {ref}`opex chapter <chapter-opex>` prices one H100's power per month, \${glue:text}`opex_h100_power_usd_per_gpu_month:.2f`.
 # Twelve months of that for each of the {glue:text}`cluster_gpus_count:,.0f` GPUs is
-# {glue:text}`cluster_annual_electricity_from_opex_usd_money`, {glue:text}`cluster_electricity_opex_vs_cluster_pct:+.1f` %
+# {glue:text}`cluster_annual_electricity_from_opex_usd_money`, {glue:text}`cluster_electricity_opex_minus_cluster_usd_money`
 # from the cluster chapter's bill: both count the average draw, {glue:text}`load_factor_frac:.0%` of the
 # rating, at the same PUE and tariff. Counted at the rated draw all year, as SemiAnalysis counts its
 # bill (B05), the same cluster would pay

@@ -29,9 +29,11 @@ from analysis.page.tables import answer_from_results
 P, upstream = start("network", globals(), show_parameters=False)
 R = chapter.compute(P, upstream)
 publish(R, P)
+display(Markdown(answer_from_results(R, figures.ANSWER, figures.verdict(R), more=figures.ANSWER_MORE)))
+
+# %% tags=["remove-cell"]
 glue_money(R, "allin_minus_server_usd_per_gpu", "ethernet_switch_usd_for_b34_saving", "network_capex_usd",
            "network_switches_usd", "bluefield3_extra_capex_usd", "ethernet_vs_infiniband_capex_saving_usd")
-display(Markdown(answer_from_results(R, figures.ANSWER, figures.verdict(R), more=figures.ANSWER_MORE)))
 glue_facts("B23_copper_frac", "B34_capex_saving_usd", "B34_power_saving_usd_per_yr", "B24_optics_w",
            "B17_single_mode_cost_ratio", "B14_network_storage_frac")
 

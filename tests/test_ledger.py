@@ -73,14 +73,14 @@ def test_status_counts_are_integers_per_status(ledger):
     """data/claims.csv after the re-audit of issue 25 and issue 43's one energy basis (each status
     checked against what its row's computation reads): 1 reproduced independently (S19), 3
     consistency checks, 2 that depend on a default, none by calibration, 3 inputs quoted (S04, S08,
-    S14), 8 corrected (S02 now: SA's household framing counts the rated draw), 4 context, 1
-    unverifiable; data/fact_checks.csv: 160 facts, one row each, every report sub-fact that the
+    S14), 7 corrected, 5 context (S02 now: the seed's framing holds and states no number, while
+    SA's own figure, on the rated draw, is corrected), 1 unverifiable; data/fact_checks.csv: 160 facts, one row each, every report sub-fact that the
     book does not list in facts_not_checked.csv: 11 independent, 37 consistency, 2 depending on a
     default, 71 inputs quoted (the report's inputs shown back, A49-A51 among them), 20 corrected
     (SA's energy figures on the rated draw), 19 context."""
     claims, facts, _ = ledger
     assert status_counts(claims) == {"reproduced_independently": 1, "consistency": 3, "reproduced_by_calibration": 0,
-                                     "input_quoted": 3, "depends_on_default": 2, "corrected": 8, "context": 4,
+                                     "input_quoted": 3, "depends_on_default": 2, "corrected": 7, "context": 5,
                                      "unverifiable": 1, "pending": 0}
     assert fact_status_counts(checked_facts(facts)) == {"reproduced_independently": 11, "consistency": 37,
                                                         "reproduced_by_calibration": 0, "input_quoted": 71,
@@ -446,7 +446,8 @@ def test_the_rows_issue_25_names_are_what_they_read(computed):
     assert {status[k] for k in ("B32_node_w", "B27_links", "A21_fp8_throughput_gain")} == {"input_quoted"}
     assert {status[k] for k in ("A30_gpt3_bf16_household_years", "A43_households_64", "A43_households_2048",
                                 "A28_gpt3_fp8_j_per_token", "A37_405b_j_per_token", "A31_allin_w_per_gpu",
-                                "B06_avg_mw", "S02")} == {"corrected"}
+                                "B06_avg_mw")} == {"corrected"}
+    assert status["S02"] == "context"
     assert status["A30_gpt3_fp8_household_years"] == status["S13"] == "depends_on_default"
     assert status["A41_pp"] == "corrected" and status["A40_drop"] == "consistency"
     assert {status[k] for k in ("S19", "B31_sharp_gain", "A42_cost_ratio", "A42_param_ratio")} == {"reproduced_independently"}

@@ -288,8 +288,9 @@ def _bills(res: ChapterResults, cluster: ChapterResults, opex: ChapterResults) -
     bill = res["cluster_annual_electricity_usd"]
     q = cluster.quantities["tariff_usd_per_kwh"]
     res.add("tariff_usd_per_kwh", q.value, q.unit, q.label)
-    res.add("cluster_electricity_opex_vs_cluster_pct", (from_opex / bill - 1) * 100, "percent",
-            "The opex chapter's bill for the cluster against the cluster chapter's")
+    # to the cent: the two chains multiply the same numbers in another order
+    res.add("cluster_electricity_opex_minus_cluster_usd", round(from_opex - bill, 2), "USD per year",
+            "The opex chapter's bill for the cluster less the cluster chapter's, to the cent")
     res.add("cluster_annual_electricity_at_rated_draw_usd", bill / cluster["load_factor_frac"], "USD per year",
             "The cluster's yearly bill at the rated draw all year (SemiAnalysis's basis)")
 

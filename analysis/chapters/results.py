@@ -3,8 +3,8 @@
     {"section": ..., "parameters": {name: value}, "names": {role: id},
      "results": {key: {"value": number, "unit": "...", "label": "...", "reads": [...]}}}
 
-``names`` (where a chapter records any) gives the models, GPUs and runs its results are about, by
-role, so a page names them from the results, never by typing them.
+``names`` gives the models, GPUs and runs its results are about, by role (empty where a chapter
+names none), so a page names them from the results, never by typing them.
 
 ``reads`` (where recorded) lists what the result's computation read: report facts, report rows and
 parameters (:mod:`analysis.data.provenance`); the claims ledger reads it.
@@ -51,8 +51,7 @@ def results_json(section: str, parameters: dict, quantities: dict, names: dict |
         results[key] = {"value": q.value, "unit": q.unit, "label": q.label}
         if q.reads is not None:
             results[key]["reads"] = sorted(q.reads)
-    doc = {"section": section, "parameters": parameters, **({"names": dict(sorted(names.items()))} if names else {}),
-           "results": results}
+    doc = {"section": section, "parameters": parameters, "names": dict(sorted((names or {}).items())), "results": results}
     return json.dumps(doc, indent=2) + "\n"
 
 

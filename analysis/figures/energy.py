@@ -51,7 +51,7 @@ def power_build_up(E):
     ax.axhline(E["sa_implied_h100_meter_w_per_gpu"], color=PALETTE["vermillion"], lw=1.5, ls="--",
                label="implied by SA's energy figures (A31)")
     ax.axhline(E["h100_average_meter_w_per_gpu"], color=PALETTE["blue"], lw=1.2, ls="-.",
-               label=f"H100's average draw while training ({E['load_factor_frac']:.0%} of rated): the energy basis")
+               label=f"H100's average draw, training ({E['load_factor_frac']:.0%} of rated)")
     ax.axhline(E["household_w"], color=PALETTE["black"], lw=1.0, ls=":", label="one US household's average draw")
     ax.set_xticks(range(len(builds)), [b[0] for b in builds])
     ax.set_ylim(0, E["gb200_meter_w_per_gpu"] * 1.12)

@@ -48,7 +48,7 @@ LOAD_FACTOR = Param(
     "basis: every energy and electricity figure (joules per token, household-years, carbon, the "
     "cluster's energy and bill, the electricity in opex and TCO, the planner's facility energy) is at "
     "this average draw, while capacity (megawatts at the meter, colocation per kW) stays at the rating.",
-    "latif_2024_h100_power", basis="cited", low=0.0, high=1.0)
+    "latif_2024_h100_power", basis="cited", low=0.05, high=1.0)
 TARIFF = Param(
     "tariff_usd_per_kwh", 0.078, "USD/kWh", "Electricity tariff",
     "The report's 'standard rate' (B05: $123.9M per year at $0.078/kWh).", "sa_100k_2024",

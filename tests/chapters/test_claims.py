@@ -31,7 +31,7 @@ def upstream(at_defaults: bool = True) -> dict[str, ChapterResults]:
 
 def test_counts_every_status_and_every_checked_figure():
     """data/claims.csv: 22 claims, 1 reproduced independently, 3 consistency checks, 2 depending on a
-    default, none by calibration, 3 inputs quoted, 8 corrected, 4 context, 1 unverifiable, 0 pending;
+    default, none by calibration, 3 inputs quoted, 7 corrected, 5 context, 1 unverifiable, 0 pending;
     data/fact_checks.csv: 160 figures, one row each, checked in 165 places (5 of them in two
     chapters): 11 independent, 37 consistency, 2 depending on a default, none by calibration, 71
     inputs quoted, 20 corrected, 19 context; the other 47 of the report's 207 listed as not checked,
@@ -41,7 +41,7 @@ def test_counts_every_status_and_every_checked_figure():
     assert counts == {"claims_total_count": 22, "claims_reproduced_independently_count": 1,
                       "claims_consistency_count": 3, "claims_depends_on_default_count": 2,
                       "claims_reproduced_by_calibration_count": 0, "claims_input_quoted_count": 3,
-                      "claims_corrected_count": 8, "claims_context_count": 4, "claims_unverifiable_count": 1,
+                      "claims_corrected_count": 7, "claims_context_count": 5, "claims_unverifiable_count": 1,
                       "claims_pending_count": 0, "facts_checked_count": 160, "facts_checked_places_count": 165,
                       "facts_shown_in_several_chapters_count": 5, "facts_reproduced_independently_count": 11,
                       "facts_consistency_count": 37, "facts_depends_on_default_count": 2,
