@@ -206,15 +206,16 @@ def summary_rows(atlas: pd.DataFrame) -> pd.DataFrame:
 
 
 def energy_and_cost(rows: pd.DataFrame, it_w: dict[str, float], pue: float,
-                    prices: dict[str, tuple[float, float, float] | None]) -> pd.DataFrame:
-    """``rows`` plus ``it_w_per_device``, ``meter_w_per_device`` (IT x PUE), the model work a device
+                    prices: dict[str, tuple[float, float, float] | None], load_factor: float) -> pd.DataFrame:
+    """``rows`` plus ``it_w_per_device``, ``meter_w_per_device`` (IT x PUE x ``load_factor``: the
+    average draw at the meter while training, the book's energy basis), the model work a device
     does (``model_tflops_per_device``: tokens/s x the book's FLOPs per token), joules per PFLOP of it
     (``j_per_pflop``) and per token (``j_per_token``, for one model only) and, where a price is
     known, dollars per EFLOP (``usd_per_eflop_*``) and per million tokens at the low, central and
     high price (cheapest price gives the low cost)."""
     out = rows.copy()
     out["it_w_per_device"] = out["gpu_id"].map(it_w)
-    out["meter_w_per_device"] = meter_w_per_gpu(out["it_w_per_device"], pue)
+    out["meter_w_per_device"] = meter_w_per_gpu(out["it_w_per_device"], pue) * load_factor
     out["model_tflops_per_device"] = out["tokens_per_s_per_device"] * out["flops_per_token"] / 1e12
     out["j_per_pflop"] = out["meter_w_per_device"] / (out["model_tflops_per_device"] / 1e3)  # W / (PFLOP/s)
     out["j_per_token"] = joules_per_token(out["meter_w_per_device"], out["tokens_per_s_per_device"])

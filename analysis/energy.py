@@ -2,8 +2,9 @@
 
 The method is SemiAnalysis's ("H100 vs GB200 NVL72 Training Benchmarks", 2025-08-20, source id
 ``sa_gb200_2025``, facts A25-A31): the all-in power of one GPU's share of the cluster (GPU, host,
-network, storage: the critical IT load) times the facility overhead (PUE) is what the meter sees;
-divided by the tokens each GPU trains per second, it is joules per token. A household-year is the
+network, storage: the critical IT load) times the facility overhead (PUE) is what the meter sees at
+the rating; times the measured load factor it is the average draw while training (the book's energy
+basis), and divided by the tokens each GPU trains per second it is joules per token. A household-year is the
 electricity an average US household uses in a year (EIA; SA uses 10,791 kWh for 2022, A26).
 
 The power build-up steps themselves live in :mod:`analysis.cluster` and are reused here.
@@ -25,6 +26,13 @@ def meter_w_per_gpu(it_w_per_gpu: float, pue: float) -> float:
     """Watts drawn at the utility meter for one GPU's share of the cluster: its critical IT watts
     times the facility overhead (:func:`analysis.cluster.facility_w`)."""
     return facility_w(it_w_per_gpu, pue)
+
+
+def average_meter_w_per_gpu(it_w_per_gpu: float, pue: float, load_factor: float) -> float:
+    """Average watts at the meter for one GPU's share while it trains: the rated meter power
+    (:func:`meter_w_per_gpu`) times ``load_factor``, the measured average draw as a share of the
+    rating. The book's one energy basis; capacity stays at :func:`meter_w_per_gpu`."""
+    return meter_w_per_gpu(it_w_per_gpu, pue) * load_factor
 
 
 def it_w_with_chip_swapped(ref_it_w: float, ref_chip_w: float, chip_w: float) -> float:

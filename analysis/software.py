@@ -49,3 +49,22 @@ def first_last_gain(series: pd.DataFrame) -> dict:
     first, last = series.iloc[0], series.iloc[-1]
     return {"first": first, "last": last,
             "gain": throughput_gain(first["tokens_per_s_per_gpu"], last["tokens_per_s_per_gpu"])}
+
+
+def release_steps(rows: pd.DataFrame) -> pd.DataFrame:
+    """Each step from one release to the next of the same system, model and precision: ``rows``
+    holds ``gpu_id``, ``model_id``, ``precision``, ``release``, ``date``, ``tokens_per_s`` and
+    ``tflops_printed`` (one row per release). Returns, per step, both releases, the throughput gain
+    and the gain in the publisher's printed TFLOP/s: with one FLOP count and exact figures the two
+    agree, so where they part the tokens/s were rounded or the count changed, not the speed."""
+    out = []
+    for (gpu_id, model_id, precision), g in rows.groupby(["gpu_id", "model_id", "precision"], sort=True):
+        g = g.sort_values("date")
+        for before, after in zip(g.iloc[:-1].itertuples(), g.iloc[1:].itertuples(), strict=True):
+            out.append({"gpu_id": gpu_id, "model_id": model_id, "precision": precision,
+                        "release_from": before.release, "release_to": after.release,
+                        "date_from": before.date, "date_to": after.date,
+                        "tokens_per_s_from": before.tokens_per_s, "tokens_per_s_to": after.tokens_per_s,
+                        "throughput_gain": throughput_gain(before.tokens_per_s, after.tokens_per_s),
+                        "printed_tflops_gain": throughput_gain(before.tflops_printed, after.tflops_printed)})
+    return pd.DataFrame(out)

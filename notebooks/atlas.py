@@ -23,6 +23,7 @@ mfu_check_tolerance: float = 0.01  # fraction; a number from 0.0001 to 1. Relati
 h100_it_w_per_gpu: float = 1389.0  # W per GPU; a number from 100 to 10,000. All-in critical IT power per H100: chip, server share, network, storage
 gb200_it_w_per_gpu: float = 1833.0  # W per GPU; a number from 100 to 5,000. All-in critical IT power per GB200 GPU in an NVL72 rack
 pue: float = 1.25  # ratio; a number from 1 to 3. Power usage effectiveness: facility power / critical IT power
+load_factor: float = 0.82  # fraction; a number from 0.05 to 1. Average draw as a fraction of rated facility power while training
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display
@@ -227,9 +228,13 @@ offer_table(R, "atlas_rows", R.tables["rows"], "every atlas row under the book's
 # %% [markdown]
 # ## Software gains, kept apart from changes in counting
 #
+# Every device is shown at the newest release that publishes it; the
+# {ref}`software chapter <chapter-software>` sets each release beside the one before.
+#
 # On the same chip, model and precision, tokens per second measure the software; printed TFLOP/s
-# measure the software and the FLOP count together. Across NVIDIA's 25.09, 25.11 and 26.02
-# containers the two move together for the Llama rows, so the count did not change: GB300 on
+# measure the software and the FLOP count together. Across NVIDIA's 25.09, 25.11, 26.02 and
+# 26.04.01 containers the two move together for the Llama rows, within the rounding of 26.04.01's
+# tokens/s (printed as multiples of 16), so the count did not change: GB300 on
 # Llama 3.1 70B gained {glue:text}`atlas_gb300_nvl72_llama31_70b_fp8_release_gain_frac_pct:.1f` %,
 # H100 on 70B only {glue:text}`atlas_h100_sxm_llama31_70b_fp8_release_gain_frac_pct:.1f` %. For
 # DeepSeek-V3 they part: on GB200 the printed TFLOP/s rose

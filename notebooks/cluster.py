@@ -28,7 +28,7 @@ run_days: int = 100  # days; an integer from 1 to 3,650. Length of a training ru
 h100_it_w_per_gpu: float = 1389.0  # W per GPU; a number from 100 to 10,000. All-in critical IT power per H100: chip, server share, network, storage
 gb200_it_w_per_gpu: float = 1833.0  # W per GPU; a number from 100 to 5,000. All-in critical IT power per GB200 GPU in an NVL72 rack
 pue: float = 1.25  # ratio; a number from 1 to 3. Power usage effectiveness: facility power / critical IT power
-load_factor: float = 0.82  # fraction; a number from 0 to 1. Average draw as a fraction of full facility power over the year
+load_factor: float = 0.82  # fraction; a number from 0.05 to 1. Average draw as a fraction of rated facility power while training
 tariff_usd_per_kwh: float = 0.078  # USD/kWh; a number from 0 to 1. Electricity tariff
 capex_usd_per_gpu: float = 31250.0  # USD per GPU; a number from 1,000 to 500,000. All-in capital cost per GPU (server, networking, storage)
 alt_link_mttf_years: float = 4.0  # years; a number from 0.01 to 100. Link MTTF in the 4-link-per-node (Cedar Fever-7) design
@@ -49,7 +49,7 @@ R = chapter.compute(P, upstream)
 publish(R, P)
 display(Markdown(answer_from_results(R, figures.ANSWER, figures.verdict(R), more=figures.ANSWER_MORE)))
 glue_facts("B03_datacenter_mw", "B04_annual_twh", "B07_days", "B08_a100_cluster_eflops", "B10_peak_ratio",
-           "B12_gpt4_days", "A04_h100_server_allin_usd", "C02_w_per_gpu")
+           "B12_gpt4_days", "A04_h100_server_allin_usd", "C02_w_per_gpu", "C04_pue", "C05_pue_ai_target")
 glue("dtype", P.dtype.upper(), display=False)
 
 # %% tags=["remove-input"]
@@ -155,20 +155,30 @@ offer_table(R, "compute_by_cluster_size", R.tables["compute_by_cluster_size"],
 # instead, {glue:text}`gpu_chip_w:,.0f` W of chip plus about {glue:text}`b14_server_w_per_gpu:,.0f` W of server, plus
 # {glue:text}`b14_network_storage_pct:.0f` % for storage and network, which gives {glue:text}`b14_buildup_it_w_per_gpu:,.1f` W (B14): within a percent, so the
 # build-up is shown as a check, not used. The facility then draws {term}`PUE` times as much at the meter,
-# for cooling and power conversion; the book's one PUE is {glue:text}`pue:.2f`, the design target
-# SemiAnalysis cites for AI datacenters.
+# for cooling and power conversion; the book's one PUE is {glue:text}`pue:.2f`, IDC's average for
+# public-cloud datacenters. SemiAnalysis cites AI-datacenter specifications that target a PUE under
+# {glue:text}`fact_C05_pue_ai_target:.1f` (C05); its own worked example uses
+# {glue:text}`fact_C04_pue:.2f` (C04).
 #
 # The cluster needs {glue:text}`cluster_it_mw:.0f` MW of critical IT and
-# {glue:text}`cluster_facility_mw:.0f` MW at the meter. Over a year that is
+# {glue:text}`cluster_facility_mw:.0f` MW at the meter: the rated power, the capacity a site must
+# provide. Energy and the bill are on the book's one basis, the **average draw**: measured H100 nodes
+# draw about {glue:text}`load_factor_frac:.0%` of their rating while they train (`load_factor`), so the
+# cluster draws {glue:text}`cluster_average_facility_mw:.0f` MW on average. Over a year that is
 # {glue:text}`cluster_annual_energy_twh:.2f` TWh and {glue:text}`cluster_annual_electricity_usd_money` of
-# electricity. The report's {glue:text}`fact_B04_annual_twh:.2f` TWh differs by
-# {glue:text}`cluster_annual_energy_vs_b04_pct:+.1f` %: neither the report's PUE nor its exact IT
-# load is printed, and its "~{glue:text}`fact_B03_datacenter_mw:.0f` MW" of critical IT is larger
-# than the sum of its own components, a round-up or headroom it does not spell out.
+# electricity at \${glue:text}`tariff_usd_per_kwh:.3f` per kWh. The report's
+# {glue:text}`fact_B04_annual_twh:.2f` TWh is {glue:text}`cluster_annual_energy_vs_b04_pct:+.1f` % from
+# it: the report counts the rated draw all year, at a facility overhead of about
+# {glue:text}`report_implied_pue_at_rated_draw_ratio:.2f` over this chapter's IT load (B06). Its
+# "~{glue:text}`fact_B03_datacenter_mw:.0f` MW" of critical IT is also larger than the sum of its own
+# components, a round-up or headroom it does not spell out. The
+# {ref}`energy chapter <chapter-energy>` sets this bill beside the opex chapter's price of one GPU's
+# power: the two agree.
 
 # %% tags=["remove-input"]
 display(Markdown(comparison_table(R, [
     ("b14_buildup_it_w_per_gpu", "C02_w_per_gpu"), ("cluster_it_mw", "B14_critical_it_mw"),
+    ("cluster_average_facility_mw", "B06_avg_mw"), ("report_implied_pue_at_rated_draw_ratio", "B06_implied_multiplier"),
     ("cluster_annual_energy_twh", "B04_annual_twh"),
     ("cluster_annual_electricity_usd", "B05_annual_cost_usd")])))
 glue_figure("fig_cluster_power", figures.power_build_up(R, P))
@@ -191,7 +201,7 @@ glue_figure("fig_cluster_power", figures.power_build_up(R, P))
 # in every chapter.
 
 # %% [markdown]
-# Try other sizes, power per GPU, PUE and tariffs below: the panel moves the cluster's meter power and yearly electricity bill, each number computed by this chapter's Python.
+# Try other sizes, power per GPU, PUE, average draw and tariffs below: the panel moves the cluster's rated meter power and its yearly electricity bill at the average draw, each number computed by this chapter's Python.
 
 # %% tags=["remove-input"]
 from IPython.display import HTML

@@ -22,6 +22,7 @@
 h100_it_w_per_gpu: float = 1389.0  # W per GPU; a number from 100 to 10,000. All-in critical IT power per H100: chip, server share, network, storage
 gb200_it_w_per_gpu: float = 1833.0  # W per GPU; a number from 100 to 5,000. All-in critical IT power per GB200 GPU in an NVL72 rack
 pue: float = 1.25  # ratio; a number from 1 to 3. Power usage effectiveness: facility power / critical IT power
+load_factor: float = 0.82  # fraction; a number from 0.05 to 1. Average draw as a fraction of rated facility power while training
 household_kwh_per_year: float = 10791.0  # kWh per household-year; a number from 1,000 to 50,000. Electricity use of an average US household in a year
 grid_g_co2_per_kwh: float = 366.0  # g CO2 per kWh; a number from 0 to 1,500. Carbon intensity of the grid that powers the training
 local_power_w: float = 15.0  # W; a number from 0.1 to 100,000. Power the measured device draws while training, at the wall
@@ -43,13 +44,15 @@ figures.glue_labels(R)
 # %% tags=["remove-input"]
 from analysis.page.notebook import glue_money
 
-glue_money(R, "sa_example_annual_electricity_usd")
+glue_money(R, "sa_example_annual_electricity_usd", "cluster_annual_electricity_usd",
+           "cluster_annual_electricity_from_opex_usd", "cluster_annual_electricity_at_rated_draw_usd",
+           "cluster_electricity_opex_minus_cluster_usd")
 
 # %% tags=["remove-cell"]
 glue_facts("A26_household_kwh", "A26_household_w", "A28_gpt3_fp8_j_per_token", "A28_gpt3_bf16_j_per_token",
            "A30_gpt3_fp8_household_years", "A30_gpt3_bf16_household_years", "A31_allin_w_per_gpu",
            "A37_405b_j_per_token", "A38_405b_15t_household_years", "A43_households_64", "A43_households_2048",
-           "C01_w_per_gpu", "C02_w_per_gpu", "C05_pue_enterprise_colo",
+           "C01_w_per_gpu", "C02_w_per_gpu", "C05_pue_enterprise_colo", "C05_pue_ai_target", "C04_pue",
            "B03_datacenter_mw", "B04_annual_twh")
 
 # %% tags=["remove-input"]
@@ -85,8 +88,14 @@ glue_figure("fig_energy_power_build_up", figures.power_build_up(R))
 # token. The report prints neither its power per GPU nor its overhead. This chapter uses the book's
 # one value for each, checks them against what the report's own figures imply, applies them to every
 # benchmark row in `data/`, shows the range of household baselines, scales up to whole clusters of
-# H100s and GB200s, and turns the energy into carbon. Its arithmetic is
-# `analysis.chapters.energy.compute`; its figures are drawn by `analysis.figures.energy`.
+# H100s and GB200s, reconciles the cluster's electricity bill with the opex chapter's, and turns the
+# energy into carbon. Its arithmetic is `analysis.chapters.energy.compute`; its figures are drawn by
+# `analysis.figures.energy`.
+#
+# **The basis.** Every energy figure in the book, here and in every chapter, is at the *average
+# draw*: the rated power at the meter times the share of it a GPU draws while it trains,
+# {glue:text}`load_factor_frac:.0%` for measured H100 nodes (`load_factor`; Latif et al., 2024).
+# Capacity, the megawatts a site must provide, stays at the rated power.
 
 # %% tags=["remove-input"]
 from analysis.page.notebook import show_parameters
@@ -101,18 +110,25 @@ show_parameters(P, R)
 # product into its two parameters, used in every chapter: the critical IT power per GPU,
 # {glue:text}`h100_it_w_per_gpu:,.0f` W per H100 from SemiAnalysis's own DGX H100 build-up with its
 # share of storage, management and switches (C02), and one facility overhead, a {term}`PUE` of
-# {glue:text}`pue:.2f`, the design target SemiAnalysis cites for AI datacenters (C05). Their product
-# is {glue:text}`h100_meter_w_per_gpu:,.0f` W per H100 at the meter.
+# {glue:text}`pue:.2f`, IDC's average for public-cloud datacenters. (SemiAnalysis cites AI-datacenter
+# specifications that target a PUE under {glue:text}`fact_C05_pue_ai_target:.1f`, C05, and its own 2024
+# worked example uses {glue:text}`fact_C04_pue:.2f`, C04.) Their product is
+# {glue:text}`h100_meter_w_per_gpu:,.0f` W per H100 at the meter, the rated power. Training, a node
+# draws {glue:text}`load_factor_frac:.0%` of its rating on average, so an H100's average draw at the
+# meter is {glue:text}`h100_average_meter_w_per_gpu:,.0f` W: the power every joule below is counted at.
 #
 # The report's energy figures give a check. Each of its {glue:text}`sa_energy_figures_count:.0f`
 # figures (GPT-3 175B in FP8 and BF16, Llama 3 405B in BF16, Llama 3 70B in FP8 at
 # {glue:text}`llama31_70b_fp8_small_cluster_gpus:,.0f` and {glue:text}`llama31_70b_fp8_large_cluster_gpus:,.0f`
 # GPUs), multiplied back by the throughput it rests on, gives the power per H100 at the meter:
 # {glue:text}`sa_implied_h100_meter_low_w_per_gpu:,.0f` to
-# {glue:text}`sa_implied_h100_meter_high_w_per_gpu:,.0f` W, one fixed number within rounding. Over
-# {glue:text}`h100_it_w_per_gpu:,.0f` W of IT that is an overhead of
-# {glue:text}`sa_implied_pue_ratio:.3f`, a little under the book's {glue:text}`pue:.2f`, so the book's
-# joules per token sit {glue:text}`j_per_token_vs_sa_pct:.1f` % above SemiAnalysis's, on average.
+# {glue:text}`sa_implied_h100_meter_high_w_per_gpu:,.0f` W, one fixed number within rounding. That is
+# {glue:text}`sa_implied_draw_vs_rated_ratio:.2f` times the book's *rated* meter power: SemiAnalysis
+# counts the rated draw around the clock, at an overhead of {glue:text}`sa_implied_pue_ratio:.3f` over
+# {glue:text}`h100_it_w_per_gpu:,.0f` W of IT. At the rated draw the book's joules per token would sit
+# {glue:text}`j_per_token_at_rated_draw_vs_sa_pct:.1f` % from SemiAnalysis's; at the average draw
+# measured while training they sit {glue:text}`j_per_token_vs_sa_pct:.1f` % from them, and the ledger
+# marks SemiAnalysis's energy figures as corrected.
 # The benchmark rows marked SemiAnalysis in `data/benchmarks.csv` hold the MFU the report prints;
 # their tokens per second are derived from it with the book's FLOP accounting.
 #
@@ -122,7 +138,7 @@ show_parameters(P, R)
 # that SA's 2024 energy article gives for enterprise colocation; at that PUE the IT load would have
 # to be only {glue:text}`h100_it_at_colo_pue_w_per_gpu:,.0f` W per GPU. Only the product matters for joules per
 # token, so either parameter can be changed; {numref}`fig-energy-power-build-up` shows where the watts go. One H100's
-# share at the meter draws about as much as {glue:text}`h100_meter_in_households_ratio:.1f` average US
+# share at the meter draws, on average, about as much as {glue:text}`h100_meter_in_households_ratio:.1f` average US
 # households ({glue:text}`household_w:,.0f` W each, around the clock); one household-year is
 # {glue:text}`household_j:,.0f` joules, the unit the household comparisons below divide by.
 
@@ -133,15 +149,15 @@ display(Markdown(comparison_table(R, [("h100_meter_w_per_gpu", "A31_allin_w_per_
 # %% [markdown]
 # ## Joules per trained token, for every benchmark row
 #
-# With the meter power fixed, joules per token is that power divided by each row's tokens per
-# second per GPU. The rows SemiAnalysis's figures rest on reproduce them; NVIDIA's own tables for the
+# With the average meter power fixed, joules per token is that power divided by each row's tokens
+# per second per GPU. The rows SemiAnalysis's figures rest on reproduce them; NVIDIA's own tables for the
 # same models and the GB200 NVL72 rows (NVIDIA's public dgxc v25.05 throughput, not SA's paywalled
 # GB200 numbers) fill in the rest. Llama 3.1 405B in BF16 is the book's reference run, NVIDIA's
 # DGXC v25.02 row on {glue:text}`reference_run_gpus:,.0f` H100s, the same row behind its cost per token and its uncertainty bands.
 #
 # GPT-3 175B takes {glue:text}`gpt3_175b_fp8_j_per_token:.2f` J per token in FP8 and
-# {glue:text}`gpt3_175b_bf16_j_per_token:.2f` J in BF16 on SA's Dec 2024 software (report:
-# {glue:text}`fact_A28_gpt3_fp8_j_per_token:.2f` and {glue:text}`fact_A28_gpt3_bf16_j_per_token:.2f`).
+# {glue:text}`gpt3_175b_bf16_j_per_token:.2f` J in BF16 on SA's Dec 2024 software (report, at the
+# rated draw: {glue:text}`fact_A28_gpt3_fp8_j_per_token:.2f` and {glue:text}`fact_A28_gpt3_bf16_j_per_token:.2f`).
 # Llama 3.1 405B in BF16 takes {glue:text}`llama31_405b_bf16_j_per_token:.2f` J (report:
 # {glue:text}`fact_A37_405b_j_per_token:.1f`), {glue:text}`llama31_405b_vs_gpt3_175b_bf16_energy_ratio:.2f`
 # times GPT-3's BF16 figure for {glue:text}`llama31_405b_vs_gpt3_175b_param_ratio:.2f` times the parameters.
@@ -218,8 +234,9 @@ display(Markdown(figures.households_table(R)))
 # One household-year trains {glue:text}`gpt3_175b_fp8_billion_tokens_per_household_year:.1f` billion GPT-3
 # tokens in FP8, so GPT-3's {glue:text}`gpt3_175b_train_billion_tokens:.0f` billion tokens take
 # {glue:text}`gpt3_175b_fp8_household_years_300b_tokens:.1f` household-years in FP8 and
-# {glue:text}`gpt3_175b_bf16_household_years_300b_tokens:.1f` in BF16 (report:
-# {glue:text}`fact_A30_gpt3_fp8_household_years:.0f` and {glue:text}`fact_A30_gpt3_bf16_household_years:.0f`).
+# {glue:text}`gpt3_175b_bf16_household_years_300b_tokens:.1f` in BF16 at the average draw (report, at
+# the rated draw: {glue:text}`fact_A30_gpt3_fp8_household_years:.0f` and
+# {glue:text}`fact_A30_gpt3_bf16_household_years:.0f`).
 # On the US averages of {glue:text}`us_years` that is
 # {glue:text}`gpt3_175b_fp8_household_years_300b_tokens_us_low:.1f` to
 # {glue:text}`gpt3_175b_fp8_household_years_300b_tokens_us_high:.1f` in FP8; counted in
@@ -237,7 +254,8 @@ display(Markdown(figures.households_table(R)))
 # {glue:text}`llama31_70b_fp8_2048_gpus_household_years_15t_tokens:.0f` on
 # {glue:text}`llama31_70b_fp8_large_cluster_gpus:,.0f` (report:
 # {glue:text}`fact_A43_households_64:.0f` and {glue:text}`fact_A43_households_2048:.0f`). These count one
-# clean run at benchmark throughput: SA stresses that experiments and failed runs use far more.
+# clean run at benchmark throughput, at the average draw: SA stresses that experiments and failed
+# runs use far more.
 
 # %% tags=["remove-input"]
 display(Markdown(comparison_table(R, [
@@ -276,13 +294,14 @@ glue_figure("fig_energy_household_years", figures.household_years(R))
 # The {ref}`cluster chapter <chapter-cluster>` computes the power of its
 # {glue:text}`cluster_gpus_count:,.0f`-H100 cluster with the same IT power per GPU and the same PUE;
 # this chapter takes its figures as they are. The cluster needs {glue:text}`cluster_it_mw:.0f` MW of
-# critical IT and {glue:text}`cluster_facility_mw:.0f` MW at the meter:
+# critical IT and {glue:text}`cluster_facility_mw:.0f` MW at the meter (rated, the capacity to
+# provide); drawing {glue:text}`cluster_average_facility_mw:.0f` MW on average, it uses
 # {glue:text}`cluster_annual_energy_twh:.2f` TWh a year, as much electricity as
 # {glue:text}`cluster_households_count:,.0f` average US households, and comfortably more than the
 # report's "over {glue:text}`fact_B03_datacenter_mw:.0f` MW" (the 100k-cluster article's
 # {glue:text}`fact_B04_annual_twh:.2f` TWh is compared there). The same number of GB200s, at
 # {glue:text}`gb200_it_w_per_gpu:,.0f` W of IT per GPU, need {glue:text}`gb200_cluster_facility_mw:.0f` MW
-# and {glue:text}`gb200_cluster_annual_energy_twh:.2f` TWh a year,
+# and {glue:text}`gb200_cluster_annual_energy_twh:.2f` TWh a year at the same average draw,
 # {glue:text}`gb200_cluster_households_count:,.0f` households' worth, but each of their GPUs trains
 # {glue:text}`gb200_vs_h100_llama31_405b_bf16_throughput_ratio:.1f` times as many Llama 3.1 405B tokens
 # per second.
@@ -290,6 +309,21 @@ glue_figure("fig_energy_household_years", figures.household_years(R))
 # %% tags=["remove-input"]
 display(Markdown(comparison_table(R, [("cluster_facility_mw", "B03_datacenter_mw"),
                                       ("cluster_annual_energy_twh", "B04_annual_twh")])))
+
+# %% [markdown]
+# ## One power bill, two ways
+#
+# The cluster chapter states the cluster's electricity as a yearly bill,
+# {glue:text}`cluster_annual_electricity_usd_money` at \${glue:text}`tariff_usd_per_kwh:.3f` per kWh; the
+# {ref}`opex chapter <chapter-opex>` prices one H100's power per month, \${glue:text}`opex_h100_power_usd_per_gpu_month:.2f`.
+# Twelve months of that for each of the {glue:text}`cluster_gpus_count:,.0f` GPUs is
+# {glue:text}`cluster_annual_electricity_from_opex_usd_money`, {glue:text}`cluster_electricity_opex_minus_cluster_usd_money`
+# from the cluster chapter's bill: both count the average draw, {glue:text}`load_factor_frac:.0%` of the
+# rating, at the same PUE and tariff. Counted at the rated draw all year, as SemiAnalysis counts its
+# bill (B05), the same cluster would pay
+# {glue:text}`cluster_annual_electricity_at_rated_draw_usd_money`: the whole gap between the two bases is
+# the load factor. The datacenter rent, priced per kW of critical IT, stays at the rating: capacity is
+# paid for whether it is drawn or not.
 
 # %% [markdown]
 # SemiAnalysis's 2024 energy article works one smaller example through, the only place where it

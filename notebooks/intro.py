@@ -76,8 +76,10 @@ show_parameters(P, R)
 #   training in {glue:text}`gpt4_retrain_days:.1f` days, a job that took GPT-4's A100 cluster
 #   {glue:text}`gpt4_training_days_low:.0f`-{glue:text}`gpt4_training_days_high:.0f` days.
 # - **Power.** It needs {glue:text}`cluster_it_mw:.0f` MW of critical IT and
-#   {glue:text}`cluster_facility_mw:.0f` MW at the meter: {glue:text}`cluster_annual_energy_twh:.2f` TWh and
-#   \${glue:text}`cluster_annual_electricity_musd:.0f`M of electricity a year.
+#   {glue:text}`cluster_facility_mw:.0f` MW at the meter, its rated power. Training, it draws
+#   {glue:text}`load_factor_frac:.0%` of that on average, the basis of every energy figure in the book:
+#   {glue:text}`cluster_annual_energy_twh:.2f` TWh and \${glue:text}`cluster_annual_electricity_musd:.0f`M
+#   of electricity a year.
 # - **Capital.** At 2025 hyperscaler prices the GPUs and their servers cost
 #   \${glue:text}`capex_busd:.1f`B; a year of electricity is {glue:text}`electricity_share_of_capex_pct:.0f` %
 #   of that.

@@ -46,7 +46,7 @@ alt_link_mttf_years: float = 4.0  # years; a number from 0.01 to 100. Link MTTF 
 capex_usd_per_gpu: float = 31250.0  # USD per GPU; a number from 1,000 to 500,000. All-in capital cost per GPU (server, networking, storage)
 h100_it_w_per_gpu: float = 1389.0  # W per GPU; a number from 100 to 10,000. All-in critical IT power per H100: chip, server share, network, storage
 pue: float = 1.25  # ratio; a number from 1 to 3. Power usage effectiveness: facility power / critical IT power
-load_factor: float = 0.82  # fraction; a number from 0 to 1. Average draw as a fraction of full facility power over the year
+load_factor: float = 0.82  # fraction; a number from 0.05 to 1. Average draw as a fraction of rated facility power while training
 tariff_usd_per_kwh: float = 0.078  # USD/kWh; a number from 0 to 1. Electricity tariff
 
 # %% tags=["remove-input"]

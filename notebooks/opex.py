@@ -28,8 +28,21 @@ gb200_it_w_per_gpu: float = 1833.0  # W per GPU; a number from 100 to 5,000. All
 pue: float = 1.25  # ratio; a number from 1 to 3. Power usage effectiveness: facility power / critical IT power
 tariff_usd_per_kwh: float = 0.078  # USD/kWh; a number from 0 to 1. Electricity tariff
 datacenter_usd_per_kw_month: float = 130.0  # USD per kW-month; a number from 0 to 1,000. Datacenter space and infrastructure per kW of critical IT, power excluded
-maintenance_frac_per_year: float = 0.091  # fraction of capex per year; a number from 0 to 0.5. Maintenance: failed parts replaced, or the support contract that replaces them
+maintenance_basis: str = 'parts'  # basis; one of: parts, support contract. How maintenance is paid: failed parts and labour, or a vendor's support contract
+gpu_swap_share: float = 0.68  # fraction; a number from 0 to 1. Share of GPU faults that end in hardware swapped
+gpu_share_of_server_price: float = 0.818  # fraction of the server price; a number from 0 to 1. A replacement GPU's price as a share of the server price per GPU
+warranty_years: float = 3.0  # years; a number from 0 to 10. Years the OEM's warranty replaces failed parts at no charge
+swap_person_hours: float = 4.0  # person-hours per swap; a number from 0 to 100. Technician time to swap one failed part
+technician_usd_per_hour: float = 180.0  # USD per person-hour; a number from 0 to 2,000. Price of an hour of a datacenter technician
+spares_restock_days: float = 30.0  # days; a number from 0 to 365. Days a failed part takes to be replaced in the spares pool
+support_frac_per_year: float = 0.2  # fraction of the server price per year; a number from 0 to 1. A vendor's support contract a year, as a share of the server price
+h100_server_usd: float = 190000.0  # USD per server; a number from 1,000 to 2,000,000. Price of one 8-GPU H100 server, typical hyperscaler
+gb200_rack_usd: float = 3100000.0  # USD per rack; a number from 100,000 to 20,000,000. Price of one GB200 NVL72 rack, typical hyperscaler
+gb200_gpu_fault_ratio: float = 1.0  # x; a number from 0.1 to 10. GB200 GPU, memory and host fault rate per GPU-hour relative to Llama 3's H100s
+useful_life_years: float = 4.0  # years; a number from 1 to 10. Years over which capex is recovered
+cost_of_capital: float = 0.1  # per year; a number from 0 to 0.5. Annual cost of capital (discount rate) for amortizing capex
 other_usd_per_gpu_month: float = 0.0  # USD per GPU-month; a number from 0 to 1,000. Other operating costs (insurance, software, monitoring, staff)
+load_factor: float = 0.82  # fraction; a number from 0.05 to 1. Average draw as a fraction of rated facility power while training
 
 # %% tags=["remove-input"]
 from IPython.display import Markdown, display
@@ -86,6 +99,9 @@ show_parameters(P, R)
 # {glue:text}`fact_C02_w_per_gpu:,.0f` W of critical IT per GPU. For GB200 the report's figure is
 # behind its paywall; the book derives {glue:text}`gb200_it_w_per_gpu:,.0f` W from the {term}`NVL72` rack's
 # power (see the Assumptions appendix). The facility then draws {term}`PUE` times the IT load at the meter.
+# The electricity is billed at the average draw, the {glue:text}`load_factor_frac:.0%` of that rating a
+# GPU draws while it trains (measured on H100 nodes; `load_factor`), the energy basis of every chapter;
+# the datacenter rent is charged on the rated IT power, the capacity it reserves.
 
 # %% tags=["remove-input"]
 display(Markdown(figures.items_table(R)))

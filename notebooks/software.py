@@ -113,6 +113,27 @@ display(Markdown(figures.release_gains_table(R)))
 # layout (no context parallelism, a deeper pipeline), not with faster kernels alone.
 
 # %% [markdown]
+# ## Release to release, on today's systems
+#
+# NVIDIA now publishes its throughput per NeMo container in the Megatron-Bridge performance summary,
+# for H100 and for the Blackwell systems (`data/atlas_benchmarks.csv`, one dated release per source).
+# From {glue:text}`megatron_previous_release` to {glue:text}`megatron_latest_release`, the newest
+# release the book has, tokens/s per GPU rose by {glue:text}`megatron_latest_throughput_gain_min_frac_pct:+.1f` % to
+# {glue:text}`megatron_latest_throughput_gain_max_frac_pct:+.1f` % (median
+# {glue:text}`megatron_latest_throughput_gain_median_frac_pct:+.1f` %) on the
+# {glue:text}`megatron_latest_steps_count:.0f` systems and models both publish; H100 gained
+# {glue:text}`megatron_h100_sxm_llama31_405b_fp8_latest_release_gain_frac_pct:+.1f` % on Llama 3.1 405B
+# in FP8, with no new hardware. The printed model TFLOP/s should move with the tokens/s, since the
+# FLOP count did not change; the two part by up to {glue:text}`megatron_latest_gain_gap_max_frac_pct:.1f` %
+# because the newest table prints its tokens/s rounded (most are multiples of 16). So a step of a per
+# cent or two is not read as a software gain; the table shows both columns.
+
+# %% tags=["remove-input"]
+display(Markdown(figures.megatron_steps_table(R)))
+offer_table(R, "megatron_release_steps", R.tables["megatron_release_steps"],
+            "Megatron-Bridge throughput, release to release")
+
+# %% [markdown]
 # ## The dollars
 #
 # At SemiAnalysis's \${glue:text}`fact_A13_h100_usd_per_gpu_hour:.2f` per H100-hour (this build:

@@ -62,7 +62,8 @@ def test_parameter_table_is_shown_and_marks_changes(book, tmp_path):
 @pytest.mark.parametrize("section", SECTIONS, ids=lambda s: s.name)
 def test_results_follow_the_contract(book, section):
     doc = json.loads((book / "_build" / "results" / f"{section.name}.json").read_text())
-    assert set(doc) == {"schema_version", "section", "parameters", "results"} and doc["section"] == section.name
+    assert set(doc) == {"schema_version", "section", "parameters", "names", "results"} and doc["section"] == section.name
+    assert all(isinstance(v, str) for v in doc["names"].values())  # ids of the models and GPUs it names
     assert set(doc["parameters"]) == {p.name for p in section.params}
     for key, r in doc["results"].items():
         assert set(r) - {"reads"} == {"value", "unit", "label"}, key

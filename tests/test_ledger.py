@@ -70,19 +70,22 @@ def test_the_ledger_holds_when_every_figure_is_as_expected(ledger):
 
 
 def test_status_counts_are_integers_per_status(ledger):
-    """data/claims.csv after the re-audit of issue 25 (each status checked against what its row's
-    computation reads): 1 reproduced independently (S19), 3 consistency checks, 3 that depend on a
-    default, none by calibration, 3 inputs quoted (S04, S08, S14), 7 corrected, 4 context, 1
-    unverifiable; data/fact_checks.csv: 102 facts, one row each: 12 independent, 31 consistency,
-    14 depending on a default, 21 inputs quoted, 6 corrected, 18 context."""
+    """data/claims.csv after the re-audit of issue 25 and issue 43's one energy basis (each status
+    checked against what its row's computation reads): 1 reproduced independently (S19), 3
+    consistency checks, 2 that depend on a default, none by calibration, 3 inputs quoted (S04, S08,
+    S14), 7 corrected, 5 context (S02 now: the seed's framing holds and states no number, while
+    SA's own figure, on the rated draw, is corrected), 1 unverifiable; data/fact_checks.csv: 160 facts, one row each, every report sub-fact that the
+    book does not list in facts_not_checked.csv: 11 independent, 37 consistency, 2 depending on a
+    default, 71 inputs quoted (the report's inputs shown back, A49-A51 among them), 20 corrected
+    (SA's energy figures on the rated draw), 19 context."""
     claims, facts, _ = ledger
     assert status_counts(claims) == {"reproduced_independently": 1, "consistency": 3, "reproduced_by_calibration": 0,
-                                     "input_quoted": 3, "depends_on_default": 3, "corrected": 7, "context": 4,
+                                     "input_quoted": 3, "depends_on_default": 2, "corrected": 7, "context": 5,
                                      "unverifiable": 1, "pending": 0}
-    assert fact_status_counts(checked_facts(facts)) == {"reproduced_independently": 12, "consistency": 31,
-                                                        "reproduced_by_calibration": 0, "input_quoted": 21,
-                                                        "depends_on_default": 14, "corrected": 6, "context": 18}
-    assert len(checked_facts(facts)) == 102
+    assert fact_status_counts(checked_facts(facts)) == {"reproduced_independently": 11, "consistency": 37,
+                                                        "reproduced_by_calibration": 0, "input_quoted": 71,
+                                                        "depends_on_default": 2, "corrected": 20, "context": 19}
+    assert len(checked_facts(facts)) == 160
     assert all(type(n) is int for n in status_counts(claims).values())
 
 
@@ -354,19 +357,20 @@ def test_the_range_of_a_default_moves_statuses(ledger):
     # B09 independent, but 20 % off at an end of the PUE range
     assert [f.split(":")[0] for f in ledger_failures(claims, facts, uses, pd.concat(
         [crossing, _ranges("B09_fp8_eflops", "pue", 0.0, 0.2)]))] == ["B09_fp8_eflops"]
-    # A31 depends on the PUE, but holds across it: it does not
-    holds = crossing[crossing["row_id"] != "A31_allin_w_per_gpu"]
-    failures = ledger_failures(claims, facts, uses, pd.concat([holds, _ranges("A31_allin_w_per_gpu", "pue", 0.001, -0.002)]))
-    assert [f.split(":")[0] for f in failures] == ["A31_allin_w_per_gpu"] and "holds across" in failures[0]
+    # A30 (FP8) depends on the load factor, but holds across it: it does not
+    a30 = "A30_gpt3_fp8_household_years"
+    holds = crossing[crossing["row_id"] != a30]
+    failures = ledger_failures(claims, facts, uses, pd.concat([holds, _ranges(a30, "load_factor", 0.001, -0.002)]))
+    assert [f.split(":")[0] for f in failures] == [a30] and "holds across" in failures[0]
     # ... or never reaches its tolerance anywhere in it, at the default or the ends: corrected, not depends_on_default
-    a31 = facts.index[facts["fact_id"] == "A31_allin_w_per_gpu"][0]
-    facts.loc[a31, "difference_rel"] = 0.25
-    failures = ledger_failures(claims, facts, uses, pd.concat([holds, _ranges("A31_allin_w_per_gpu", "pue", 0.2, 0.3)]))
-    assert [f.split(":")[0] for f in failures] == ["A31_allin_w_per_gpu"] and "corrected" in failures[0]
-    facts.loc[a31, "difference_rel"] = 0.0
+    i = facts.index[facts["fact_id"] == a30][0]
+    facts.loc[i, "difference_rel"] = 0.25
+    failures = ledger_failures(claims, facts, uses, pd.concat([holds, _ranges(a30, "load_factor", 0.2, 0.3)]))
+    assert [f.split(":")[0] for f in failures] == [a30] and "corrected" in failures[0]
+    facts.loc[i, "difference_rel"] = 0.0
     # ... and without any ranged default it reads, it cannot depend on one
     failures = ledger_failures(claims, facts, uses, holds)
-    assert [f.split(":")[0] for f in failures] == ["A31_allin_w_per_gpu"] and "reads no default" in failures[0]
+    assert [f.split(":")[0] for f in failures] == [a30] and "reads no default" in failures[0]
     # B14 is corrected (-7.4 %); a range that brings it within 3 % would make it depend on the default
     failures = ledger_failures(claims, facts, uses, pd.concat([crossing, _ranges("B14_critical_it_mw", "pue", -0.1, 0.0)]))
     assert any(f.startswith("B14_critical_it_mw: status corrected but the book comes within") for f in failures)
@@ -412,19 +416,40 @@ def test_every_status_holds_against_its_reads_and_across_every_default_it_reads(
     assert ledger_failures(claims, facts, uses, ranges) == []
     independent = facts[facts["status"] == "reproduced_independently"]
     assert independent["report_inputs"].str.len().eq(0).all()
-    assert set(independent["fact_id"]) >= {"B09_fp8_eflops", "B31_sharp_gain", "A42_param_ratio", "A49_deepseek_ratio"}
+    assert set(independent["fact_id"]) >= {"B09_fp8_eflops", "B31_sharp_gain", "A42_param_ratio", "A11_h100_chip_w"}
+    assert not any(f.source_id in f.sources_read for f in independent.itertuples())  # none reads its own source
+
+
+def test_a_ratio_recomputed_from_its_own_sources_cells_is_quoted(computed):
+    """A49-A51's GB200 / H100 ratios are formed from NVIDIA's v25.05 cells, and the book reads the
+    very same cells: the rows record that read of their own source and are input_quoted. Were one
+    called independent, the ledger would fail it."""
+    _, claims, facts, uses = computed
+    ratios = facts[facts["fact_id"].isin(["A49_deepseek_ratio", "A50_maverick_bf16_ratio", "A50_maverick_fp8_ratio",
+                                          "A51_bf16_ratio_vs_h100", "A51_fp8_ratio_vs_h100"])]
+    assert len(ratios) == 5 and set(ratios["status"]) == {"input_quoted"}
+    assert all("nv_dgxc_v25_05" in s for s in ratios["sources_read"])
+    relabelled = facts.copy()
+    relabelled.loc[ratios.index, "status"] = "reproduced_independently"
+    failures = ledger_failures(claims, relabelled, uses)
+    assert len(failures) == 5 and all("own source nv_dgxc_v25_05" in f for f in failures)
 
 
 def test_the_rows_issue_25_names_are_what_they_read(computed):
     """Issue 25's re-read: B12, B13, S22, C04 are consistency checks; B32's node watts, B27's links and
-    A21 restate the report's own numbers; A30 and A43 depend on the PUE; S19, B31 and A42 stay
-    independent."""
+    A21 restate the report's own numbers; SA's energy figures rest on the rated draw around the
+    clock, so on the book's average draw they are corrected (A30 FP8, within SA's rounding at the
+    rated draw, depends on the load factor); S19, B31 and A42 stay independent."""
     _, claims, facts, _ = computed
     status = {**facts.set_index("fact_id")["status"].to_dict(), **claims.set_index("claim_id")["status"].to_dict()}
     assert {status[k] for k in ("B12_gpt4_days", "B13_fp8_flop_100_days", "S22", "C04_grid_mw")} == {"consistency"}
     assert {status[k] for k in ("B32_node_w", "B27_links", "A21_fp8_throughput_gain")} == {"input_quoted"}
-    assert {status[k] for k in ("A30_gpt3_fp8_household_years", "A30_gpt3_bf16_household_years",
-                                "A43_households_64", "A43_households_2048")} == {"depends_on_default"}
+    assert {status[k] for k in ("A30_gpt3_bf16_household_years", "A43_households_64", "A43_households_2048",
+                                "A28_gpt3_fp8_j_per_token", "A37_405b_j_per_token", "A31_allin_w_per_gpu",
+                                "B06_avg_mw")} == {"corrected"}
+    assert status["S02"] == "context"
+    assert status["A30_gpt3_fp8_household_years"] == status["S13"] == "depends_on_default"
+    assert status["A41_pp"] == "corrected" and status["A40_drop"] == "consistency"
     assert {status[k] for k in ("S19", "B31_sharp_gain", "A42_cost_ratio", "A42_param_ratio")} == {"reproduced_independently"}
     # the six rows priced at the report's $1.42 read it
     for k in ("A22_fp8_cost_per_1m_jan2024", "A22_fp8_cost_per_1m_dec2024", "A23_gpt3_fp8_cost_dec2024",
@@ -452,3 +477,27 @@ def test_every_report_fact_is_checked_read_cited_or_explained(computed):
     cited |= {k.split("_", 1)[0] for k in known}
     missing = [f for f in load_table("report_facts")["fact_id"] if f not in known and f.split("_", 1)[0] not in cited]
     assert missing == []
+
+
+def test_every_report_sub_fact_has_a_status_or_a_reason():
+    """Each sub-fact of data/report_facts.csv has a ledger row (fact_checks.csv: a status) or a row in
+    data/facts_not_checked.csv saying why the book does not check it; never both, never neither."""
+    facts = list(load_table("report_facts")["fact_id"])
+    checked, reasons = set(load_table("fact_checks")["fact_id"]), set(load_table("facts_not_checked")["fact_id"])
+    assert [f for f in facts if f not in checked | reasons] == []
+    assert not checked & reasons
+    assert load_table("facts_not_checked")["reason"].str.len().min() > 40  # a reason, not a placeholder
+
+
+def test_an_independent_row_that_reads_its_own_source_fails(ledger):
+    """A ratio of NVIDIA's own cells (A49) marked independent fails once its reads include a row of
+    its own source; reading other sources does not."""
+    claims, facts, uses = ledger
+    i = facts.index[facts["fact_id"] == "A49_deepseek_ratio"][0]
+    facts.loc[i, "status"] = "reproduced_independently"
+    facts.at[i, "reads_recorded"] = True
+    facts.at[i, "sources_read"] = ["klockwood_h100", "nv_dgxc_v25_05"]
+    failures = ledger_failures(claims, facts, uses)
+    assert [f.split(":")[0] for f in failures] == ["A49_deepseek_ratio"] and "own source nv_dgxc_v25_05" in failures[0]
+    facts.at[i, "sources_read"] = ["klockwood_h100"]
+    assert ledger_failures(claims, facts, uses) == []

@@ -37,8 +37,9 @@ def test_days_gpu_hours_cost_energy_by_hand():
     gpu_hours = 4096 * days / good * 24
     assert r.results["gpu_hours"]["value"] == pytest.approx(gpu_hours, rel=1e-9)
     assert r.results["cost_usd"]["value"] == pytest.approx(2.0 * gpu_hours, rel=1e-9)
-    # both bases, the given PUE applied to each: all-in IT watts, and the GPU's 700 W TDP
-    facility = gpu_hours * d.H100_IT_W_PER_GPU.default * 1.2 / 1e6
+    # both bases, the given PUE applied to each: all-in IT watts at the average draw (the load factor,
+    # 82 % of rated, the book's energy basis), and the GPU's 700 W TDP
+    facility = gpu_hours * d.H100_IT_W_PER_GPU.default * 1.2 * d.LOAD_FACTOR.default / 1e6
     tdp = gpu_hours * 700 * 1.2 / 1e6
     assert r.results["energy_facility_mwh"]["value"] == pytest.approx(facility, rel=1e-9)
     assert r.results["energy_gpu_tdp_mwh"]["value"] == pytest.approx(tdp, rel=1e-9)
@@ -53,9 +54,9 @@ def test_gpu_tdp_basis_applies_a_pue_only_where_given():
     hours = none.results["gpu_hours"]["value"]
     assert none.results["energy_mwh"]["value"] == pytest.approx(hours * 700 / 1e6)  # no PUE unless given
     assert given.results["energy_mwh"]["value"] == pytest.approx(hours * 700 * 1.2 / 1e6)
-    # the facility basis takes the book's PUE when none is given
+    # the facility basis takes the book's PUE when none is given, at the average draw
     assert none.results["energy_facility_mwh"]["value"] == pytest.approx(
-        hours * d.H100_IT_W_PER_GPU.default * d.PUE.default / 1e6)
+        hours * d.H100_IT_W_PER_GPU.default * d.PUE.default * d.LOAD_FACTOR.default / 1e6)
 
 
 def test_failures_follow_daly_and_the_llama3_rates():

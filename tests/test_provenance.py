@@ -65,6 +65,8 @@ def test_framing_rows_and_parameters_are_noted():
         _ = P.pue + P.tariff_usd_per_kwh
     assert framing_reads(r.snapshot()) == ["A35_train_tokens"]
     assert report_reads(r.snapshot()) == ["B05_tariff", "training_runs:gpt4"]
+    # every row read records its source, the report's or not (a datasheet's here)
+    assert provenance.sources_read(r.snapshot()) == sorted({row("gpus", "h100_sxm")["source_id"], "sa_100k_2024"})
     assert provenance.params_read(r.snapshot()) == ["pue", "tariff_usd_per_kwh"]
 
 

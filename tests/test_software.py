@@ -1,6 +1,7 @@
 """Software gains: SemiAnalysis's gains and dollars reproduced from its MFUs, and the seed's
 numbers shown to be impossible."""
 
+import pandas as pd
 import pytest
 
 from analysis import costs, hardware, software
@@ -65,3 +66,15 @@ def test_release_series_is_one_row_per_release_in_date_order(bench):
     assert set(series["gpus"]) == {576, 512}  # v25.04 publishes 512 where earlier releases had 576
     gain = software.first_last_gain(series[series["publisher"] == "NVIDIA"])
     assert gain["gain"] == pytest.approx(207.1 / 208.4 - 1)
+
+
+def test_release_steps_pair_each_release_with_the_next():
+    """Three releases of one system give two steps, each the gain from one to the next, in tokens/s
+    and in printed TFLOP/s (equal when nothing but the speed changed)."""
+    rows = pd.DataFrame({"gpu_id": "h100_sxm", "model_id": "llama31_405b", "precision": "fp8",
+                         "release": ["26.02", "25.11", "26.04.01"], "date": ["2026-02", "2025-11", "2026-04"],
+                         "tokens_per_s": [311.0, 292.0, 328.0], "tflops_printed": [784.0, 737.0, 827.0]})
+    steps = software.release_steps(rows)
+    assert list(zip(steps["release_from"], steps["release_to"], strict=True)) == [("25.11", "26.02"), ("26.02", "26.04.01")]
+    assert steps["throughput_gain"].tolist() == pytest.approx([311 / 292 - 1, 328 / 311 - 1])
+    assert steps["printed_tflops_gain"].tolist() == pytest.approx([784 / 737 - 1, 827 / 784 - 1])

@@ -15,11 +15,11 @@ DEFAULTS = Parameters({p.name: p.default for p in d.TCO_INPUTS})
 
 
 def _opex_hour(it_kw: float, system: str) -> float:
-    """Opex per GPU-hour by hand: power at the meter (PUE, IDC's 1.25) at the report's $0.078, CBRE's
-    $130 per kW-month of space, and maintenance built from its parts (by hand in
-    tests/test_maintenance.py)."""
+    """Opex per GPU-hour by hand: power at the meter (PUE, IDC's 1.25) at the average draw (0.82 of
+    rated) at the report's $0.078, CBRE's $130 per kW-month of space (rated IT), and maintenance
+    built from its parts (by hand in tests/test_maintenance.py)."""
     maintenance = gpu_cost.maintenance_usd_per_gpu_month(DEFAULTS, system)
-    return (it_kw * d.PUE.default * 730 * 0.078 + it_kw * 130 + maintenance) / 730
+    return (it_kw * d.PUE.default * d.LOAD_FACTOR.default * 730 * 0.078 + it_kw * 130 + maintenance) / 730
 
 
 def test_system_tco_by_hand():

@@ -86,9 +86,10 @@ def test_evaluate_needs_only_the_parameters_its_outputs_read(P):
     an output whose parameters are missing is an error naming them, not a silent default."""
     from analysis.params.parameters import Parameters
 
-    energy_only = Parameters({"h100_it_w_per_gpu": 1389.0, "pue": 1.3, "household_kwh_per_year": 10_791.0})
+    energy_only = Parameters({"h100_it_w_per_gpu": 1389.0, "pue": 1.3, "load_factor": 0.82,
+                              "household_kwh_per_year": 10_791.0})
     out = bands.evaluate(energy_only, bands.ENERGY_KEYS)
-    assert out["llama31_405b_bf16_j_per_token"] == pytest.approx(1389 * 1.3 / 202.5)
+    assert out["llama31_405b_bf16_j_per_token"] == pytest.approx(1389 * 1.3 * 0.82 / 202.5)
     with pytest.raises(AttributeError, match="no parameter '[a-z0-9_]+' here; these are: h100_it_w_per_gpu, "):
         bands.evaluate(energy_only, ["h100_tco_usd_per_gpu_hour"])
     with pytest.raises(KeyError, match="no band output"):

@@ -145,9 +145,10 @@ def test_interpolate_clamps_to_the_grid(grids):
 
 
 def test_cluster_grid_by_hand(grids):
-    """100,000 GPUs x 1,389 W x PUE 1.3 = 180.57 MW at the meter (the cluster chapter's default
-    build-up), interpolated between 50,000 and 200,000 GPUs and the PUE ends 1.05 and 1.6."""
-    point = {"gpus": 100_000, "h100_it_w_per_gpu": 1389.0, "pue": 1.3, "tariff_usd_per_kwh": 0.078}
+    """100,000 GPUs x 1,389 W x PUE 1.3 = 180.57 MW at the meter, rated (the cluster chapter's default
+    build-up), interpolated between 50,000 and 200,000 GPUs and the PUE ends 1.05 and 1.6; the bill
+    at the average draw, between the load factor's ends 0.5 and 1.0."""
+    point = {"gpus": 100_000, "h100_it_w_per_gpu": 1389.0, "pue": 1.3, "load_factor": 0.82, "tariff_usd_per_kwh": 0.078}
     assert whatif.interpolate(grids["cluster"], point, "cluster_facility_mw") == pytest.approx(180.57, rel=1e-9)
     # a year (8,760 h) of 180.57 MW drawn at the default load factor of 0.82 (measured H100 nodes;
     # data/cost_anchors.csv), at $0.078 per kWh: $101.2 million

@@ -70,6 +70,16 @@ class ChapterResults:
     # the parameters the chapter ran with (set by compute_section and from_json): the claims
     # ledger applies the report's tolerances only to chapters that ran at the report's inputs
     parameters: dict = field(default_factory=dict)
+    # the models, GPUs and runs its results are about, by role (``"gpu": "h100_sxm"``): the ids
+    # a page names through analysis.page.names, so no verdict types a model or a GPU
+    names: dict[str, str] = field(default_factory=dict)
+
+    def name(self, role: str, ident: str) -> str:
+        """Record that the results are about ``ident`` (a model, GPU or run id) in ``role``; returns it."""
+        if self.names.get(role, ident) != ident:
+            raise ChapterError(f"{self.section}: name {role} recorded twice ({self.names[role]}, {ident})")
+        self.names[role] = str(ident)
+        return self.names[role]
 
     def add(self, key: str, value: float, unit: str, label: str) -> float:
         """Record ``value`` under ``key``; returns it as a float for further arithmetic (a whole
@@ -98,7 +108,7 @@ class ChapterResults:
     def to_json(self) -> str:
         """The results file's text (:mod:`analysis.chapters.results`): what the chapter's notebook
         and ``python -m analysis run`` write, byte for byte."""
-        return results_json(self.section, self.parameters, self.quantities)
+        return results_json(self.section, self.parameters, self.quantities, self.names)
 
     def save(self, folder=None) -> None:
         """Write the results JSON and its CSV twin into ``folder`` (default: the results folder).
@@ -108,7 +118,7 @@ class ChapterResults:
     @classmethod
     def from_json(cls, doc: dict) -> ChapterResults:
         """Rebuild from a results JSON (``analysis.chapters.results``): quantities only, no tables."""
-        out = cls(doc["section"], parameters=dict(doc.get("parameters", {})))
+        out = cls(doc["section"], parameters=dict(doc.get("parameters", {})), names=dict(doc.get("names", {})))
         for key, r in doc["results"].items():
             reads = frozenset(r["reads"]) if "reads" in r else None
             out.quantities[key] = Quantity(as_number(r["value"], r["unit"]), r["unit"], r["label"], reads)

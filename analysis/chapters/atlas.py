@@ -17,6 +17,9 @@ SHORT = {"gb300_nvl72": "GB300", "gb200_nvl72": "GB200", "b200_hgx": "B200", "h2
          "tpu_v6e": "TPU v6e", "tpu7x_ironwood": "Ironwood", "trainium2": "Trainium2"}
 
 
+# The measured devices the chapter's answer compares: NVIDIA's newest rack, Google's newest TPU and the H100.
+COMPARED = ("gb300_nvl72", "tpu7x_ironwood", "h100_sxm")
+
 COVERAGE = ["model_id", "precision", "j_per_pflop", "usd_per_eflop_low", "usd_per_eflop_central", "usd_per_eflop_high",
             "price_is_proxy", "price_tiers", "breakeven_usd_per_device_hour"]
 
@@ -73,12 +76,14 @@ def compute(P, upstream) -> ChapterResults:
 
     # MFU, tokens/s, energy and price per measured accelerator
     res.add("atlas_pue", P.pue, "ratio", "Facility PUE the joules per PFLOP use")
+    res.add("atlas_load_factor_frac", P.load_factor, "fraction",
+            "Average draw as a share of the rated power, the joules' basis (parameter)")
     res.add("atlas_h100_it_w_per_device", P.h100_it_w_per_gpu, "W", "All-in IT watts per H100: the 8-GPU server reference")
     res.add("atlas_gb200_it_w_per_device", P.gb200_it_w_per_gpu, "W", "All-in IT watts per GB200 GPU: the NVL72 reference")
     power = _power(P)
     prices_table = load_table("cloud_prices")
     prices = {g: atlas.price_range(prices_table, g) for g in power}
-    summary = atlas.energy_and_cost(atlas.summary_rows(rows), power, P.pue, prices)
+    summary = atlas.energy_and_cost(atlas.summary_rows(rows), power, P.pue, prices, P.load_factor)
     summary["price_is_proxy"] = [atlas.price_is_proxy(prices_table, g) for g in summary["gpu_id"]]
     summary["price_tiers"] = [atlas.price_tiers(prices_table, g) for g in summary["gpu_id"]]
     # the spread across every tier of the ladder (commitments and owning included), beside the list price
@@ -93,7 +98,7 @@ def compute(P, upstream) -> ChapterResults:
             f"Ironwood: cheapest tier price ({ironwood['cheapest_tier']})")
     res.add("atlas_tpu7x_ironwood_tier_spread_ratio", ironwood["spread_ratio"], "ratio",
             "Ironwood: dearest over cheapest tier price")
-    latest = res.add_table("latest", atlas.energy_and_cost(atlas.latest_rows(rows), power, P.pue, prices))
+    latest = res.add_table("latest", atlas.energy_and_cost(atlas.latest_rows(rows), power, P.pue, prices, P.load_factor))
     h100 = latest[latest["gpu_id"] == "h100_sxm"].set_index(["model_id", "precision"])["tokens_per_s_per_device"]
     h100_price = prices["h100_sxm"][1]
     res.add("atlas_h100_usd_per_device_hour_central", h100_price, "USD per GPU-hour",
@@ -111,7 +116,7 @@ def compute(P, upstream) -> ChapterResults:
         if pd.notna(r.j_per_pflop):
             res.add(f"atlas_{tag}_j_per_pflop", r.j_per_pflop, "J per PFLOP",
                     f"{SHORT[tag]}: joules at the meter per PFLOP of model work, {what}")
-            res.add(f"atlas_{tag}_meter_w_per_device", r.meter_w_per_device, "W", f"{SHORT[tag]}: watts at the meter per device")
+            res.add(f"atlas_{tag}_meter_w_per_device", r.meter_w_per_device, "W", f"{SHORT[tag]}: average watts at the meter per device while training")
         if pd.notna(r.usd_per_eflop_central):
             for name in ("low", "central", "high"):
                 res.add(f"atlas_{tag}_usd_per_eflop_{name}", getattr(r, f"usd_per_eflop_{name}"),
@@ -125,6 +130,11 @@ def compute(P, upstream) -> ChapterResults:
                     f"{SHORT[tag]}: hourly price at which it matches the H100's cost per token")
     summary["breakeven_usd_per_device_hour"] = breakeven
     res.add_table("summary", summary)
+    compared = summary.set_index("gpu_id").loc[list(COMPARED)]
+    for i, gpu_id in enumerate(COMPARED, start=1):
+        res.name(f"compared_gpu_{i}", gpu_id)
+    if compared["model_id"].nunique() == 1:
+        res.name("compared_model", compared["model_id"].iloc[0])
     res.add("atlas_measured_with_energy_count", summary["j_per_pflop"].notna().sum(), "count",
             "Measured accelerators with a joules-per-PFLOP figure")
     res.add("atlas_measured_with_price_count", summary["usd_per_eflop_central"].notna().sum(), "count",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis import benchmarks, costs, flops, hardware, scaling
-from analysis.chapters import ChapterResults
+from analysis.chapters import ChapterResults, gpu_cost
 from analysis.data.load import framing, load_table
 from analysis.measure.report import load_measured, measured_results
 
@@ -75,6 +75,10 @@ def _add_sweeps(res: ChapterResults, bench: pd.DataFrame) -> pd.Series:
             "Smallest Llama 3 70B cluster in SemiAnalysis's text")
     res.add("sa_llama31_70b_large_gpus", sa70["fp8"]["gpus"].iloc[-1], "GPUs",
             "Largest Llama 3 70B cluster in SemiAnalysis's text")
+    nv70_bf16 = benchmarks.sweep(bench, "llama31_70b", "bf16", RELEASE)  # the table SA's BF16 MFUs quote (A40)
+    res.add("llama31_70b_bf16_mfu_relative_drop_nvidia_frac",
+            scaling.relative_drop(nv70_bf16["mfu"].iloc[0], nv70_bf16["mfu"].iloc[-1]), "fraction",
+            "Llama 3.1 70B BF16 MFU relative drop, NVIDIA v25.02 table")
     for p in PRECISIONS:
         small, large = sa70[p]["mfu"].iloc[0], sa70[p]["mfu"].iloc[-1]
         res.add(f"sa_llama31_70b_{p}_mfu_small", small, "fraction",
@@ -198,13 +202,27 @@ def _add_throughput_ratios(res: ChapterResults, bench: pd.DataFrame) -> None:
     """Comparisons that need NVIDIA's throughputs and the models' sizes only, recorded before the
     chapter reads the report's rows or the TCO: GB200 over H100 per model (A49-A51), and Llama 3.1
     405B over 70B in parameters and in cost per token (one GPU-hour price cancels: A42)."""
-    names = model_names()
+    names, ratios = model_names(), {}
     for model_id, precision in GB200_COMPARED:
         gb = benchmarks.best_rate_row(bench, model_id, precision, "gb200_nvl72")
         h = benchmarks.best_rate_row(bench, model_id, precision, "h100_sxm")
-        res.add(f"gb200_vs_h100_{model_id}_{precision}_throughput_ratio",
-                gb["tokens_per_s_per_gpu"] / h["tokens_per_s_per_gpu"], "ratio",
-                f"{names[model_id]} {precision.upper()} tokens/s per GPU, GB200 NVL72 / H100 (NVIDIA)")
+        what = f"{names[model_id]} {precision.upper()}"
+        # the two cells each ratio is formed from, as NVIDIA's table prints them (facts A49-A51 quote them)
+        res.add(f"gb200_{model_id}_{precision}_best_tokens_per_s_per_gpu", gb["tokens_per_s_per_gpu"], "tokens/s/GPU",
+                f"{what} tokens/s per GPU, GB200 NVL72's best row ({gb['gpus']:,} GPUs, {gb['software']})")
+        res.add(f"h100_{model_id}_{precision}_best_tokens_per_s_per_gpu", h["tokens_per_s_per_gpu"], "tokens/s/GPU",
+                f"{what} tokens/s per GPU, H100's best row ({h['gpus']:,} GPUs, {h['software']})")
+        if model_id == "llama31_405b":
+            res.add(f"gb200_{model_id}_{precision}_best_mfu_printed", gb["mfu_reported"], "fraction",
+                    f"{what} MFU NVIDIA prints for GB200 NVL72's best row (against its {gb['peak_tflops']:,.0f} TFLOP/s)")
+        ratios[(model_id, precision)] = res.add(f"gb200_vs_h100_{model_id}_{precision}_throughput_ratio",
+                                                gb["tokens_per_s_per_gpu"] / h["tokens_per_s_per_gpu"], "ratio",
+                                                f"{what} tokens/s per GPU, GB200 NVL72 / H100 (NVIDIA)")
+    for end, pick in (("fastest", max), ("slowest", min)):  # the extremes, named for the page
+        model_id, precision = pick(ratios, key=ratios.get)
+        res.name(f"{end}_model", model_id)
+        res.add(f"{end}_gb200_vs_h100_throughput_ratio", ratios[(model_id, precision)], "ratio",
+                f"GB200 NVL72 / H100 tokens/s per GPU, the {end} comparison ({names[model_id]} {precision.upper()})")
     nv405 = benchmarks.sweep(bench, "llama31_405b", "bf16", RELEASE)
     big405 = nv405[nv405["gpus"] == framing("A01_gpus_max_405b")].iloc[0]
     big70 = benchmarks.sweep(bench, "llama31_70b", "bf16", RELEASE).iloc[-1]
@@ -269,6 +287,8 @@ def _add_conversion_check(res: ChapterResults, bench: pd.DataFrame, tolerance: f
 
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("benchmarks")
+    gpu_cost.name_systems(res)  # its gb200_vs_h100_* results
+    res.name("reference_model", benchmarks.REFERENCE_RUN["model_id"])
     bench = benchmarks.load_benchmarks()
     _add_throughput_ratios(res, bench)
     tco = upstream["tco"]

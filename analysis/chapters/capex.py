@@ -101,6 +101,7 @@ def charge_vs_life_frame(P, capex_usd_per_gpu: float) -> pd.DataFrame:
 
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("capex")
+    gpu_cost.name_systems(res)
     _prices(P, res)
     _seed_prices(res)
     _capital_charge(P, res)

@@ -4,7 +4,9 @@ electricity and capital, and loses to failures (SemiAnalysis, 2024, facts B02-B2
 This chapter owns the cluster's power and energy (``cluster_it_mw``, ``cluster_facility_mw``,
 ``cluster_annual_energy_twh``, ``cluster_annual_electricity_usd``); the energy chapter reads them.
 The power per GPU is the book's one IT-power parameter (``h100_it_w_per_gpu``, C02) times the one
-``pue``; SemiAnalysis's own component build-up (B14) is recorded beside it as a check.
+``pue``; SemiAnalysis's own component build-up (B14) is recorded beside it as a check. Capacity
+(megawatts at the meter) is at the rated power; energy and the bill are at the average draw, the
+rating times the measured ``load_factor``, the book's one energy basis.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from analysis import cluster, energy, flops, hardware
 from analysis.chapters import ChapterResults
 from analysis.data.load import fact, row
 from analysis.data.provenance import aside
+from analysis.units import HOURS_PER_YEAR
 
 REPORT_GPUS = 100_000  # the cluster size the report analyses (B02-B06): its bounds are per 100k GPUs
 SIZES = np.geomspace(1_000, 300_000, 60)  # cluster sizes of the chapter's figures
@@ -62,6 +65,8 @@ def compute_by_size(P, upstream) -> pd.DataFrame:
 
 def _compute_peaks(P, res: ChapterResults) -> None:
     # the cluster's own peaks first: datasheet peaks times the cluster size, before any report row is read
+    res.add("gpu_chip_w", hardware.tdp_w(P.gpu), "W", "GPU board power (TDP)")
+    res.add("gpu_memory_gb", hardware.memory_gb(P.gpu), "GB", "GPU memory (HBM) per GPU, from the datasheet")
     fp8, bf16 = hardware.peak_tflops(P.gpu, "fp8"), hardware.peak_tflops(P.gpu, "bf16")
     res.add("report_cluster_gpus", REPORT_GPUS, "GPUs", "GPUs in the report's cluster")
     res.add("cluster_gpus_count", P.gpus, "GPUs", "GPUs in this chapter's cluster")
@@ -89,10 +94,13 @@ def _compute_training_time(P, res: ChapterResults) -> None:
     a100_bf16 = hardware.peak_tflops(gpt4["gpu_id"], "bf16")
     mfu = {"fp8": P.mfu_fp8, "bf16": P.mfu_bf16}[P.dtype]
     days_mid = (gpt4["days_low"] + gpt4["days_high"]) / 2
+    res.add("mfu_fp8_frac", P.mfu_fp8, "fraction", "FP8 MFU assumed for a frontier run (parameter)")
+    res.add("mfu_bf16_frac", P.mfu_bf16, "fraction", "BF16 MFU assumed for a frontier run (parameter)")
     res.add("mfu_fp8_pct", P.mfu_fp8 * 100, "percent", "FP8 MFU assumed for a frontier run")
     res.add("mfu_bf16_pct", P.mfu_bf16 * 100, "percent", "BF16 MFU assumed for a frontier run")
     res.add("mfu_selected_pct", mfu * 100, "percent", f"MFU assumed in the chosen data type ({P.dtype})")
     res.add("gpt4_train_flop", gpt4["train_flop"], "FLOP", "GPT-4 training compute (input)")
+    res.add("gpt4_training_days_low", gpt4["days_low"], "days", "GPT-4 training duration, shortest (input)")
     res.add("gpt4_implied_mfu", flops.implied_mfu(gpt4["train_flop"], gpt4["gpus"], a100_bf16, days_mid),
             "fraction", "MFU implied by GPT-4's run (midpoint of its days)")
     res.add("gpt4_implied_mfu_low", flops.implied_mfu(gpt4["train_flop"], gpt4["gpus"], a100_bf16,
@@ -115,14 +123,16 @@ def _compute_training_time(P, res: ChapterResults) -> None:
 
 def power(P) -> dict:
     """The cluster's power and energy bill [the units in the keys]: critical IT per GPU and in
-    total, at the meter (x PUE), energy per year (x load factor) and its electricity bill (x
-    tariff). The chapter and the what-if grid (values may be arrays) call this one chain."""
+    total, at the meter (x PUE, rated: the capacity to provision), its average draw (x load
+    factor), energy per year at that draw and its electricity bill (x tariff). The chapter and the
+    what-if grid (values may be arrays) call this one chain."""
     it_w = it_w_per_gpu(P)
     it_total_w = cluster.critical_it_w(P.gpus, it_w)
     meter_w = cluster.facility_w(it_total_w, P.pue)
     mwh = cluster.annual_energy_mwh(meter_w, P.load_factor)
     usd = cluster.annual_electricity_usd(mwh, P.tariff_usd_per_kwh)
     return {"cluster_it_w_per_gpu": it_w, "cluster_it_mw": it_total_w / 1e6, "cluster_facility_mw": meter_w / 1e6,
+            "cluster_average_facility_mw": meter_w * P.load_factor / 1e6,
             "cluster_annual_energy_twh": mwh / 1e6, "cluster_annual_electricity_usd": usd}
 
 
@@ -130,25 +140,38 @@ def _compute_power(P, res: ChapterResults) -> None:
     chain = power(P)
     res.add("cluster_it_w_per_gpu", chain["cluster_it_w_per_gpu"], "W per GPU",
             f"Critical IT power per GPU ({P.gpu}: chip, server share, network, storage)")
-    res.add("gpu_chip_w", hardware.tdp_w(P.gpu), "W", "GPU board power (TDP)")
     with aside():  # SemiAnalysis's own build-up (B14), set beside the book's IT power, feeding nothing
         res.add("b14_server_w_per_gpu", fact("B14_server_w_per_gpu"), "W per GPU",
                 "Server share per GPU beyond the chip (B14)")
+        res.add("b14_network_storage_frac", fact("B14_network_storage_frac"), "fraction",
+                "Storage, switches and optics on top of server IT (B14)")
         res.add("b14_network_storage_pct", fact("B14_network_storage_frac") * 100, "percent",
                 "Storage, switches and optics on top of server IT (B14)")
+        res.add("b14_server_it_w_per_gpu", fact("B14_gpu_w") + fact("B14_server_w_per_gpu"), "W per GPU",
+                "Server IT per GPU from the 100k article's components, chip + server share (B14)")
         res.add("b14_buildup_it_w_per_gpu", sum(b14_buildup_w().values()), "W per GPU",
                 "SemiAnalysis's component build-up (B14): 700 W chip + 575 W server share, +10 %")
     res.add("pue", P.pue, "ratio", "Facility power / critical IT power (parameter)")
     res.add("cluster_it_mw", chain["cluster_it_mw"], "MW", "Critical IT power of the cluster")
-    res.add("cluster_facility_mw", chain["cluster_facility_mw"], "MW", "Power of the cluster at the utility meter")
+    res.add("cluster_facility_mw", chain["cluster_facility_mw"], "MW",
+            "Rated power of the cluster at the utility meter (the capacity to provision)")
+    res.add("load_factor_frac", P.load_factor, "fraction",
+            "Average draw while training as a share of the rated power (parameter): the energy basis")
+    res.add("cluster_average_facility_mw", chain["cluster_average_facility_mw"], "MW",
+            "Average power of the cluster at the meter while training (rated x load factor)")
     twh = res.add("cluster_annual_energy_twh", chain["cluster_annual_energy_twh"], "TWh per year",
-                  "Energy the cluster draws per year")
+                  "Energy the cluster draws per year, at its average draw")
+    res.add("tariff_usd_per_kwh", P.tariff_usd_per_kwh, "USD per kWh", "Electricity tariff (parameter)")
     res.add("cluster_annual_electricity_usd", chain["cluster_annual_electricity_usd"], "USD per year",
-            "Electricity bill of the cluster per year")
-    res.add("load_factor_frac", P.load_factor, "fraction", "Average draw over the year as a share of full power (parameter)")
+            "Electricity bill of the cluster per year, at its average draw")
     with aside():
         res.add("cluster_annual_energy_vs_b04_pct", (twh / fact("B04_annual_twh") - 1) * 100, "percent",
                 "This chapter's yearly energy against the report's 1.59 TWh (B04)")
+        # the report's 1.59 TWh over a year at this chapter's IT power: the facility multiplier it implies
+        # if the cluster drew its rating all year (B06)
+        res.add("report_implied_pue_at_rated_draw_ratio",
+                fact("B04_annual_twh") * 1e6 / HOURS_PER_YEAR / chain["cluster_it_mw"], "ratio",
+                "Facility multiplier the report's 1.59 TWh implies at the rated draw all year (B06)")
 
 
 def _compute_capital(P, res: ChapterResults) -> None:
@@ -186,6 +209,10 @@ def _compute_failures(P, res: ChapterResults, upstream) -> None:
     res.add("in_memory_recovery_lost_gpu_days", cluster.gpu_days_lost_in_memory(P.gpus, P.step_time_seconds, copy_s),
             "GPU-days", "Work lost per failure, in-memory recovery")
     res.add("checkpoint_interval_steps", P.checkpoint_interval_steps, "steps", "Steps between checkpoints (parameter)")
+    res.add("checkpoint_restart_lost_steps", P.checkpoint_interval_steps - 1, "steps",
+            "Steps redone after a failure just before a checkpoint (worst case)")
+    res.add("step_time_seconds", P.step_time_seconds, "s", "Wall-clock time of one training step (parameter)")
+    res.add("backend_gbps", P.backend_gbps, "Gbit/s", "Backend link per GPU")
     res.add("alt_links_per_gpu", alt_links, "links per GPU", "Links per GPU, 4-link-per-node design")
     res.add("alt_link_mttf_years", P.alt_link_mttf_years, "years", "Link MTTF, 4-link-per-node design")
     # a single GPU's links fail on average once per MTTF; at this many GPUs, once an hour
@@ -196,6 +223,7 @@ def _compute_failures(P, res: ChapterResults, upstream) -> None:
 def compute(P, upstream) -> ChapterResults:
     """Every quantity and table of the cluster chapter at parameters ``P``."""
     res = ChapterResults("cluster")
+    res.name("gpu", P.gpu)
     _compute_peaks(P, res)
     _compute_power(P, res)  # before the training time reads the report's MFUs and GPT-4 estimate
     _compute_training_time(P, res)

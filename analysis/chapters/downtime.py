@@ -15,7 +15,7 @@ import pandas as pd
 
 from analysis import benchmarks, costs
 from analysis import reliability as rel
-from analysis.chapters import ChapterResults, read_bands
+from analysis.chapters import ChapterResults, gpu_cost, read_bands
 from analysis.chapters.reliability import add_parameters, gb200_rates, recovery_hours
 from analysis.params import defaults as d
 from analysis.params.constraints import where
@@ -60,6 +60,7 @@ def breakeven_with_downtime(P, h100_tco_usd_per_gpu_hour, gb200_tco_usd_per_gpu_
 
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("downtime")
+    gpu_cost.name_systems(res)
     add_parameters(res, P, QUOTED_PARAMETERS)
     tco, bench = upstream["tco"], upstream["benchmarks"]
     for key in ("h100_tco_usd_per_gpu_hour", "gb200_tco_usd_per_gpu_hour", "gb200_breakeven_speedup"):

@@ -1,11 +1,15 @@
 """Energy chapter: joules per trained token at the meter, training runs in US household-years,
 the power of 100k-GPU clusters, and carbon (SemiAnalysis, 2025, facts A25-A43).
 
-The meter power per GPU is the book's one IT power per system (``h100_it_w_per_gpu``,
-``gb200_it_w_per_gpu``) times its one ``pue``. SemiAnalysis prints neither; its energy figures,
-multiplied back by the throughput each rests on, imply one meter power per H100 (A31), and the
-overhead that implies over ``h100_it_w_per_gpu`` is recorded beside the ``pue`` parameter as a
-check, with how far the book's joules per token land from SA's. Llama 3.1 405B in BF16 uses the
+The rated meter power per GPU is the book's one IT power per system (``h100_it_w_per_gpu``,
+``gb200_it_w_per_gpu``) times its one ``pue``; every energy figure (joules per token,
+household-years, carbon) is at the average draw, that rating times the measured ``load_factor``
+(the book's one energy basis). SemiAnalysis prints neither power nor overhead; its energy figures,
+multiplied back by the throughput each rests on, imply one meter power per H100 (A31), about the
+book's *rated* power drawn around the clock, and the overhead that implies over
+``h100_it_w_per_gpu`` is recorded beside the ``pue`` parameter as a check, with how far the book's
+joules per token land from SA's. The cluster's electricity bill, as the cluster chapter states it
+and as the opex chapter prices one GPU's power, is reconciled here (:func:`_bills`). Llama 3.1 405B in BF16 uses the
 book's one reference row (:func:`analysis.benchmarks.reference_row`), as the TCO chapter and the
 uncertainty band do; the 100k cluster's power and energy come from the cluster chapter and the GB200 / H100
 throughput ratio from the benchmarks chapter.
@@ -17,11 +21,11 @@ import numpy as np
 import pandas as pd
 
 from analysis import benchmarks, cluster, energy, hardware
-from analysis.chapters import ChapterResults, read_bands
+from analysis.chapters import ChapterResults, gpu_cost, read_bands
 from analysis.data.load import fact, framing, load_table, row
 from analysis.data.provenance import aside
 from analysis.measure.report import joules_per_tflop, load_measured, measured_results
-from analysis.units import JOULES_PER_KWH, SECONDS_PER_HOUR, TERA
+from analysis.units import HOURS_PER_MONTH, HOURS_PER_YEAR, JOULES_PER_KWH, SECONDS_PER_HOUR, TERA
 
 SA = "SemiAnalysis"
 # The benchmark row behind each of SA's H100 energy figures: model, precision, GPUs, date.
@@ -35,14 +39,20 @@ BANDS = ("llama31_405b_bf16_j_per_token", "llama31_405b_bf16_household_years_15t
 
 
 def h100_meter_w_per_gpu(P):
-    """Power per H100 at the meter [W]: ``h100_it_w_per_gpu`` x ``pue``. Values may be arrays."""
+    """Rated power per H100 at the meter [W]: ``h100_it_w_per_gpu`` x ``pue`` (capacity). Values may be arrays."""
     return energy.meter_w_per_gpu(P.h100_it_w_per_gpu, P.pue)
 
 
+def h100_average_meter_w_per_gpu(P):
+    """Average power per H100 at the meter while training [W]: the rated power x ``load_factor``,
+    the book's energy basis. Values may be arrays."""
+    return energy.average_meter_w_per_gpu(P.h100_it_w_per_gpu, P.pue, P.load_factor)
+
+
 def h100_j_per_token(P, tokens_per_s):
-    """Joules at the meter per token an H100 trains at ``tokens_per_s`` per GPU [J]; the chapter's
-    joules per token and the uncertainty band's are this function."""
-    return energy.joules_per_token(h100_meter_w_per_gpu(P), tokens_per_s)
+    """Joules at the meter per token an H100 trains at ``tokens_per_s`` per GPU [J], at the average
+    draw; the chapter's joules per token and the uncertainty band's are this function."""
+    return energy.joules_per_token(h100_average_meter_w_per_gpu(P), tokens_per_s)
 
 
 def household_years(P, tokens, j_per_token):
@@ -74,16 +84,23 @@ def sa_rows_tokens_per_s(bench: pd.DataFrame) -> dict[str, float]:
 
 
 def _meter_power(P, res: ChapterResults, bench: pd.DataFrame) -> None:
-    h100_chip, gb200_chip = hardware.tdp_w("h100_sxm"), hardware.tdp_w("gb200_nvl72")
+    # the chips' board powers first, from the datasheets (data/gpus.csv), before any report number is read
+    h100_chip = res.add("h100_chip_w", hardware.tdp_w("h100_sxm"), "W", "H100 SXM board power (TDP)")
+    gb200_chip = res.add("gb200_chip_w", hardware.tdp_w("gb200_nvl72"), "W", "GB200 GPU board power (TDP)")
     res.add("h100_it_w_per_gpu", P.h100_it_w_per_gpu, "W per GPU", "All-in critical IT power per H100 (parameter)")
     res.add("gb200_it_w_per_gpu", P.gb200_it_w_per_gpu, "W per GPU", "All-in critical IT power per GB200 GPU (parameter)")
     res.add("pue", P.pue, "ratio", "Facility power / critical IT power (parameter)")
-    h100 = res.add("h100_meter_w_per_gpu", h100_meter_w_per_gpu(P), "W per GPU", "Power per H100 at the meter (IT x PUE)")
+    res.add("load_factor_frac", P.load_factor, "fraction",
+            "Average draw while training, as a share of the rated power (parameter): the energy basis")
+    h100 = res.add("h100_meter_w_per_gpu", h100_meter_w_per_gpu(P), "W per GPU",
+                   "Rated power per H100 at the meter (IT x PUE)")
     gb200 = res.add("gb200_meter_w_per_gpu", energy.meter_w_per_gpu(P.gb200_it_w_per_gpu, P.pue), "W per GPU",
-                    "Power per GB200 GPU at the meter (IT x PUE)")
+                    "Rated power per GB200 GPU at the meter (IT x PUE)")
+    h100_average = res.add("h100_average_meter_w_per_gpu", h100_average_meter_w_per_gpu(P), "W per GPU",
+                           "Average power per H100 at the meter while training (IT x PUE x load factor)")
+    res.add("gb200_average_meter_w_per_gpu", energy.average_meter_w_per_gpu(P.gb200_it_w_per_gpu, P.pue, P.load_factor),
+            "W per GPU", "Average power per GB200 GPU at the meter while training (IT x PUE x load factor)")
     res.add("h100_overhead_w_per_gpu", h100 - P.h100_it_w_per_gpu, "W per GPU", "Facility overhead per H100")
-    res.add("h100_chip_w", h100_chip, "W", "H100 SXM board power (TDP)")
-    res.add("gb200_chip_w", gb200_chip, "W", "GB200 GPU board power (TDP)")
     res.add("h100_rest_of_it_w_per_gpu", P.h100_it_w_per_gpu - h100_chip, "W per GPU",
             "H100 IT power beyond the chip: host, network, storage")
     res.add("gb200_rest_of_it_w_per_gpu", P.gb200_it_w_per_gpu - gb200_chip, "W per GPU",
@@ -101,12 +118,16 @@ def _meter_power(P, res: ChapterResults, bench: pd.DataFrame) -> None:
                 "... the highest of SA's five figures")
         res.add("sa_energy_figures_count", len(implied), "count", "SA's H100 energy figures")
         res.add("sa_implied_pue_ratio", energy.implied_pue(sa_w, P.h100_it_w_per_gpu), "ratio",
-                "Overhead SA's meter power implies over h100_it_w_per_gpu")
+                "Overhead SA's meter power implies over h100_it_w_per_gpu, drawn at the rating all the time")
+        res.add("sa_implied_draw_vs_rated_ratio", sa_w / h100, "ratio",
+                "SA's implied meter power over the book's rated meter power per H100: the draw SA's figures assume")
         res.add("sa_implied_pue_over_c01_ratio", energy.implied_pue(sa_w, fact("C01_w_per_gpu")), "ratio",
                 f"Overhead SA's meter power implies over the {fact('C01_w_per_gpu'):,.0f} W server-only IT (C01)")
         # W = J/s: at the same throughput, J/token differ from SA's exactly as the meter powers do
-        res.add("j_per_token_vs_sa_pct", (h100 / sa_w - 1) * 100, "percent",
-                "This chapter's J/token above SA's figures (mean over the five)")
+        res.add("j_per_token_vs_sa_pct", (h100_average / sa_w - 1) * 100, "percent",
+                "This chapter's J/token (average draw) against SA's figures (mean over the five)")
+        res.add("j_per_token_at_rated_draw_vs_sa_pct", (h100 / sa_w - 1) * 100, "percent",
+                "The same at the rated draw all the time, SA's basis (mean over the five)")
         res.add("h100_it_at_colo_pue_w_per_gpu", sa_w / fact("C05_pue_enterprise_colo"), "W per GPU",
                 "IT watts per H100 SA's meter power implies at an enterprise-colocation PUE (C05, low end)")
     with aside():  # SA's light-bulb aside (A27): a watt is a joule each second
@@ -115,8 +136,8 @@ def _meter_power(P, res: ChapterResults, bench: pd.DataFrame) -> None:
         res.add("bulb_kj_per_hour", bulb_w * SECONDS_PER_HOUR / 1e3, "kJ per hour", "A 60 W bulb, kilojoules an hour")
     household = res.add("household_w", energy.household_w(P.household_kwh_per_year), "W",
                         "Average draw of one household")
-    res.add("h100_meter_in_households_ratio", h100 / household, "ratio",
-            "Households whose average draw equals one H100's share at the meter")
+    res.add("h100_meter_in_households_ratio", h100_average / household, "ratio",
+            "Households whose average draw equals one H100's average share at the meter")
     res.add("household_j", energy.household_j_per_year(P.household_kwh_per_year), "J per household-year",
             "One household-year of electricity in joules")
 
@@ -143,7 +164,7 @@ def _sa_worked_example(P, res: ChapterResults) -> None:
 def _joules_per_token(P, res: ChapterResults, bench: pd.DataFrame, throughput_ratio) -> pd.DataFrame:
     """Joules per token of SA's rows, the reference run and GB200's; ``throughput_ratio`` is the
     benchmarks chapter's GB200 / H100 Llama 3.1 405B BF16 ratio (a Quantity, copied as it is)."""
-    h100, gb200 = res["h100_meter_w_per_gpu"], res["gb200_meter_w_per_gpu"]
+    h100, gb200 = res["h100_average_meter_w_per_gpu"], res["gb200_average_meter_w_per_gpu"]
     # the reference row (NVIDIA's) first, then the rows of SemiAnalysis's own figures
     res.add("llama31_405b_bf16_j_per_token", h100_j_per_token(P, benchmarks.reference_tokens_per_s()),
             "J per token", "Llama 3.1 405B, BF16, 2,304 H100 (NVIDIA DGXC v25.02, the reference row)")
@@ -239,7 +260,7 @@ def _cluster_scale(P, res: ChapterResults, cluster: ChapterResults) -> None:
     """The 100k cluster as the cluster chapter computed it, and the same count of GB200 GPUs: same
     PUE and load, so power and energy scale with the IT watts per GPU."""
     for key in ("cluster_gpus_count", "cluster_it_w_per_gpu", "cluster_it_mw", "cluster_facility_mw",
-                "cluster_annual_energy_twh", "cluster_annual_electricity_usd"):
+                "cluster_average_facility_mw", "cluster_annual_energy_twh", "cluster_annual_electricity_usd"):
         q = cluster.quantities[key]
         res.add(key, q.value, q.unit, q.label)
     scale = P.gb200_it_w_per_gpu / cluster["cluster_it_w_per_gpu"]
@@ -252,6 +273,26 @@ def _cluster_scale(P, res: ChapterResults, cluster: ChapterResults) -> None:
         kwh = res[f"{name}_annual_energy_twh"] * 1e9
         res.add(f"{name}_households_count", kwh / P.household_kwh_per_year, "households",
                 f"Households with the same yearly use as the {name.replace('_', ' ')}")
+
+
+def _bills(res: ChapterResults, cluster: ChapterResults, opex: ChapterResults) -> None:
+    """The cluster's yearly electricity bill two ways: as the cluster chapter states it (power at
+    the meter x load factor x a year x tariff) and as the opex chapter prices one H100's power a
+    month, times the months of a year and the cluster's GPUs. Both are at the average draw, so they
+    agree; the rated draw all year, SemiAnalysis's basis, bills 1 / load factor as much."""
+    month = res.add("opex_h100_power_usd_per_gpu_month", opex["h100_power_usd_per_gpu_month"], "USD per GPU-month",
+                    "H100 electricity per GPU-month as the opex chapter prices it (average draw)")
+    from_opex = res.add("cluster_annual_electricity_from_opex_usd",
+                        month * HOURS_PER_YEAR / HOURS_PER_MONTH * res["cluster_gpus_count"], "USD per year",
+                        "The cluster's yearly bill from the opex chapter's power item: x 12 months x its GPUs")
+    bill = res["cluster_annual_electricity_usd"]
+    q = cluster.quantities["tariff_usd_per_kwh"]
+    res.add("tariff_usd_per_kwh", q.value, q.unit, q.label)
+    # to the cent: the two chains multiply the same numbers in another order
+    res.add("cluster_electricity_opex_minus_cluster_usd", round(from_opex - bill, 2), "USD per year",
+            "The opex chapter's bill for the cluster less the cluster chapter's, to the cent")
+    res.add("cluster_annual_electricity_at_rated_draw_usd", bill / cluster["load_factor_frac"], "USD per year",
+            "The cluster's yearly bill at the rated draw all year (SemiAnalysis's basis)")
 
 
 def _carbon(P, res: ChapterResults, bench: pd.DataFrame) -> None:
@@ -272,17 +313,17 @@ def _carbon(P, res: ChapterResults, bench: pd.DataFrame) -> None:
     hours = res.add("llama31_405b_bf16_15t_tokens_gpu_hours",
                     energy.gpu_hours_for_tokens(card["train_tokens"], benchmarks.reference_tokens_per_s()),
                     "GPU-hours", "GPU-hours for 15T tokens at the reference throughput")
-    meter_kwh = energy.energy_kwh_from_gpu_hours(card["gpu_hours"], res["h100_meter_w_per_gpu"])
+    meter_kwh = energy.energy_kwh_from_gpu_hours(card["gpu_hours"], res["h100_average_meter_w_per_gpu"])
     res.add("llama31_405b_card_emissions_at_meter_tco2", energy.tonnes_co2(meter_kwh, P.grid_g_co2_per_kwh), "t CO2",
-            "Llama 3.1 405B: published GPU-hours at this chapter's meter power and grid intensity")
+            "Llama 3.1 405B: published GPU-hours at this chapter's average meter power and grid intensity")
     res.add("llama31_405b_card_gpu_hours", card["gpu_hours"], "GPU-hours", "Llama 3.1 405B model card: H100-hours")
     res.add("llama31_405b_card_w_per_gpu", card["power_w_per_gpu"], "W per GPU", "Llama 3.1 model card: power per GPU")
     res.add("llama31_405b_card_location_tco2", card["co2_location_t"], "t CO2", "Model card, location-based")
     res.add("llama31_405b_card_market_tco2", card["co2_market_t"], "t CO2", "Model card, market-based")
     res.add("llama31_405b_card_vs_benchmark_gpu_hours_ratio", card["gpu_hours"] / hours, "ratio",
             "Model card GPU-hours / GPU-hours of one clean pass at the reference throughput")
-    res.add("h100_meter_vs_card_power_ratio", res["h100_meter_w_per_gpu"] / card["power_w_per_gpu"], "ratio",
-            "This chapter's meter power per H100 / the model card's 700 W")
+    res.add("h100_meter_vs_card_power_ratio", res["h100_average_meter_w_per_gpu"] / card["power_w_per_gpu"], "ratio",
+            "This chapter's average meter power per H100 / the model card's 700 W")
     ref = benchmarks.reference_row(bench)
     res.add("llama31_405b_train_flop", ref["flops_per_token"] * card["train_tokens"], "FLOP",
             "Llama 3.1 405B's pre-training compute: the model card's tokens x 6N + 12Lhs per token")
@@ -301,8 +342,8 @@ def _measured(P, res: ChapterResults, bench: pd.DataFrame) -> None:
     if "measured_joules_per_tflop" in res:
         ref = benchmarks.reference_row(bench)
         res.add("h100_llama31_405b_bf16_j_per_tflop", joules_per_tflop(
-                res["h100_meter_w_per_gpu"], benchmarks.reference_tokens_per_s() * ref["flops_per_token"] / TERA),
-                "J per TFLOP", "H100 training Llama 3.1 405B BF16 (reference throughput), at this chapter's meter power")
+                res["h100_average_meter_w_per_gpu"], benchmarks.reference_tokens_per_s() * ref["flops_per_token"] / TERA),
+                "J per TFLOP", "H100 training Llama 3.1 405B BF16 (reference throughput), at this chapter's average meter power")
         res.add("measured_vs_h100_j_per_tflop_ratio",
                 res["measured_joules_per_tflop"] / res["h100_llama31_405b_bf16_j_per_tflop"], "ratio",
                 "Energy per model FLOP of the measured device / an H100's")
@@ -313,6 +354,8 @@ def compute(P, upstream) -> ChapterResults:
     """Every quantity and table of the energy chapter at parameters ``P``; ``upstream`` holds the
     cluster and benchmarks chapters' results."""
     res = ChapterResults("energy")
+    gpu_cost.name_systems(res)  # its h100_* and gb200_* results
+    res.name("reference_model", benchmarks.REFERENCE_RUN["model_id"])
     bench = benchmarks.load_benchmarks()
     gpt3_tokens, llama_tokens = framing("A23_train_tokens"), framing("A35_train_tokens")
     res.add("gpt3_175b_train_billion_tokens", gpt3_tokens / 1e9, "billion tokens", "GPT-3 175B training tokens (A23)")
@@ -348,6 +391,7 @@ def compute(P, upstream) -> ChapterResults:
     ]
     res.add_table("household_years", _households(P, res, runs))
     _cluster_scale(P, res, upstream["cluster"])
+    _bills(res, upstream["cluster"], upstream["opex"])
     _carbon(P, res, bench)
     res.add_table("bands", read_bands(upstream["uncertainty"], BANDS))
     q = upstream["uncertainty"].quantities["monte_carlo_draws_count"]

@@ -15,6 +15,14 @@ from __future__ import annotations
 from analysis import capex, maintenance, opex, tco
 
 SYSTEMS = ("h100", "gb200")
+GPU_IDS = {"h100": "h100_sxm", "gb200": "gb200_nvl72"}  # the GPU each system's results are keyed by
+
+
+def name_systems(res) -> None:
+    """Record in ``res`` (a ChapterResults) the GPU behind each system tag its keys carry
+    (``h100_*``, ``gb200_*``), so a page names them from the results."""
+    for system, gpu_id in GPU_IDS.items():
+        res.name(system, gpu_id)
 
 
 def _check(system: str) -> None:
@@ -103,10 +111,11 @@ def capex_usd_per_gpu_hour(P, system: str):
 
 
 def opex_items_usd_per_gpu_month(P, system: str) -> dict:
-    """Each opex item per GPU-month [USD] (power, datacenter, maintenance and support, other)."""
+    """Each opex item per GPU-month [USD] (power, datacenter, maintenance and support, other); power
+    at the average draw (``load_factor`` of rated)."""
     return opex.opex_items_usd_per_gpu_month(
         it_w_per_gpu(P, system), P.pue, P.tariff_usd_per_kwh, P.datacenter_usd_per_kw_month,
-        maintenance_usd_per_gpu_month(P, system), P.other_usd_per_gpu_month)
+        maintenance_usd_per_gpu_month(P, system), P.other_usd_per_gpu_month, load_factor=P.load_factor)
 
 
 def system_costs(P, system: str) -> dict:

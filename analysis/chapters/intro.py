@@ -19,6 +19,7 @@ READS: tuple[tuple[str, str], ...] = (
     ("cluster", "gpt4_retrain_days"),
     ("cluster", "cluster_it_mw"),
     ("cluster", "cluster_facility_mw"),
+    ("cluster", "load_factor_frac"),
     ("cluster", "cluster_annual_energy_twh"),
     ("cluster", "cluster_annual_electricity_usd"),
     ("cluster", "capex_usd"),
@@ -37,6 +38,8 @@ READS: tuple[tuple[str, str], ...] = (
     ("uncertainty", "llama31_405b_bf16_usd_per_million_tokens_p90"),
     ("benchmarks", "gb200_vs_h100_deepseek_v3_bf16_throughput_ratio"),
     ("benchmarks", "gb200_vs_h100_llama4_maverick_fp8_throughput_ratio"),
+    ("benchmarks", "fastest_gb200_vs_h100_throughput_ratio"),
+    ("benchmarks", "slowest_gb200_vs_h100_throughput_ratio"),
     ("downtime", "gb200_breakeven_speedup_with_downtime"),
     ("reliability", "llama3_effective_training_time_frac"),
     ("energy", "gpt3_175b_fp8_j_per_token"),
@@ -46,6 +49,11 @@ READS: tuple[tuple[str, str], ...] = (
     *(("claims", f"facts_{status}_count") for status in FACT_STATUSES),
     ("claims", "facts_checked_count"),
 )
+
+
+# (chapter, role) of the models and GPUs its answer names, as those chapters record them (``names``).
+READ_NAMES: tuple[tuple[str, str], ...] = tuple(
+    ("benchmarks", role) for role in ("h100", "gb200", "fastest_model", "slowest_model"))
 
 
 def read(upstream: dict[str, ChapterResults], section: str, key: str):
@@ -59,6 +67,11 @@ def read(upstream: dict[str, ChapterResults], section: str, key: str):
 
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("intro")
+    for section, role in READ_NAMES:
+        if role not in upstream[section].names:
+            raise ChapterError(f"intro: chapter '{section}' names no '{role}'; it names: "
+                               f"{', '.join(upstream[section].names) or 'nothing'}")
+        res.name(role, upstream[section].names[role])
     for section, key in READS:
         q = read(upstream, section, key)
         res.add(key, q.value, q.unit, q.label)

@@ -11,8 +11,10 @@ book's value differs and the row says why), ``context`` (compared or cited, not 
 match), ``unverifiable``, ``pending``.
 
 What a row's computation read is recorded as it runs (:mod:`analysis.data.provenance`), not typed:
-each row lists the report numbers on its path (``report_inputs``), and the rules check the
-statuses against them: an independent row reads none, a consistency row reads some. Where the
+each row lists the report numbers on its path (``report_inputs``) and the sources whose rows it read
+(``sources_read``), and the rules check the statuses against them: an independent row reads no
+report number and no cell of the fact's own source (a ratio recomputed from the very table cells
+it was formed from is ``input_quoted``), a consistency row reads some report number. Where the
 chapters were also computed at each end of the sourced range of every default a row reads
 (``ranges``, from the claims chapter), an agreeing row must hold at both ends, a
 ``depends_on_default`` row must pass somewhere in the range and fail somewhere, and a corrected
@@ -38,7 +40,7 @@ import math
 import pandas as pd
 
 from analysis.data.load import CLAIM_STATUSES, load_table
-from analysis.data.provenance import framing_reads, params_read, report_reads
+from analysis.data.provenance import framing_reads, params_read, report_reads, sources_read
 from analysis.data.schemas import AGREEING_STATUSES, FACT_STATUSES, JUDGED_STATUSES
 from analysis.errors import ExecutionError
 
@@ -90,7 +92,7 @@ def read_columns(reads) -> dict:
     """The ledger's columns for what a result read: the report numbers on its path, the report
     facts that only frame its question, the parameters it read, and whether any of it was recorded."""
     return {"report_inputs": report_reads(reads), "framing": framing_reads(reads),
-            "params_read": params_read(reads), "reads_recorded": reads is not None}
+            "params_read": params_read(reads), "sources_read": sources_read(reads), "reads_recorded": reads is not None}
 
 
 def _within(value: float, low: float, high: float, tolerance: float) -> bool:
@@ -185,7 +187,8 @@ def facts_ledger(results: Values, at_defaults: dict[str, bool]) -> pd.DataFrame:
             "also_in": [s for s, _ in parse_uses(f.uses)],
             "report_value": fact["value"], "report_high": fact["value_high"],
             "unit": fact["unit"], "book_value": primary["book_value"],
-            "difference_rel": primary["difference_rel"], "status": f.status, "tolerance_rel": f.tolerance_rel,
+            "difference_rel": primary["difference_rel"], "status": f.status, "source_id": f.source_id,
+            "tolerance_rel": f.tolerance_rel,
             "tolerance_why": f.tolerance_why, "chapter_built": bool(primary["chapter_built"]),
             "at_defaults": bool(primary["at_defaults"]), "note": f.note, **read_columns(primary["reads"]),
         })
@@ -221,13 +224,19 @@ def _judge(row_id: str, status: str, difference: float, tolerance: float, outsid
     return []
 
 
-def _judge_reads(row_id: str, status: str, report_inputs: list[str], recorded: bool) -> list[str]:
-    """An independent row reads no report number; a consistency row reads one (else it is independent)."""
+def _judge_reads(row_id: str, status: str, report_inputs: list[str], recorded: bool, source_id: str | None = None,
+                 sources: list[str] | None = None) -> list[str]:
+    """An independent row reads no report number and no row of its own source ``source_id`` (the
+    table its figure was formed from: reading it back quotes it); a consistency row reads a report
+    number (else it is independent)."""
     if not recorded or status not in READ_CHECKED:
         return []
     if status == "reproduced_independently" and report_inputs:
         return [f"{row_id}: status reproduced_independently but its computation reads the report's "
                 f"{', '.join(report_inputs)}: a consistency check at most"]
+    if status == "reproduced_independently" and isinstance(source_id, str) and source_id in (sources or ()):
+        return [f"{row_id}: status reproduced_independently but its computation reads rows of its own source "
+                f"{source_id}, the cells the figure was formed from: input_quoted"]
     if status == "consistency" and not report_inputs:
         return [f"{row_id}: status consistency but its computation reads no report number: it is independent"]
     return []
@@ -303,7 +312,8 @@ def ledger_failures(claims: pd.DataFrame, facts: pd.DataFrame, uses: pd.DataFram
             failures.append(f"{c.claim_id}: results key '{c.results_key}' does not exist in chapter '{c.section}'")
         elif c.at_defaults and isinstance(c.results_key, str):
             failures += _judge(c.claim_id, c.status, c.difference_rel, c.tolerance_rel, c.fact_status == "corrected")
-            failures += _judge_reads(c.claim_id, c.status, c.report_inputs, c.reads_recorded)
+            failures += _judge_reads(c.claim_id, c.status, c.report_inputs, c.reads_recorded, c.source_id,
+                                     c.sources_read)
             if ranges is not None and c.reads_recorded:  # which defaults a row reads is known only when recorded
                 failures += _judge_range(c.claim_id, c.status, c.difference_rel, c.tolerance_rel,
                                          by_row.get(c.claim_id, empty), c.fact_status == "corrected")
@@ -316,7 +326,8 @@ def ledger_failures(claims: pd.DataFrame, facts: pd.DataFrame, uses: pd.DataFram
             failures.append(f"{f.fact_id}: results key '{f.results_key}' does not exist in chapter '{f.section}'")
         elif f.at_defaults:
             failures += _judge(f.fact_id, f.status, f.difference_rel, f.tolerance_rel, True)
-            failures += _judge_reads(f.fact_id, f.status, f.report_inputs, f.reads_recorded)
+            failures += _judge_reads(f.fact_id, f.status, f.report_inputs, f.reads_recorded, f.source_id,
+                                     f.sources_read)
             if ranges is not None and f.reads_recorded:
                 failures += _judge_range(f.fact_id, f.status, f.difference_rel, f.tolerance_rel,
                                          by_row.get(f.fact_id, empty), True)

@@ -23,9 +23,10 @@ def _tier_column(tier: str) -> str:
 
 
 def priced(results: pd.DataFrame, ladder: pd.DataFrame, power_w: dict[str, float], tdp_w: dict[str, float],
-           pue: float) -> pd.DataFrame:
+           pue: float, load_factor: float) -> pd.DataFrame:
     """``results`` with dollars at every tier (``usd_<tier>``, NaN where the accelerator has no price
-    in that tier), the list price and its tier, and MWh at all-in power x PUE and at chip TDP."""
+    in that tier), the list price and its tier, and MWh at the average draw, all-in power x PUE x
+    ``load_factor`` (the book's energy basis), and at chip TDP (the basis most papers publish)."""
     out = results.copy()
     for tier in prices.TIERS:
         by_gpu = ladder[ladder["tier"] == tier].set_index("gpu_id")["usd_per_gpu_hour"]
@@ -34,7 +35,7 @@ def priced(results: pd.DataFrame, ladder: pd.DataFrame, power_w: dict[str, float
     out["list_tier"] = out["gpu_id"].map(lambda g: listed[g][1] if isinstance(g, str) and listed.get(g) else "")
     out["usd_list"] = out["gpu_hours"] * out["gpu_id"].map(lambda g: listed[g][0] if isinstance(g, str) and listed.get(g) else np.nan)
     out["it_w_per_accelerator"] = out["gpu_id"].map(power_w)
-    out["mwh_all_in"] = mlperf.mwh(out["gpu_hours"], out["it_w_per_accelerator"] * pue)
+    out["mwh_all_in"] = mlperf.mwh(out["gpu_hours"], out["it_w_per_accelerator"] * pue * load_factor)
     out["mwh_tdp"] = mlperf.mwh(out["gpu_hours"], out["gpu_id"].map(tdp_w))
     out["mwh_measured"] = mlperf.mwh_from_joules(out["energy_j"])
     return out
@@ -116,13 +117,17 @@ def compute(P, upstream) -> ChapterResults:
     book_tco = {g: upstream["tco"][key] for g, key in TCO_KEYS.items()}
     ladder = res.add_table("ladder", prices.cloud_ladder(book_tco))
     it_w, tdp_w, acc = _power(P)
-    table = priced(results, ladder, it_w, tdp_w, P.pue)
+    table = priced(results, ladder, it_w, tdp_w, P.pue, P.load_factor)
     table["vendor"] = table["gpu_id"].map(acc["vendor"])
     table = res.add_table("results", table)
     res.add("mlperf_pue", P.pue, "ratio", "Facility PUE the all-in energy uses")
+    res.add("mlperf_load_factor_frac", P.load_factor, "fraction",
+            "Average draw as a share of the rated power, the all-in energy's basis (parameter)")
 
     # the headline: Llama 3.1 405B on 5,120 GB200 GPUs in v5.1
     top = table[(table["benchmark"] == "llama31_405b") & (table["round"] == "v5.1")].sort_values("score_minutes").iloc[0]
+    res.name("fastest_model", top["benchmark"])  # the benchmark is named by its model's id
+    res.name("fastest_round", top["round"])
     res.add("mlperf_405b_fastest_accelerators", top["accelerators"], "count", "Llama 3.1 405B, v5.1: GPUs of the fastest result")
     res.add("mlperf_405b_fastest_minutes", top["score_minutes"], "minutes", "Llama 3.1 405B, v5.1: fastest score")
     res.add("mlperf_405b_fastest_gpu_hours", top["gpu_hours"], "GPU-hours", "Llama 3.1 405B, v5.1: GPU-hours of the fastest result")
@@ -132,7 +137,8 @@ def compute(P, upstream) -> ChapterResults:
                 f"Llama 3.1 405B, v5.1 fastest: cost at the {tier} tier")
         res.add(f"mlperf_gb200_usd_per_gpu_hour_{key}", ladder.set_index(["gpu_id", "tier"]).loc[("gb200_nvl72", tier), "usd_per_gpu_hour"],
                 "USD per GPU-hour", f"GB200: price per GPU-hour, {tier} tier")
-    res.add("mlperf_405b_fastest_mwh_all_in", top["mwh_all_in"], "MWh", "Llama 3.1 405B, v5.1 fastest: MWh at all-in power x PUE")
+    res.add("mlperf_405b_fastest_mwh_all_in", top["mwh_all_in"], "MWh",
+            "Llama 3.1 405B, v5.1 fastest: MWh at the average draw (all-in power x PUE x load factor)")
     res.add("mlperf_405b_fastest_mwh_tdp", top["mwh_tdp"], "MWh", "Llama 3.1 405B, v5.1 fastest: MWh at chip TDP only")
 
     # scaling
@@ -158,7 +164,7 @@ def compute(P, upstream) -> ChapterResults:
     power = table[table["mwh_measured"].notna()]
     power = res.add_table("power", mlperf.distinct(power))
     # MLPerf Power meters the nodes (and switches) at the wall, not the facility: compare with IT power
-    ratio = power["mwh_measured"] / (power["mwh_all_in"] / P.pue)
+    ratio = power["mwh_measured"] / (power["mwh_all_in"] / P.pue)  # both at an average draw, neither with the PUE
     res.add("mlperf_power_results_count", len(power), "count", "Distinct results with an MLPerf Power measurement")
     res.add("mlperf_power_measured_over_estimate_min_ratio", ratio.min(), "ratio",
             "MLPerf Power's measured energy over the all-in IT estimate (no PUE), lowest")

@@ -41,7 +41,7 @@ def seed_implied_rates(P) -> tuple[float, float]:
     return opex.implied_datacenter_and_maintenance(
         targets, tuple(gpu_cost.it_w_per_gpu(P, name) for name in SYSTEMS),
         tuple(gpu_cost.capex_usd_per_gpu(P, name) for name in SYSTEMS), P.pue, P.tariff_usd_per_kwh,
-        P.other_usd_per_gpu_month)
+        P.other_usd_per_gpu_month, P.load_factor)
 
 
 def pue_values(P) -> list[float]:
@@ -60,6 +60,9 @@ def vs_tariff_frame(P) -> pd.DataFrame:
 
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("opex")
+    gpu_cost.name_systems(res)
+    res.add("load_factor_frac", P.load_factor, "fraction",
+            "Average draw while training as a share of the rated power (parameter): the power item's basis")
     items = res.add_table("items", items_frame(P))
     for name, (label, chip) in SYSTEMS.items():
         res.add(f"{name}_chip_w", hardware.tdp_w(chip), "W", f"{label} chip power (TDP)")

@@ -26,7 +26,7 @@ WALKTHROUGH = "llama31_405b"
 WALKTHROUGH_LABELS = {  # the bases in a few words, as the answer box shows them
     "energy_mwh": "energy, GPU TDP x GPU-hours (the basis Meta publishes)",
     "energy_gpu_tdp_mwh": "energy at the GPU TDP, no PUE (Meta's basis)",
-    "energy_facility_mwh": "energy at the meter (all-in IT power x PUE)",
+    "energy_facility_mwh": "energy at the meter (all-in IT power x PUE x load factor: average draw)",
     "co2_t": "CO2 at the GPU TDP, US grid", "co2_gpu_tdp_t": "CO2 at the GPU TDP, US grid",
     "co2_facility_t": "CO2 at the meter, US grid", "household_years": "household-years at the GPU TDP",
 }
@@ -57,6 +57,8 @@ def compute(P, upstream) -> ChapterResults:
 def _walkthrough(res: ChapterResults) -> planner.Plan:
     """Llama 3.1 405B on 16,384 H100 at Meta's 400 TFLOP/s, step by step, on both energy bases."""
     r = load_table("backtest_runs").set_index("run_id", drop=False).loc[WALKTHROUGH]
+    res.name("model", WALKTHROUGH)  # the published run of this model (its run id is the model's id)
+    res.name("gpu", r["gpu_id"])
     result = planner.plan(bt.inputs_for(r))
     s, q = result.steps, result.results
     p = "plan_llama31_405b"
@@ -69,7 +71,7 @@ def _walkthrough(res: ChapterResults) -> planner.Plan:
     res.add(f"{p}_mfu_frac", s["mfu"], "fraction", "Llama 3.1 405B: MFU at the published throughput")
     res.add(f"{p}_tokens_per_s_per_gpu", s["tokens_per_s_per_gpu"], "tokens/s/GPU", "Llama 3.1 405B: tokens/s/GPU")
     res.add(f"{p}_job_mtbf_hours", s["job_mtbf_hours"], "hours", "Llama 3.1 405B: job MTBF (per-GPU rates)")
-    res.add(f"{p}_meter_w_per_gpu", s["meter_w_per_gpu"], "W per GPU", "Llama 3.1 405B: power per GPU at the meter")
+    res.add(f"{p}_meter_w_per_gpu", s["meter_w_per_gpu"], "W per GPU", "Llama 3.1 405B: average power per GPU at the meter while training")
     res.add(f"{p}_it_w_per_gpu", s["it_w_per_gpu"], "W per GPU", "Llama 3.1 405B: all-in IT power per GPU")
     res.add(f"{p}_pue", s["pue"], "ratio", "Llama 3.1 405B: PUE of the facility basis")
     res.add(f"{p}_tdp_w", s["tdp_w"], "W per GPU", "Llama 3.1 405B: GPU TDP (the model card's basis)")

@@ -83,7 +83,7 @@ CHAPTERS: tuple[Section, ...] = (
                  "and what is the capital charge per GPU-hour?",
         params=(d.H100_SERVER_USD, d.H100_ALLIN_USD, d.H100_GPUS_PER_SERVER, d.GB200_RACK_USD, d.GB200_ALLIN_USD,
                 d.GB200_GPUS_PER_RACK, d.USEFUL_LIFE_YEARS, d.COST_OF_CAPITAL, d.UTILIZATION),
-        tables=("report_facts", "claims", "seed_numbers"),
+        tables=("report_facts", "claims", "seed_numbers", "gpus"),  # gpus: the verdict names the GPUs
         headline=("h100_capex_usd_per_gpu", "gb200_capex_usd_per_gpu", "gb200_to_h100_capex_ratio",
                   "h100_capex_usd_per_gpu_hour", "gb200_capex_usd_per_gpu_hour"),
         figures=("fig-capex-build-up", "fig-capex-per-hour-vs-life"),
@@ -95,7 +95,8 @@ CHAPTERS: tuple[Section, ...] = (
         # the life and the cost of capital set the warranty's share of the life and the spares pool's charge
         params=(d.H100_ALLIN_USD, d.H100_GPUS_PER_SERVER, d.GB200_ALLIN_USD, d.GB200_GPUS_PER_RACK,
                 d.H100_IT_W_PER_GPU, d.GB200_IT_W_PER_GPU, d.PUE, d.TARIFF, d.DATACENTER_USD_PER_KW_MONTH,
-                *d.MAINTENANCE_INPUTS, d.USEFUL_LIFE_YEARS, d.COST_OF_CAPITAL, d.OTHER_USD_PER_GPU_MONTH),
+                *d.MAINTENANCE_INPUTS, d.USEFUL_LIFE_YEARS, d.COST_OF_CAPITAL, d.OTHER_USD_PER_GPU_MONTH,
+                d.LOAD_FACTOR),
         tables=("gpus", "report_facts", "claims", "seed_numbers", "cost_anchors", "llama3_interruptions",
                 "reliability_facts", "maintenance_parts"),
         headline=("h100_opex_usd_per_gpu_month", "gb200_opex_usd_per_gpu_month", "gb200_to_h100_opex_ratio"),
@@ -151,7 +152,7 @@ CHAPTERS: tuple[Section, ...] = (
         question="How much did NVIDIA's software releases raise MFU on the same H100s in 2024-2025, and "
                  "what is that worth in dollars per token and per training run?",
         params=(d.GPT3_TRAIN_TOKENS, d.SEED_MFU_END, d.SEED_GPT3_COST_END_USD),
-        tables=("benchmarks", "models", "gpus", "report_facts", "claims", "sources"),
+        tables=("benchmarks", "models", "gpus", "report_facts", "claims", "sources", "atlas_benchmarks"),
         needs=("tco",),
         headline=("gpt3_175b_bf16_mfu_jan2024", "gpt3_175b_bf16_mfu_dec2024", "gpt3_175b_fp8_mfu_jan2024",
                   "gpt3_175b_fp8_mfu_dec2024", "gpt3_175b_fp8_cost_300b_tokens_jan2024_usd",
@@ -163,7 +164,7 @@ CHAPTERS: tuple[Section, ...] = (
         title="Accelerator atlas",
         question="What MFU, tokens/s, joules and dollars per token do NVIDIA, AMD and Google accelerators "
                  "reach on the same models once every row is counted under one FLOP convention?",
-        params=(d.MFU_CHECK_TOLERANCE, d.H100_IT_W_PER_GPU, d.GB200_IT_W_PER_GPU, d.PUE),
+        params=(d.MFU_CHECK_TOLERANCE, d.H100_IT_W_PER_GPU, d.GB200_IT_W_PER_GPU, d.PUE, d.LOAD_FACTOR),
         tables=("atlas_benchmarks", "accelerators", "models", "gpus", "cloud_prices", "sources"),
         headline=("atlas_accelerators_count", "atlas_vendors_count", "atlas_measured_accelerators_count",
                   "atlas_rows_reproduced_count", "atlas_gb300_nvl72_mfu_frac", "atlas_tpu7x_ironwood_mfu_frac",
@@ -175,12 +176,12 @@ CHAPTERS: tuple[Section, ...] = (
         title="Energy: joules per token, household-years and cluster power",
         question="How much electricity does each trained token take at the meter, what is a training run "
                  "in US household-years, what do 100k-GPU clusters draw, and what does it emit?",
-        params=(d.H100_IT_W_PER_GPU, d.GB200_IT_W_PER_GPU, d.PUE, d.HOUSEHOLD_KWH_PER_YEAR, d.GRID_G_CO2_PER_KWH,
-                d.LOCAL_POWER_W),
+        params=(d.H100_IT_W_PER_GPU, d.GB200_IT_W_PER_GPU, d.PUE, d.LOAD_FACTOR, d.HOUSEHOLD_KWH_PER_YEAR,
+                d.GRID_G_CO2_PER_KWH, d.LOCAL_POWER_W),
         tables=("distributions", "llama3_interruptions", "reliability_facts", "benchmarks", "models", "gpus",
                 "report_facts", "claims", "household_energy", "published_runs", "measured"),
-        needs=("cluster", "benchmarks", "uncertainty"),
-        headline=("h100_meter_w_per_gpu", "sa_implied_pue_ratio", "gpt3_175b_fp8_j_per_token",
+        needs=("cluster", "benchmarks", "uncertainty", "opex"),  # opex: its power item, reconciled with the cluster's bill
+        headline=("h100_average_meter_w_per_gpu", "sa_implied_pue_ratio", "gpt3_175b_fp8_j_per_token",
                   "gpt3_175b_bf16_j_per_token", "llama31_405b_bf16_j_per_token",
                   "gpt3_175b_fp8_household_years_300b_tokens", "llama31_405b_bf16_household_years_15t_tokens",
                   "cluster_annual_energy_twh", "gb200_cluster_annual_energy_twh",
@@ -197,7 +198,7 @@ CHAPTERS: tuple[Section, ...] = (
                 d.GB200_GPUS_PER_RACK, d.GB200_NVLINK_FAULTS_PER_RACK_MONTH, d.GB200_GPU_FAULT_RATIO,
                 d.FAILURE_MODEL),
         needs=("cluster",),  # the cluster's first link failure and the work a failure loses
-        tables=("llama3_interruptions", "reliability_facts", "gpus", "report_facts", "job_failures"),
+        tables=("llama3_interruptions", "reliability_facts", "gpus", "report_facts", "job_failures", "models"),
         headline=("llama3_unexpected_interruptions_per_day", "llama3_gpu_mtbf_hours",
                   "llama3_effective_training_time_frac", "young_interval_minutes", "daly_interval_minutes",
                   "cluster_goodput_frac", "measured_vs_projected_failure_rate_1024_gpus_ratio"),
@@ -267,7 +268,7 @@ CHAPTERS: tuple[Section, ...] = (
         title="MLPerf Training, priced",
         question="What does each MLPerf Training LLM result cost in GPU-hours, dollars at each price tier and "
                  "megawatt-hours, how efficiently does each doubling of the system scale, and how close is the planner?",
-        params=(d.H100_IT_W_PER_GPU, d.GB200_IT_W_PER_GPU, d.PUE),
+        params=(d.H100_IT_W_PER_GPU, d.GB200_IT_W_PER_GPU, d.PUE, d.LOAD_FACTOR),
         tables=PLANNER_TABLES + ("mlperf_training", "mlperf_benchmarks", "mlperf_convergence"),
         needs=("tco",),  # the book's TCO per GPU-hour is the ladder's last tier
         headline=("mlperf_results_count", "mlperf_405b_fastest_gpu_hours", "mlperf_405b_fastest_usd_on_demand",
@@ -301,7 +302,7 @@ SECTIONS: tuple[Section, ...] = CHAPTERS + (
         name="intro",
         title="Introduction",
         question="What is this book, what does each chapter answer, and how do I rerun it?",
-        tables=("training_runs", "models"),  # models: the answer chart names the models it compares
+        tables=("training_runs", "models", "gpus"),  # models, gpus: the answer and its chart name what they compare
         needs=("cluster", "tco", "benchmarks", "energy", "reliability", "downtime", "uncertainty", "claims", "plan"),
     ),
 )

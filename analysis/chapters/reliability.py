@@ -87,6 +87,8 @@ def cluster_time_shares(P, snap: rel.Llama3Snapshot) -> dict:
 
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("reliability")
+    res.name("run_model", "llama31_405b")  # Meta's Llama 3 405B pre-training snapshot, on H100
+    res.name("gpu", "h100_sxm")
     snap = rel.llama3_snapshot()
     model = job_mtbf_model(P, snap)
     add_parameters(res, P, QUOTED_PARAMETERS)

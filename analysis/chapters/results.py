@@ -1,11 +1,13 @@
 """The results contract: every executed section writes ``<results dir>/<section>.json`` as
 
-    {"schema_version": 1, "section": ..., "parameters": {name: value},
+    {"schema_version": 1, "section": ..., "parameters": {name: value}, "names": {role: id},
      "results": {key: {"value": number, "unit": "...", "label": "...", "reads": [...]}}}
 
 its shape described by ``docs/schemas/results.schema.json`` (a change of shape bumps
 :data:`SCHEMA_VERSION` and is listed in the CHANGELOG; ``tests/test_schemas.py`` validates what the
-build, ``run`` and the notebooks write).
+build, ``run`` and the notebooks write). ``names`` gives the models, GPUs and runs its results are
+about, by role (empty where a chapter names none), so a page names them from the results, never by
+typing them.
 
 ``reads`` (where recorded) lists what the result's computation read: report facts, report rows and
 parameters (:mod:`analysis.data.provenance`); the claims ledger reads it.
@@ -61,16 +63,18 @@ def use_results_dir(folder: Path | None) -> None:
     _OUTSIDE_FOLDER = None if folder is None else Path(folder)
 
 
-def results_json(section: str, parameters: dict, quantities: dict) -> str:
+def results_json(section: str, parameters: dict, quantities: dict, names: dict | None = None) -> str:
     """The results file's text for a chapter's ``quantities`` (``key -> Quantity``: value, unit,
-    label, reads): the notebook and ``python -m analysis run`` write these same bytes."""
+    label, reads) and ``names`` (role -> model, GPU or run id): the notebook and ``python -m
+    analysis run`` write these same bytes."""
     results = {}
     for key, q in quantities.items():
         results[key] = {"value": q.value, "unit": q.unit, "label": q.label}
         if q.reads is not None:
             results[key]["reads"] = sorted(q.reads)
-    return json.dumps({"schema_version": SCHEMA_VERSION, "section": section, "parameters": parameters,
-                       "results": results}, indent=2) + "\n"
+    doc = {"schema_version": SCHEMA_VERSION, "section": section, "parameters": parameters,
+           "names": dict(sorted((names or {}).items())), "results": results}
+    return json.dumps(doc, indent=2) + "\n"
 
 
 def save_results(section: str, text: str, quantities: dict, folder: Path | None = None) -> None:

@@ -40,8 +40,10 @@ def _add_weak(res: ChapterResults, bench: pd.DataFrame) -> None:
             "Lowest weak-scaling efficiency, NVIDIA v25.02 sweeps")
     res.add("weak_efficiency_max_frac", weak["efficiency"].max(), "fraction",
             "Highest weak-scaling efficiency, NVIDIA v25.02 sweeps")
-    res.add("llama31_70b_fp8_nvidia_pp", weak.set_index(["model_id", "precision"]).loc[("llama31_70b", "fp8"), "pp"],
-            "count", "Pipeline-parallel degree of NVIDIA's Llama 3.1 70B FP8 recipe")
+    recipe = weak.set_index(["model_id", "precision"]).loc[("llama31_70b", "fp8")]  # the layout SA describes (A41)
+    for kind, name in (("tp", "Tensor"), ("pp", "Pipeline"), ("cp", "Context")):
+        res.add(f"llama31_70b_fp8_nvidia_{kind}", scaling.degree(recipe[kind]), "count",
+                f"{name}-parallel degree of NVIDIA's Llama 3.1 70B FP8 recipe")
     for precision in PRECISIONS:
         s = benchmarks.sweep(bench, "llama31_405b", precision, RELEASE)
         res.add(f"llama31_405b_{precision}_mfu_2304", s["mfu"].iloc[-1], "fraction",
@@ -147,6 +149,7 @@ def _add_strong(res: ChapterResults, P, bench: pd.DataFrame, usd_per_gpu_hour: f
 
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("scaling")
+    res.name("model", P.strong_model)
     bench = benchmarks.load_benchmarks()
     for key in FROM_BENCHMARKS:
         q = upstream["benchmarks"].quantities[key]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.chapters import ChapterResults
+from analysis.chapters import ChapterResults, gpu_cost
 from analysis.chapters import compare as scenarios
 
 
@@ -37,6 +37,7 @@ def changes_frame(shipped: list[scenarios.Scenario]) -> pd.DataFrame:
 
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("scenarios")
+    gpu_cost.name_systems(res)
     shipped = scenarios.shipped()
     table = scenarios.compare(shipped)
     res.add("scenarios_shipped_count", len(shipped), "count", "Scenario files shipped with the book")

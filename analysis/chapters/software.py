@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis import benchmarks, costs, hardware, software
+from analysis import atlas, benchmarks, costs, hardware, software
+from analysis.benchmarks import REFERENCE_RUN
 from analysis.chapters import ChapterResults
 from analysis.chapters.benchmarks import DENSE, PRECISIONS, RELEASE, SA, model_names
 from analysis.data import provenance
@@ -15,6 +16,7 @@ from analysis.data.load import fact, framing, load_table
 from analysis.units import SECONDS_PER_DAY
 
 MONTHS = (("2024-01", "jan2024", "Jan 2024"), ("2024-12", "dec2024", "Dec 2024"))  # SA's two GPT-3 endpoints
+MEGATRON = "nv_megatron_bridge"  # the source ids of NVIDIA's Megatron-Bridge performance summaries, one per release page
 
 
 def sa_gpt3(bench: pd.DataFrame) -> pd.DataFrame:
@@ -69,6 +71,39 @@ def _add_gpt3_year(res: ChapterResults, bench: pd.DataFrame, price: float, train
                     "USD", f"GPT-3 175B {p.upper()} cost of its training tokens, {when}")
 
 
+def megatron_releases() -> pd.DataFrame:
+    """NVIDIA's Megatron-Bridge rows of ``data/atlas_benchmarks.csv`` (every release the book has),
+    with tokens/s per GPU and the printed model TFLOP/s per GPU."""
+    table = load_table("atlas_benchmarks")
+    rows = table[table["source_id"].str.startswith(MEGATRON)].copy()
+    provenance.note_rows("atlas_benchmarks", rows)
+    rows["tokens_per_s"] = [atlas.tokens_per_s_per_device(r) for _, r in rows.iterrows()]
+    rows["tflops_printed"] = rows["tflops_per_device_reported"]
+    return rows
+
+
+def _add_release_steps(res: ChapterResults) -> None:
+    """Release to release on the same systems: each Megatron-Bridge step, and the newest one in
+    results (its gains, and how far each lies from the printed TFLOP/s gain of the same step)."""
+    steps = res.add_table("megatron_release_steps", software.release_steps(megatron_releases()))
+    latest = steps[steps["date_to"] == steps["date_to"].max()]
+    res.name("megatron_latest_release", latest["release_to"].iloc[0])
+    if latest["release_from"].nunique() == 1:
+        res.name("megatron_previous_release", latest["release_from"].iloc[0])
+    res.add("megatron_release_steps_count", len(steps), "count", "Release-to-release steps in NVIDIA's Megatron-Bridge tables")
+    res.add("megatron_latest_steps_count", len(latest), "count", "Systems and models the newest release repeats")
+    names, gpus = model_names(), load_table("gpus").set_index("gpu_id")["name"].to_dict()
+    for r in latest.itertuples():
+        res.add(f"megatron_{r.gpu_id}_{r.model_id}_{r.precision}_latest_release_gain_frac", r.throughput_gain, "fraction",
+                f"{names[r.model_id]} {r.precision.upper()} on {gpus[r.gpu_id]}: tokens/s gain, {r.release_from} -> {r.release_to}")
+    for column, what in (("throughput_gain", "tokens/s"), ("printed_tflops_gain", "printed TFLOP/s")):
+        for end, pick in (("min", min), ("median", pd.Series.median), ("max", max)):
+            res.add(f"megatron_latest_{column}_{end}_frac", pick(latest[column]), "fraction",
+                    f"{end.capitalize()} {what} gain over the newest Megatron-Bridge release step")
+    res.add("megatron_latest_gain_gap_max_frac", (latest["throughput_gain"] - latest["printed_tflops_gain"]).abs().max(),
+            "fraction", "Largest gap between a step's tokens/s gain and its printed TFLOP/s gain (the newest step)")
+
+
 def _add_seed_check(res: ChapterResults, P, bench: pd.DataFrame, price: float) -> None:
     """What the seed's end-of-year MFU and GPT-3 cost would imply."""
     flops_per_token = float(benchmarks.sweep(bench, "gpt3_175b", "fp8", SA)["flops_per_token"].iloc[0])
@@ -111,6 +146,9 @@ def _add_frontier_run(res: ChapterResults, bench: pd.DataFrame, tco: ChapterResu
 
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("software")
+    res.name("model", "gpt3_175b")  # SemiAnalysis's GPT-3 175B runs on 128 H100
+    res.name("gpu", "h100_sxm")
+    res.name("run_model", REFERENCE_RUN["model_id"])
     bench = benchmarks.load_benchmarks()
     price = res.add("h100_tco_usd_per_gpu_hour", upstream["tco"]["h100_tco_usd_per_gpu_hour"], "USD per GPU-hour",
                     "H100 TCO per GPU-hour")
@@ -128,4 +166,5 @@ def compute(P, upstream) -> ChapterResults:
             "Largest throughput gain between NVIDIA's first and last Llama 3.1 tables")
     _add_seed_check(res, P, bench, price)
     _add_frontier_run(res, bench, upstream["tco"])
+    _add_release_steps(res)
     return res

@@ -353,6 +353,9 @@ def _owning_anchors(P, res: ChapterResults) -> None:
 
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("tco")
+    gpu_cost.name_systems(res)
+    res.add("load_factor_frac", P.load_factor, "fraction",
+            "Average draw while training as a share of the rated power (parameter): the electricity's basis")
     systems = _per_gpu_hour(P, res)
     res.add_table("per_gpu_hour", per_gpu_hour_frame(res))
     _owning_anchors(P, res)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis import benchmarks, reliability, uncertainty
-from analysis.chapters import QUANTILES, ChapterResults, downtime
+from analysis.chapters import QUANTILES, ChapterResults, downtime, gpu_cost
 from analysis.chapters.bands import MFU_SCALE, band_frame, band_width_held, tornado_frame
 from analysis.chapters.registry import all_params
 
@@ -62,6 +62,8 @@ def tornado_bars(P, output: str, bars: int = TORNADO_BARS, **lookups) -> pd.Data
 
 def compute(P, upstream) -> ChapterResults:
     res = ChapterResults("uncertainty")
+    gpu_cost.name_systems(res)
+    res.name("reference_model", benchmarks.REFERENCE_RUN["model_id"])
     res.add("monte_carlo_draws_count", P.mc_draws, "count", "Seeded Monte Carlo draws behind every band")
     # the reference run's throughput and Llama 3's failure rates: data, looked up once
     lookups = {"tokens_per_s": benchmarks.reference_tokens_per_s(), "rates": reliability.llama3_rates()}

@@ -320,6 +320,7 @@ def row(name: str, key: str) -> pd.Series:
         raise DataError(f"{table_path(name)}: no row with {column} = '{key}'; "
                         f"known: {', '.join(_validated(name, folder)[column])}")
     found = _validated(name, folder).iloc[position].copy()  # a copy: the cached table stays as read
+    provenance.note_source(found.get("source_id"))
     if name == "report_facts":
         provenance.note(f"fact:{key}")
     elif found.get("source_id") in provenance.REPORT_SOURCES:

@@ -10,6 +10,9 @@ been noted so far (:func:`snapshot`). A note is a short tag:
 - ``frame:<id>``: a report fact read only to frame the question (which run, how many tokens or
   GPUs; :func:`analysis.data.load.framing`), which an independent result may do;
 - ``row:<table>:<key>``: a data row whose ``source_id`` is one of :data:`REPORT_SOURCES`;
+- ``src:<source_id>``: the source of any data row read (:func:`note_rows`, ``row(table, id)``), a
+  report's or not, so a fact computed from cells of its own source (NVIDIA's table a ratio was
+  formed from) is known to quote it, not to reproduce it;
 - ``param:<name>``: a parameter the chapter read (:class:`analysis.params.parameters.Parameters`); when the value is the
   default and that default is a report fact (``Param.fact``), the fact is noted too;
 - reading another result (upstream or the chapter's own) notes everything that result read.
@@ -31,7 +34,7 @@ from contextlib import contextmanager
 # The sources whose numbers the ledger checks: SemiAnalysis's two reports and its 2024 energy
 # article, and the two second-hand seeds. A data row citing one of them is the report's number.
 REPORT_SOURCES = frozenset({"sa_gb200_2025", "sa_100k_2024", "sa_energy_2024", "seed_000", "seed_001"})
-KINDS = ("fact", "frame", "row", "param")
+KINDS = ("fact", "frame", "row", "param", "src")
 
 
 class Recorder:
@@ -63,19 +66,29 @@ ID_COLUMNS = ("row_id", "run_id", "number_id", "snapshot_id", "component_id", "a
 PART_COLUMNS = ("model_id", "gpu_id", "precision", "gpus", "date")
 
 
+def note_source(source_id) -> None:
+    """Record that a row of ``source_id`` was read (``src:<source_id>``), whoever published it."""
+    if _STACK and isinstance(source_id, str):
+        note(f"src:{source_id}")
+
+
 def note_rows(table: str, rows) -> None:
-    """Record the rows among ``rows`` (a DataFrame or one row, a Series) whose ``source_id`` is a
-    report's, keyed by ``key`` columns where the table has them, else by the row's position."""
+    """Record the source of every row among ``rows`` (a DataFrame or one row, a Series), and the
+    rows whose ``source_id`` is a report's, keyed by ``key`` columns where the table has them, else
+    by the row's position."""
     if not _STACK or rows is None:
         return
     if not hasattr(rows, "columns"):  # one row: no frame is built around it
+        note_source(rows.get("source_id"))
         if rows.get("source_id") in REPORT_SOURCES:
             note(f"row:{table}:{_row_key(rows.to_dict(), rows.name)}")
         return
     if "source_id" not in rows.columns:
         return
     # plain arrays, not a filtered frame: this runs for every benchmark row a chapter picks
-    hits = [i for i, source in enumerate(rows["source_id"].to_numpy(dtype=object)) if source in REPORT_SOURCES]
+    sources = rows["source_id"].to_numpy(dtype=object)
+    note(*(f"src:{s}" for s in set(sources) if isinstance(s, str)))
+    hits = [i for i, source in enumerate(sources) if source in REPORT_SOURCES]
     if hits:
         columns = {c: rows[c].to_numpy(dtype=object) for c in (*ID_COLUMNS, *PART_COLUMNS) if c in rows.columns}
         note(*(f"row:{table}:{_row_key({c: v[i] for c, v in columns.items()}, rows.index[i])}" for i in hits))
@@ -175,3 +188,8 @@ def framing_reads(reads) -> list[str]:
 def params_read(reads) -> list[str]:
     """The parameters among ``reads``, sorted."""
     return sorted(t.split(":", 1)[1] for t in reads or () if t.startswith("param:"))
+
+
+def sources_read(reads) -> list[str]:
+    """The sources whose rows were read, sorted (``src:`` tags: a report's or any other)."""
+    return sorted(t.split(":", 1)[1] for t in reads or () if t.startswith("src:"))

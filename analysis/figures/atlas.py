@@ -8,6 +8,7 @@ import numpy as np
 from analysis.chapters.atlas import SHORT
 from analysis.page import notebook  # notebook.glue, looked up when called (tests replace it)
 from analysis.page.formatting import percent
+from analysis.page.names import gpu_short_name, model_name
 from analysis.page.plots import PALETTE, add_source, new_figure
 from analysis.page.tables import markdown_table, pct, rate, usd
 
@@ -179,10 +180,12 @@ def gains_table(E) -> str:
 
 def verdict(R) -> str:
     """The first sentence of the chapter's "In short" box: its answer, with its condition,
-    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
-    return (f"Under one FLOP count the best Llama 3.1 70B results sit within a few points of each other: "
-            f"GB300 NVL72 {percent(R['atlas_gb300_nvl72_mfu_frac'])}, Ironwood "
-            f"{percent(R['atlas_tpu7x_ironwood_mfu_frac'])} and H100 {percent(R['atlas_h100_sxm_mfu_frac'])} MFU "
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number; the
+    models and GPUs it names are the ones its results record (``R.names``)."""
+    gpus = [R.names[f"compared_gpu_{i}"] for i in (1, 2, 3)]
+    shown = ", ".join(f"{gpu_short_name(g)} {percent(R[f'atlas_{g}_mfu_frac'])}" for g in gpus[:-1])
+    return (f"Under one FLOP count the best {model_name(R.names['compared_model'])} results sit within a few points "
+            f"of each other: {shown} and {gpu_short_name(gpus[-1])} {percent(R[f'atlas_{gpus[-1]}_mfu_frac'])} MFU "
             "(each against its own precision's dense peak).")
 
 

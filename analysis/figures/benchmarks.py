@@ -12,7 +12,7 @@ from analysis.chapters.benchmarks import DENSE, PRECISIONS, RELEASE, SA, model_n
 from analysis.data.load import fact
 from analysis.page import notebook  # notebook.glue, looked up when called (tests replace it)
 from analysis.page.formatting import count, flop, times
-from analysis.page.names import gpu_name
+from analysis.page.names import gpu_name, gpu_short_name
 from analysis.page.plots import PALETTE, add_source, new_figure
 from analysis.page.tables import interactive_table, markdown_table, pct, rate, usd
 
@@ -200,11 +200,14 @@ def failures_table(E) -> str:
 
 def verdict(R) -> str:
     """The first sentence of the chapter's "In short" box: its answer, with its condition,
-    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
-    return (f"On NVIDIA's own tables GB200 NVL72 trains Llama 3.1 405B (BF16) "
-            f"{times(R['gb200_vs_h100_llama31_405b_bf16_throughput_ratio'])} faster per GPU than H100, but "
-            f"DeepSeek-V3 only {times(R['gb200_vs_h100_deepseek_v3_bf16_throughput_ratio'])}; the book's one FLOP "
-            "count makes every row's MFU comparable.")
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number; the
+    models and GPUs it names are the ones its results record (``R.names``)."""
+    ref, low = R.names["reference_model"], R.names["slowest_model"]
+    return (f"On NVIDIA's own tables {gpu_short_name(R.names['gb200'])} trains {model_name(ref)} (BF16) "
+            f"{times(R[f'gb200_vs_h100_{ref}_bf16_throughput_ratio'])} faster per GPU than "
+            f"{gpu_short_name(R.names['h100'])}, but {model_name(low)} only "
+            f"{times(R['slowest_gb200_vs_h100_throughput_ratio'])}; the book's one FLOP count makes every row's MFU "
+            "comparable.")
 
 
 # The result keys of the box the chapter opens with, and its closing line.

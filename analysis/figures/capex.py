@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from analysis.page.formatting import money, times
+from analysis.page.names import gpu_short_name
 from analysis.page.plots import PALETTE, add_source, new_figure
 
 
@@ -49,10 +50,12 @@ def charge_vs_life(E):
 
 def verdict(R) -> str:
     """The first sentence of the chapter's "In short" box: its answer, with its condition,
-    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
-    return (f"A GB200 NVL72 GPU costs {times(R['gb200_to_h100_capex_ratio'])} an H100's to buy all-in "
-            f"({money(R['gb200_capex_usd_per_gpu'])} against {money(R['h100_capex_usd_per_gpu'])}), the larger "
-            "part of the speed-up GB200 must deliver.")
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number; the
+    models and GPUs it names are the ones its results record (``R.names``)."""
+    return (f"A {gpu_short_name(R.names['gb200'])} GPU costs {times(R['gb200_to_h100_capex_ratio'])} an "
+            f"{gpu_short_name(R.names['h100'])}'s to buy all-in ({money(R['gb200_capex_usd_per_gpu'])} against "
+            f"{money(R['h100_capex_usd_per_gpu'])}), the larger part of the speed-up "
+            f"{gpu_short_name(R.names['gb200']).split()[0]} must deliver.")
 
 
 ANSWER = ["h100_capex_usd_per_gpu", "gb200_capex_usd_per_gpu", "gb200_to_h100_capex_ratio", "h100_capex_usd_per_gpu_hour", "gb200_capex_usd_per_gpu_hour"]

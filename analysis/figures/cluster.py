@@ -7,7 +7,8 @@ import textwrap
 from matplotlib.ticker import MaxNLocator
 
 from analysis.page import notebook  # notebook.glue, looked up when called (tests replace it)
-from analysis.page.formatting import count, flop, money, number
+from analysis.page.formatting import count, flop, money, number, percent
+from analysis.page.names import gpu_short_name
 from analysis.page.plots import PALETTE, add_source, new_figure
 
 
@@ -41,7 +42,7 @@ def power_build_up(C, P):
     parts = (("chip_w", "GPU chip (TDP)", PALETTE["blue"]), ("rest_of_it_w", "Rest of IT: server, network, storage",
                                                              PALETTE["sky"]),
              ("facility_overhead_w", f"Facility overhead (PUE {P.pue:.2f})", PALETTE["orange"]))
-    fig, ax = new_figure("One GPU's share of the cluster, chip to meter", "Watts per GPU", "",
+    fig, ax = new_figure("One GPU's share of the cluster, chip to meter (rated)", "Watts per GPU", "",
                          figsize=(7.0, 4.9))
     for i, build in table.iterrows():
         left = 0.0
@@ -60,7 +61,7 @@ def power_build_up(C, P):
     ax.legend(loc="upper center", bbox_to_anchor=(0.35, -0.25), ncol=1)
     fig.subplots_adjust(left=0.3, right=0.95, top=0.8, bottom=0.4)
     add_source(fig, "SemiAnalysis 2024: component build-up (B14) and DGX H100 all-in IT (C02); PUE parameter "
-                    "(C05 target); TDP from data/gpus.csv.")
+                    "(IDC's cloud average); TDP from data/gpus.csv. Rated power: energy counts the average draw.")
     return fig
 
 
@@ -85,11 +86,13 @@ def first_failure_by_size(C, P):
 
 def verdict(R) -> str:
     """The first sentence of the chapter's "In short" box: its answer, with its condition,
-    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
-    return (f"A {count(R['cluster_gpus_count'])}-H100 cluster peaks at {number(R['peak_fp8_eflops'])} EFLOP/s in dense FP8, draws "
-            f"{number(R['cluster_facility_mw'])} MW at the meter and costs {money(R['capex_usd'])}; with "
-            f"SemiAnalysis's link lifetimes its first link fails {number(R['first_failure_minutes'])} minutes after a "
-            "start, on average.")
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number; the
+    models and GPUs it names are the ones its results record (``R.names``)."""
+    return (f"A {count(R['cluster_gpus_count'])}-{gpu_short_name(R.names['gpu'])} cluster peaks at "
+            f"{number(R['peak_fp8_eflops'])} EFLOP/s in dense FP8, needs {number(R['cluster_facility_mw'])} MW at the "
+            f"meter (rated; it draws {percent(R['load_factor_frac'])} of that on average) and costs {money(R['capex_usd'])}; "
+            f"with SemiAnalysis's link lifetimes its first link fails {number(R['first_failure_minutes'])} minutes after "
+            "a start, on average.")
 
 
 # The result keys of the box the chapter opens with, and its closing line.

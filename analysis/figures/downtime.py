@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from analysis.data.load import fact
 from analysis.page.formatting import count, percent, times
+from analysis.page.names import gpu_short_name
 from analysis.page.plots import PALETTE, add_source, new_figure
 from analysis.page.tables import markdown_table
 
@@ -61,10 +62,12 @@ def breakeven(E):
 
 def verdict(R) -> str:
     """The first sentence of the chapter's "In short" box: its answer, with its condition,
-    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
-    return (f"Priced with failures and repairs, GB200 must train {times(R['gb200_breakeven_speedup_with_downtime'])} "
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number; the
+    models and GPUs it names are the ones its results record (``R.names``)."""
+    gb200, h100 = gpu_short_name(R.names["gb200"]).split()[0], gpu_short_name(R.names["h100"])
+    return (f"Priced with failures and repairs, {gb200} must train {times(R['gb200_breakeven_speedup_with_downtime'])} "
             f"faster per GPU, not {times(R['gb200_breakeven_speedup'])}: it trains "
-            f"{percent(R['gb200_useful_frac'])} of its paid hours against H100's {percent(R['h100_useful_frac'])} "
+            f"{percent(R['gb200_useful_frac'])} of its paid hours against {h100}'s {percent(R['h100_useful_frac'])} "
             f"({count(R['job_gpus'])}-GPU job).")
 
 

@@ -7,7 +7,8 @@ import textwrap
 
 import matplotlib.pyplot as plt
 
-from analysis.page.formatting import count, number
+from analysis.page.formatting import count, number, percent
+from analysis.page.names import gpu_short_name, model_name
 from analysis.page.notebook import format_quantity, glue, markdown_table
 from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
 
@@ -37,7 +38,7 @@ def power_build_up(E):
         (f"GB200\n{E['gb200_it_w_per_gpu']:,.0f} W IT\n× PUE {E['pue']:.2f}", E["gb200_chip_w"],
          E["gb200_rest_of_it_w_per_gpu"], E["gb200_meter_w_per_gpu"] - E["gb200_it_w_per_gpu"]),
     ]
-    fig, ax = new_figure("One GPU's power, chip to meter", "", "Watts per GPU", figsize=(7.0, 6.4))
+    fig, ax = new_figure("One GPU's rated power, chip to meter", "", "Watts per GPU", figsize=(7.0, 6.4))
     parts = (("GPU chip", PALETTE["blue"]), ("Rest of IT: host, network, storage", PALETTE["sky"]),
              ("Facility overhead (PUE)", PALETTE["orange"]))
     for i, (_, *watts) in enumerate(builds):
@@ -49,6 +50,8 @@ def power_build_up(E):
         ax.text(i, bottom + 30, f"{bottom:,.0f} W", ha="center", va="bottom", fontweight="bold")
     ax.axhline(E["sa_implied_h100_meter_w_per_gpu"], color=PALETTE["vermillion"], lw=1.5, ls="--",
                label="implied by SA's energy figures (A31)")
+    ax.axhline(E["h100_average_meter_w_per_gpu"], color=PALETTE["blue"], lw=1.2, ls="-.",
+               label=f"H100's average draw, training ({E['load_factor_frac']:.0%} of rated)")
     ax.axhline(E["household_w"], color=PALETTE["black"], lw=1.0, ls=":", label="one US household's average draw")
     ax.set_xticks(range(len(builds)), [b[0] for b in builds])
     ax.set_ylim(0, E["gb200_meter_w_per_gpu"] * 1.12)
@@ -88,7 +91,7 @@ def joules_per_token(E):
         ax.xaxis.set_major_formatter(plt.FuncFormatter(lambda x, _: f"{x:,.0f}"))
         ax.set_ylim(0, rows["joules_per_token"].max() * 1.25)
     fig.supxlabel("GPUs (log scale)")
-    fig.supylabel("J per token at the meter")
+    fig.supylabel("J per token at the meter (average draw)")
     handles = [plt.Line2D([], [], color=colours["bf16"], lw=0, marker="o", label="BF16"),
                plt.Line2D([], [], color=colours["fp8"], lw=0, marker="o", label="FP8"),
                plt.Line2D([], [], color="grey", lw=0, marker="o", label="H100"),
@@ -99,8 +102,9 @@ def joules_per_token(E):
     fig.suptitle("Energy per trained token by model,\nprecision and GPU count", x=0.01, ha="left", fontweight="bold",
                  fontsize=plt.rcParams["axes.titlesize"])
     key.legend(handles=handles, loc="center left", ncols=2, frameon=False, borderaxespad=0)
-    add_source(fig, f"data/benchmarks.csv throughput; {E['h100_meter_w_per_gpu']:,.0f} W per H100 and "
-                    f"{E['gb200_meter_w_per_gpu']:,.0f} W per GB200 at the meter (this chapter's parameters).")
+    add_source(fig, f"data/benchmarks.csv throughput; {E['h100_average_meter_w_per_gpu']:,.0f} W per H100 and "
+                    f"{E['gb200_average_meter_w_per_gpu']:,.0f} W per GB200 at the meter, the average draw "
+                    f"({E['load_factor_frac']:.0%} of rated; this chapter's parameters).")
     return fig
 
 
@@ -161,12 +165,15 @@ def model_card_table(E) -> str:
 
 def verdict(R) -> str:
     """The first sentence of the chapter's "In short" box: its answer, with its condition,
-    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
-    return (f"An H100 draws {count(R['h100_meter_w_per_gpu'])} W at the meter, and one clean pass of Llama 3.1 "
-            f"405B over {number(R['llama31_405b_train_trillion_tokens'])}T tokens uses the electricity of "
-            f"{count(R['llama31_405b_bf16_household_years_15t_tokens'])} US household-years.")
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number; the
+    models and GPUs it names are the ones its results record (``R.names``)."""
+    return (f"Training, an {gpu_short_name(R.names['h100'])} draws {count(R['h100_average_meter_w_per_gpu'])} W at the "
+            f"meter on average ({percent(R['load_factor_frac'])} of its rated {count(R['h100_meter_w_per_gpu'])} W), and one "
+            f"clean pass of {model_name(R.names['reference_model'])} over {number(R['llama31_405b_train_trillion_tokens'])}T "
+            f"tokens uses the electricity of {count(R['llama31_405b_bf16_household_years_15t_tokens'])} US household-years "
+            "at that average draw.")
 
 
 # The result keys of the box the chapter opens with, and its closing line.
-ANSWER = ["h100_meter_w_per_gpu", "gpt3_175b_fp8_j_per_token", "llama31_405b_bf16_household_years_15t_tokens", "cluster_annual_energy_twh"]
+ANSWER = ["h100_average_meter_w_per_gpu", "gpt3_175b_fp8_j_per_token", "llama31_405b_bf16_household_years_15t_tokens", "cluster_annual_energy_twh"]
 ANSWER_MORE = "Below: the headline figure, then the parameters this chapter ran with, the method and the sources."

@@ -7,7 +7,7 @@ import matplotlib.pyplot as plt
 
 from analysis.data.load import CLAIM_STATUSES
 from analysis.page.formatting import percent, times
-from analysis.page.names import model_name
+from analysis.page.names import gpu_short_name, model_name
 from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
 from analysis.page.tables import markdown_table
 
@@ -33,13 +33,14 @@ def status_markdown(E) -> str:
 
 def verdict(R) -> str:
     """The first sentence of the chapter's "In short" box: its answer, with its condition,
-    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
-    need, deepseek, best = R["gb200_breakeven_speedup"], R["gb200_vs_h100_deepseek_v3_bf16_throughput_ratio"], \
-        R["gb200_vs_h100_llama4_maverick_fp8_throughput_ratio"]
-    return (f"GB200 NVL72 pays off against H100 if it trains at least {times(need)} faster per GPU "
-            f"(the TCO ratio at {percent(R['utilization_pct'] / 100)} utilization); NVIDIA's published speed-ups "
-            f"reach {times(best)} on Llama 4 Maverick but {times(deepseek)} on DeepSeek-V3 "
-            f"({'below' if deepseek < need else 'above'} the bar), and once failures "
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number; the
+    models and GPUs it names are the ones its results record (``R.names``)."""
+    need, low, best = R["gb200_breakeven_speedup"], R["slowest_gb200_vs_h100_throughput_ratio"], \
+        R["fastest_gb200_vs_h100_throughput_ratio"]
+    return (f"{gpu_short_name(R.names['gb200'])} pays off against {gpu_short_name(R.names['h100'])} if it trains at least "
+            f"{times(need)} faster per GPU (the TCO ratio at {percent(R['utilization_pct'] / 100)} utilization); NVIDIA's "
+            f"published speed-ups reach {times(best)} on {model_name(R.names['fastest_model'])} but {times(low)} on "
+            f"{model_name(R.names['slowest_model'])} ({'below' if low < need else 'above'} the bar), and once failures "
             f"and repairs are priced in the bar rises to {times(R['gb200_breakeven_speedup_with_downtime'])}.")
 
 

@@ -8,6 +8,7 @@ import numpy as np
 from analysis.chapters.atlas import SHORT
 from analysis.chapters.mlperf import _tier_column
 from analysis.page.formatting import count, money, percent
+from analysis.page.names import model_name
 from analysis.page.notebook import glue
 from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
 from analysis.page.tables import interactive_table, markdown_table, pct, usd
@@ -172,11 +173,12 @@ def results_table(E):
 
 def verdict(R) -> str:
     """The first sentence of the chapter's "In short" box: its answer, with its condition,
-    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
-    return (f"The fastest MLPerf v5.1 Llama 3.1 405B result took {count(R['mlperf_405b_fastest_gpu_hours'])} "
-            f"GPU-hours, {money(R['mlperf_405b_fastest_usd_on_demand'])} at on-demand prices and "
-            f"{money(R['mlperf_405b_fastest_usd_sa_owning'])} at the cost of owning: the price tier, not the "
-            "benchmark, sets the bill.")
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number; the
+    models and GPUs it names are the ones its results record (``R.names``)."""
+    return (f"The fastest MLPerf {R.names['fastest_round']} {model_name(R.names['fastest_model'])} result took "
+            f"{count(R['mlperf_405b_fastest_gpu_hours'])} GPU-hours, {money(R['mlperf_405b_fastest_usd_on_demand'])} at "
+            f"on-demand prices and {money(R['mlperf_405b_fastest_usd_sa_owning'])} at the cost of owning: the price tier, "
+            "not the benchmark, sets the bill.")
 
 
 ANSWER = ["mlperf_405b_fastest_gpu_hours", "mlperf_405b_fastest_usd_on_demand", "mlperf_405b_fastest_usd_sa_owning",

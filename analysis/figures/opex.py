@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from analysis.page.formatting import money, percent, times
-from analysis.page.names import source_link
+from analysis.page.names import gpu_short_name, source_link
 from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
 from analysis.page.tables import markdown_table
 
@@ -146,10 +146,12 @@ def anchors_table(E) -> str:
 
 def verdict(R) -> str:
     """The first sentence of the chapter's "In short" box: its answer, with its condition,
-    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
-    return (f"A GB200 NVL72 GPU costs {times(R['gb200_to_h100_opex_ratio'])} an H100's to run "
-            f"({money(R['gb200_opex_usd_per_gpu_month'])} against {money(R['h100_opex_usd_per_gpu_month'])} "
-            "a GPU-month, power, space and maintenance), less than its capex ratio.")
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number; the
+    models and GPUs it names are the ones its results record (``R.names``)."""
+    return (f"A {gpu_short_name(R.names['gb200'])} GPU costs {times(R['gb200_to_h100_opex_ratio'])} an "
+            f"{gpu_short_name(R.names['h100'])}'s to run ({money(R['gb200_opex_usd_per_gpu_month'])} against "
+            f"{money(R['h100_opex_usd_per_gpu_month'])} a GPU-month: power at the average draw, "
+            f"{percent(R['load_factor_frac'])} of rated, space and maintenance), less than its capex ratio.")
 
 
 ANSWER = ["h100_opex_usd_per_gpu_month", "gb200_opex_usd_per_gpu_month", "gb200_to_h100_opex_ratio"]

@@ -11,7 +11,7 @@ from matplotlib.ticker import FixedFormatter, FixedLocator, NullFormatter
 
 from analysis.page import notebook  # notebook.glue, looked up when called (tests replace it)
 from analysis.page.formatting import count, flop, money, number, percent
-from analysis.page.names import gpu_name
+from analysis.page.names import gpu_name, gpu_short_name, model_name
 from analysis.page.plots import CYCLE, PALETTE, add_source, new_figure
 from analysis.page.tables import markdown_table
 
@@ -242,12 +242,13 @@ def backtest(E):
 
 def verdict(R) -> str:
     """The first sentence of the chapter's "In short" box: its answer, with its condition,
-    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
-    return (f"Llama 3.1 405B on {number(R['plan_llama31_405b_train_trillion_tokens'])}T tokens at Meta's measured speed takes "
-            f"{number(R['plan_llama31_405b_days_with_failures'])} days with failures and costs "
-            f"{money(R['plan_llama31_405b_cost_usd'])} at the book's H100 TCO; on published runs the planner's "
-            f"time is within {percent(R['plan_backtest_estimated_median_abs_error_frac'])} (median) when it "
-            "estimates the throughput.")
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number; the
+    models and GPUs it names are the ones its results record (``R.names``)."""
+    return (f"{model_name(R.names['model'])} on {number(R['plan_llama31_405b_train_trillion_tokens'])}T tokens at Meta's "
+            f"measured speed takes {number(R['plan_llama31_405b_days_with_failures'])} days with failures and costs "
+            f"{money(R['plan_llama31_405b_cost_usd'])} at the book's {gpu_short_name(R.names['gpu'])} TCO; on published "
+            f"runs the planner's time is within {percent(R['plan_backtest_estimated_median_abs_error_frac'])} (median) "
+            "when it estimates the throughput.")
 
 
 ANSWER = [f"{P}_days_with_failures", f"{P}_cost_usd", f"{P}_energy_gpu_tdp_mwh", f"{P}_energy_facility_mwh",

@@ -12,6 +12,7 @@ from matplotlib.ticker import FixedLocator
 
 from analysis.chapters.reliability import largest_loss
 from analysis.page.formatting import count, number, percent
+from analysis.page.names import gpu_short_name, model_name
 from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
 from analysis.page.tables import markdown_table
 from analysis.units import MINUTES_PER_HOUR
@@ -242,8 +243,10 @@ def goodput_by_size(E):
 
 def verdict(R) -> str:
     """The first sentence of the chapter's "In short" box: its answer, with its condition,
-    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
-    return (f"A Llama 3-sized job ({count(R['llama3_gpus'])} H100) is interrupted {number(R['llama3_unexpected_interruptions_per_day'])} "
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number; the
+    models and GPUs it names are the ones its results record (``R.names``)."""
+    return (f"Meta's {model_name(R.names['run_model'])} job ({count(R['llama3_gpus'])} "
+            f"{gpu_short_name(R.names['gpu'])}) is interrupted {number(R['llama3_unexpected_interruptions_per_day'])} "
             f"times a day and still trains {percent(R['llama3_effective_training_time_frac'])} of the time "
             f"(Monte Carlo mean) when it checkpoints every {number(R['daly_interval_minutes'])} minutes.")
 

@@ -11,6 +11,7 @@ from analysis.data.load import fact
 from analysis.figures.benchmarks import gpu_axis
 from analysis.page import notebook  # notebook.glue, looked up when called (tests replace it)
 from analysis.page.formatting import money, percent, times
+from analysis.page.names import model_name
 from analysis.page.plots import PALETTE, add_source, new_figure
 from analysis.page.tables import markdown_table, pct
 
@@ -108,11 +109,12 @@ def cost_figure(E, P):
 
 def verdict(R) -> str:
     """The first sentence of the chapter's "In short" box: its answer, with its condition,
-    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number; the
+    models and GPUs it names are the ones its results record (``R.names``)."""
     return (f"Adding GPUs to one fixed run buys speed at a falling rate: at the largest size it runs "
             f"{times(R['strong_speedup_at_max_ratio'])} faster at {percent(R['strong_efficiency_at_max_frac'])} "
-            f"strong-scaling efficiency and costs {money(R['strong_run_cost_at_max_usd'])} (Llama 3.1 405B FP8, "
-            "NVIDIA's tables).")
+            f"strong-scaling efficiency and costs {money(R['strong_run_cost_at_max_usd'])} "
+            f"({model_name(R.names['model'])} {R.parameters['strong_precision'].upper()}, NVIDIA's tables).")
 
 
 # The result keys of the box the chapter opens with, and its closing line.

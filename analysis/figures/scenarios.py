@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from analysis.page.formatting import money
+from analysis.page.names import gpu_short_name
 from analysis.page.notebook import format_quantity
 from analysis.page.plots import compare_figure
 from analysis.page.tables import markdown_table
@@ -44,11 +45,12 @@ def compare(E):
 
 def verdict(R) -> str:
     """The first sentence of the chapter's "In short" box: its answer, with its condition,
-    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
-    return (f"The shipped scenarios move the H100 TCO from {money(R['cheap_power_texas__h100_tco_usd_per_gpu_hour'])} "
-            f"(cheap Texas power) to {money(R['neocloud_buyer__h100_tco_usd_per_gpu_hour'])} per GPU-hour "
-            f"(a neocloud buyer), against {money(R['report_defaults__h100_tco_usd_per_gpu_hour'])} at the "
-            "report's defaults.")
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number; the
+    models and GPUs it names are the ones its results record (``R.names``)."""
+    return (f"The shipped scenarios move the {gpu_short_name(R.names['h100'])} TCO from "
+            f"{money(R['cheap_power_texas__h100_tco_usd_per_gpu_hour'])} (cheap Texas power) to "
+            f"{money(R['neocloud_buyer__h100_tco_usd_per_gpu_hour'])} per GPU-hour (a neocloud buyer), against "
+            f"{money(R['report_defaults__h100_tco_usd_per_gpu_hour'])} at the report's defaults.")
 
 
 # The result keys of the box the chapter opens with, and its closing line.

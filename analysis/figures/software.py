@@ -12,6 +12,7 @@ from analysis.data.load import fact, load_table, row
 from analysis.figures.benchmarks import COLOUR, STYLE
 from analysis.page import notebook  # notebook.glue, looked up when called (tests replace it)
 from analysis.page.formatting import money, percent
+from analysis.page.names import gpu_short_name, model_name
 from analysis.page.plots import add_source, new_figure
 from analysis.page.tables import markdown_table, pct
 
@@ -63,6 +64,7 @@ def glue_prose(E, P) -> None:
     claims = load_table("claims").set_index("claim_id")
     for claim_id in ("S11", "S12"):
         notebook.glue(f"seed_{claim_id}", claims.loc[claim_id, "seed_value"])
+    glue_releases(E)
 
 
 def release_figure(E):
@@ -92,6 +94,25 @@ def release_figure(E):
     return fig
 
 
+def megatron_steps_table(E) -> str:
+    """Every step between two Megatron-Bridge releases of the same system, model and precision:
+    tokens/s before and after, their gain, and the gain in the printed model TFLOP/s."""
+    names = model_names()
+    rows = [[gpu_short_name(r.gpu_id), names[r.model_id], r.precision.upper(), f"{r.release_from} → {r.release_to}",
+             f"{r.tokens_per_s_from:,.0f}", f"{r.tokens_per_s_to:,.0f}", f"{r.throughput_gain * 100:+.1f} %",
+             f"{r.printed_tflops_gain * 100:+.1f} %"]
+            for r in E.tables["megatron_release_steps"].sort_values(["date_to", "gpu_id", "model_id"],
+                                                                    ascending=[False, True, True]).itertuples()]
+    return markdown_table(["System", "Model", "Precision", "Releases", "Tokens/s before", "Tokens/s after",
+                           "Throughput gain", "Printed TFLOP/s gain"], rows, "lllcrrrr")
+
+
+def glue_releases(E) -> None:
+    """Glue the names of the two newest Megatron-Bridge releases, as the results record them."""
+    notebook.glue("megatron_latest_release", E.names["megatron_latest_release"])
+    notebook.glue("megatron_previous_release", E.names["megatron_previous_release"])
+
+
 def release_gains_table(E) -> str:
     """First and last NVIDIA release of each Llama 3.1 model and precision, and the gain between."""
     names = model_names()
@@ -106,10 +127,12 @@ def release_gains_table(E) -> str:
 
 def verdict(R) -> str:
     """The first sentence of the chapter's "In short" box: its answer, with its condition,
-    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
-    return (f"Software alone raised GPT-3 175B FP8 MFU on unchanged H100s from "
-            f"{percent(R['gpt3_175b_fp8_mfu_jan2024'])} to {percent(R['gpt3_175b_fp8_mfu_dec2024'])} in 2024, "
-            f"worth {money(R['llama31_405b_bf16_software_saving_15t_tokens_usd'])} on a Llama 3.1 405B run.")
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number; the
+    models and GPUs it names are the ones its results record (``R.names``)."""
+    return (f"Software alone raised {model_name(R.names['model'])} FP8 MFU on unchanged {gpu_short_name(R.names['gpu'])}s "
+            f"from {percent(R['gpt3_175b_fp8_mfu_jan2024'])} to {percent(R['gpt3_175b_fp8_mfu_dec2024'])} in 2024, "
+            f"worth {money(R['llama31_405b_bf16_software_saving_15t_tokens_usd'])} on a "
+            f"{model_name(R.names['run_model'])} run.")
 
 
 # The result keys of the box the chapter opens with, and its closing line.

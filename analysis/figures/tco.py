@@ -8,7 +8,7 @@ from matplotlib.ticker import MaxNLocator, NullFormatter
 
 from analysis.data.load import fact
 from analysis.page.formatting import money, percent, times
-from analysis.page.names import gpu_name, source_label, source_link
+from analysis.page.names import gpu_name, gpu_short_name, source_label, source_link
 from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
 from analysis.page.tables import folded, interactive_table, markdown_table
 
@@ -199,22 +199,24 @@ def owning_anchors_table(E) -> str:
 
 def verdict(R) -> str:
     """The first sentence of the chapter's "In short" box: its answer, with its condition,
-    built from its results ``R``, so it moves with a scenario or ``-p`` like every number. It
-    ends on the market: the utilization above which owning an H100 beats a 3-year rental, or, where
-    owning costs as much as that rental even at full use, the item of the TCO that makes it so."""
-    own = (f"At {percent(R['utilization_pct'] / 100)} utilization an H100 costs "
-           f"{money(R['h100_tco_usd_per_gpu_hour'])} per GPU-hour to own (the book's TCO) and a GB200 "
-           f"{money(R['gb200_tco_usd_per_gpu_hour'])}, so GB200 must train {times(R['gb200_breakeven_speedup'])} "
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number; the GPUs
+    it names are the ones its results record (``R.names``). It ends on the market: the utilization
+    above which owning the first beats a 3-year rental, or, where owning costs as much as that rental
+    even at full use, the item of the TCO that makes it so."""
+    h100, gb200 = gpu_short_name(R.names["h100"]), gpu_short_name(R.names["gb200"]).split()[0]
+    own = (f"At {percent(R['utilization_pct'] / 100)} utilization an {h100} costs "
+           f"{money(R['h100_tco_usd_per_gpu_hour'])} per GPU-hour to own (the book's TCO) and a {gb200} "
+           f"{money(R['gb200_tco_usd_per_gpu_hour'])}, so {gb200} must train {times(R['gb200_breakeven_speedup'])} "
            "faster per GPU to cost the same per token")
     rent = R["h100_3_year_rent_usd_per_gpu_hour"]
     if R["h100_3_year_breakeven_utilization_pct"] < 100:
-        return (f"{own}; owning an H100 beats a 3-year rental ({money(rent)} at SemiAnalysis) above "
+        return (f"{own}; owning an {h100} beats a 3-year rental ({money(rent)} at SemiAnalysis) above "
                 f"{percent(R['h100_3_year_breakeven_utilization_pct'] / 100, 0)} utilization.")
     items = {"its capital charge": R["h100_capex_usd_per_gpu_hour"],
              "its maintenance": R["h100_maintenance_usd_per_gpu_hour"],
              "its other running costs": R["h100_opex_usd_per_gpu_hour"] - R["h100_maintenance_usd_per_gpu_hour"]}
     cause = max(items, key=items.get)
-    return (f"{own}; even at full use owning an H100 costs as much as a 3-year rental ({money(rent)} at "
+    return (f"{own}; even at full use owning an {h100} costs as much as a 3-year rental ({money(rent)} at "
             f"SemiAnalysis), and {cause}, {money(items[cause])} per GPU-hour, is the largest part of it.")
 
 

@@ -7,7 +7,7 @@ import textwrap
 
 from analysis.chapters.uncertainty import EXTRA_LABELS
 from analysis.page.formatting import money, plain, times
-from analysis.page.names import param_short_label
+from analysis.page.names import model_name, param_short_label
 from analysis.page.notebook import format_quantity
 from analysis.page.plots import PALETTE, add_source, new_figure
 from analysis.page.tables import markdown_table
@@ -74,10 +74,11 @@ def tornado_figure(E, name: str):
 
 def verdict(R) -> str:
     """The first sentence of the chapter's "In short" box: its answer, with its condition,
-    built from its results ``R``, so it moves with a scenario or ``-p`` like every number."""
+    built from its results ``R``, so it moves with a scenario or ``-p`` like every number; the
+    models and GPUs it names are the ones its results record (``R.names``)."""
     return (f"Across the inputs' ranges the break-even speed-up stays between {times(R['gb200_breakeven_speedup_p10'])} "
-            f"and {times(R['gb200_breakeven_speedup_p90'])} (P10-P90), and Llama 3.1 405B BF16 tokens cost "
-            f"{money(R['llama31_405b_bf16_usd_per_million_tokens_p10'])} to "
+            f"and {times(R['gb200_breakeven_speedup_p90'])} (P10-P90), and {model_name(R.names['reference_model'])} BF16 "
+            f"tokens cost {money(R['llama31_405b_bf16_usd_per_million_tokens_p10'])} to "
             f"{money(R['llama31_405b_bf16_usd_per_million_tokens_p90'])} per million (no failures).")
 
 

@@ -57,7 +57,8 @@ def measured_page(values: dict[str, dict], results_dir: Path) -> str:
     if "measured_vs_h100_j_per_tflop_ratio" in energy:
         out += ["", f"An H100 at the reference throughput ({energy['llama31_405b_bf16_reference_mfu_pct']:.0f} % "
                     f"MFU) takes {fmt(energy['h100_llama31_405b_bf16_j_per_tflop'])} J per 10^12 model FLOPs at the "
-                    f"energy chapter's {energy['h100_meter_w_per_gpu']:,.0f} W per GPU at the meter: the measured "
+                    f"energy chapter's {energy['h100_average_meter_w_per_gpu']:,.0f} W per GPU at the meter (its "
+                    f"average draw while training, {energy['load_factor_frac']:.0%} of rated): the measured "
                     f"device takes {fmt(energy['measured_vs_h100_j_per_tflop_ratio'])} times as much energy per FLOP."]
     return "\n".join(out) + "\n"
 

@@ -4,6 +4,7 @@ Readers never see ``h100_sxm``, ``mfu_fp8``, ``B09_fp8_eflops`` or ``sa_100k_202
 generated pages turn them into names with these functions:
 
     gpu_name("h100_sxm")             -> 'H100 SXM 80GB'
+    gpu_short_name("h100_sxm")       -> 'H100'
     param_label("mfu_fp8")           -> 'Model FLOPs utilization of a frontier run in FP8'
     fact_label("B09_fp8_eflops")     -> 'B09'
     fact_link("B09_fp8_eflops")      -> MyST: {ref}`B09 <fact-B09_fp8_eflops>` (to the Report facts page)
@@ -24,8 +25,16 @@ from analysis.data.load import derived, load_table
 from analysis.hardware import gpu_name  # noqa: F401 (a reader name, re-exported with the others)
 from analysis.page.formatting import humanize
 
-__all__ = ["gpu_name", "model_name", "param_label", "param_short_label", "fact_label", "fact_link", "fact_anchor",
+__all__ = ["gpu_name", "gpu_short_name", "model_name", "param_label", "param_short_label", "fact_label", "fact_link", "fact_anchor",
            "source_label", "source_link", "author", "clean_note"]
+
+
+def gpu_short_name(gpu_id: str) -> str:
+    """The GPU's name as a sentence says it: no vendor, product line, form factor, memory size or
+    parenthesis ('H100' for 'NVIDIA H100 SXM 80GB', 'GB200 NVL72', 'MI300X', 'TPU7x Ironwood')."""
+    name = re.sub(r"^(NVIDIA|AMD|Google|AWS)\s+", "", gpu_name(gpu_id, vendor=True))
+    name = re.sub(r"\s*\(.*$", "", name.replace("Instinct ", ""))
+    return re.sub(r"\s+(SXM\d*|PCIe)?\s*\d+GB$|\s+SXM\d*$", "", name).strip()
 
 
 @derived

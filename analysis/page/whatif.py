@@ -165,11 +165,14 @@ PANELS: dict[str, Panel] = {p.name: p for p in (
           axes=(Axis("gpus", "GPUs", "GPUs", (10_000.0, 50_000.0, 100_000.0, 200_000.0, 300_000.0), step=1000),
                 Axis("h100_it_w_per_gpu", "IT power per H100", "W", (1000.0, 1800.0), step=10),
                 Axis("pue", "PUE", "ratio", (1.05, 1.6), step=0.01),
+                Axis("load_factor", "Average draw, share of rated", "fraction", (0.5, 1.0), step=0.01),
                 Axis("tariff_usd_per_kwh", "Electricity tariff", "USD/kWh", (0.03, 0.20), step=0.005)),
-          outputs=(Output("cluster_facility_mw", "Power at the utility meter", "MW", 1),
-                   Output("cluster_annual_electricity_usd", "Electricity bill per year", "USD", 0)),
+          outputs=(Output("cluster_facility_mw", "Power at the utility meter, rated (capacity)", "MW", 1),
+                   Output("cluster_annual_electricity_usd", "Electricity bill per year, at the average draw", "USD", 0)),
           evaluate=_cluster,
-          note="Power and the bill are products of the inputs, so the grid interpolates them exactly."),
+          note="The meter's capacity is at the rated power; the bill is at the average draw (the rated power x the "
+               "share of it drawn while training). Both are products of the inputs, so the grid interpolates them "
+               "exactly."),
     Panel("goodput", "reliability", "What if: goodput against job size and checkpoint interval",
           # 13 points per axis, evenly spaced in log(x) and rounded: goodput bends sharply where the
           # checkpoint write rivals the interval and the job MTBF
@@ -187,7 +190,7 @@ PANELS: dict[str, Panel] = {p.name: p for p in (
                 Axis("mfu", "MFU", "fraction", (0.25, 0.4, 0.55), "log", step=0.01, flag="--mfu")),
           outputs=(Output("days_with_failures", "Wall-clock days with failures", "days", 1, "log"),
                    Output("cost_usd", "Cost of the GPU-hours", "USD", 0, "log"),
-                   Output("energy_mwh", "Energy at the meter", "MWh", 0, "log")),
+                   Output("energy_mwh", "Energy at the meter, average draw", "MWh", 0, "log")),
           evaluate=_plan, command="plan",
           fixed_flags=(("--model", PLAN_MODEL), ("--gpu", PLAN_GPU)),
           note="Days, cost and energy are proportional to the token count and to 1 / MFU, so the grid (interpolating "

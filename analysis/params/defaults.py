@@ -40,12 +40,15 @@ PUE = Param(
     "figures; the overheads they imply (B04, A31) are results, shown beside this one.",
     "aws_dc_sustainability", basis="cited", low=1.0, high=3.0)
 LOAD_FACTOR = Param(
-    "load_factor", 0.82, "fraction", "Average draw as a fraction of full facility power over the year",
+    "load_factor", 0.82, "fraction", "Average draw as a fraction of rated facility power while training",
     "Measured: an 8-H100 HGX node training Llama 2 13B drew at most 8.4 kW of its rated 10.2 kW, 82 % "
     "(Latif et al. 2024), and compute-intensive training averaged 76 % (Newkirk et al. 2025). The book "
     "takes the measured peak as a frontier run's average draw; the range runs from the 76 % average to "
-    "1.0, the rated draw all year that the report's 1.59 TWh implies (B04).",
-    "latif_2024_h100_power", basis="cited", low=0.0, high=1.0)
+    "1.0, the rated draw all year that the report's 1.59 TWh implies (B04). It is the book's one energy "
+    "basis: every energy and electricity figure (joules per token, household-years, carbon, the "
+    "cluster's energy and bill, the electricity in opex and TCO, the planner's facility energy) is at "
+    "this average draw, while capacity (megawatts at the meter, colocation per kW) stays at the rating.",
+    "latif_2024_h100_power", basis="cited", low=0.05, high=1.0)
 TARIFF = Param(
     "tariff_usd_per_kwh", 0.078, "USD/kWh", "Electricity tariff",
     "The report's 'standard rate' (B05: $123.9M per year at $0.078/kWh).", "sa_100k_2024",
@@ -313,7 +316,7 @@ MAINTENANCE_INPUTS = (MAINTENANCE_BASIS, GPU_SWAP_SHARE, GPU_SHARE_OF_SERVER_PRI
                       H100_SERVER_USD, GB200_RACK_USD, GB200_GPU_FAULT_RATIO)
 TCO_INPUTS = (H100_ALLIN_USD, H100_GPUS_PER_SERVER, GB200_ALLIN_USD, GB200_GPUS_PER_RACK, USEFUL_LIFE_YEARS,
               COST_OF_CAPITAL, UTILIZATION, H100_IT_W_PER_GPU, GB200_IT_W_PER_GPU, PUE, TARIFF,
-              DATACENTER_USD_PER_KW_MONTH, *MAINTENANCE_INPUTS, OTHER_USD_PER_GPU_MONTH)
+              DATACENTER_USD_PER_KW_MONTH, *MAINTENANCE_INPUTS, OTHER_USD_PER_GPU_MONTH, LOAD_FACTOR)
 
 # --- energy per token, households, carbon (energy chapter) ---------------------------------------------
 # SA's energy figures rest on a fixed all-in power per H100 at the meter (A31): IT watts times PUE

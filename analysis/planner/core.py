@@ -211,7 +211,7 @@ def plan(inputs: PlanInputs) -> Plan:
     facility_pue = d.PUE.default if inputs.pue is None else inputs.pue
     tdp_pue = 1.0 if inputs.pue is None else inputs.pue  # published GPU-TDP figures apply a PUE only where stated
     w_tdp = None if pw.tdp_w is None else pw.tdp_w * tdp_pue
-    w_facility = None if pw.it_w is None else energy.meter_w_per_gpu(pw.it_w, facility_pue)
+    w_facility = None if pw.it_w is None else powers.facility_w_per_gpu(pw.it_w, facility_pue)
     grid = powers.grid(inputs.grid_id, inputs.grid_g_co2_per_kwh)
     household = d.HOUSEHOLD_KWH_PER_YEAR.default
     steps.update(tdp_w=math.nan if pw.tdp_w is None else pw.tdp_w, it_w_per_gpu=math.nan if pw.it_w is None else pw.it_w,
@@ -226,6 +226,7 @@ def plan(inputs: PlanInputs) -> Plan:
     else:
         notes.append(f"Energy leads with the {lead} basis ({powers.BASIS_WORDS[lead]}): "
                      + (f"{w_facility:,.0f} W per GPU-hour, {pw.it_w:,.0f} W of IT from {pw.it_how}, x PUE {facility_pue:.2f}"
+                        f" x load factor {d.LOAD_FACTOR.default:.2f}"
                         if lead == "facility" else
                         f"{w_tdp:,.0f} W per GPU-hour, {pw.tdp_how}" + ("" if inputs.pue is None else f" x PUE {tdp_pue:.2f}")
                         + ("" if w_facility is not None else f"; facility basis: {pw.it_how}"))
@@ -235,7 +236,7 @@ def plan(inputs: PlanInputs) -> Plan:
     # 7. bands: the inputs the user left to the book vary over their ranges
     n = inputs.draws
     scale, pue_draw, rec_draw, household_draw = band_draws(inputs, est, conv, facility_pue, rec, household)
-    meter_draw = None if pw.it_w is None else energy.meter_w_per_gpu(pw.it_w, pue_draw)
+    meter_draw = None if pw.it_w is None else powers.facility_w_per_gpu(pw.it_w, pue_draw)  # the average draw
     draws = outcomes(inputs.tokens, inputs.gpus, rate * scale, mtbf, planned, rec_draw, w_tdp, meter_draw, lead, price,
                      household_draw, grid["g_co2_per_kwh"])
     results = {}

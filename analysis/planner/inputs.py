@@ -29,7 +29,7 @@ KEYS = {
     "co2_t": ("t CO2", "Carbon dioxide, location-based"),
     "energy_gpu_tdp_mwh": ("MWh", "Energy, GPU TDP x GPU-hours (x PUE where given)"),
     "co2_gpu_tdp_t": ("t CO2", "Carbon dioxide, GPU TDP basis"),
-    "energy_facility_mwh": ("MWh", "Energy at the meter, all-in IT power x PUE"),
+    "energy_facility_mwh": ("MWh", "Energy at the meter, all-in IT power x PUE x load factor (average draw)"),
     "co2_facility_t": ("t CO2", "Carbon dioxide, facility basis"),
     "interruptions": ("count", "Interruptions (unexpected and planned)"),
     "goodput": ("fraction", "Goodput (useful share of wall-clock time)"),

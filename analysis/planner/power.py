@@ -3,7 +3,9 @@
 - ``gpu-tdp``: the accelerator's TDP (``data/gpus.csv``) x GPU-hours x a PUE only where one is
   given. It is what Meta's model cards, BLOOM and most papers publish.
 - ``facility``: the accelerator's all-in critical IT power (chip, its share of the server or rack,
-  network and storage) x the PUE, what a site's meter sees; the cluster chapter's basis. The IT
+  network and storage) x the PUE x the measured load factor (``load_factor``): the average draw a
+  site's meter sees while the job trains, the book's one energy basis (:func:`facility_w_per_gpu`;
+  a power budget, capacity, stays at the rated IT power x PUE). The IT
   power comes from the accelerator's own system kind (:func:`facility_it_w`): the book's
   parameters for H100 (a DGX H100 build-up) and GB200 (an NVL72 rack); for another 8-GPU server or
   rack, its published system power (``data/system_power.csv``) per device plus the same network
@@ -27,7 +29,14 @@ from analysis.params import defaults as d
 from analysis.planner.inputs import PlanError
 
 ENERGY_BASES = ("gpu-tdp", "facility")
-BASIS_WORDS = {"gpu-tdp": "GPU TDP x GPU-hours", "facility": "all-in IT power x PUE, at the meter"}
+BASIS_WORDS = {"gpu-tdp": "GPU TDP x GPU-hours",
+               "facility": "all-in IT power x PUE x load factor, the average draw at the meter"}
+
+
+def facility_w_per_gpu(it_w, pue, load_factor: float | None = None):
+    """Average watts per GPU at the meter while training [W]: all-in IT x PUE x ``load_factor``
+    (the book's default, ``load_factor``, where None). Values may be arrays."""
+    return it_w * pue * (d.LOAD_FACTOR.default if load_factor is None else load_factor)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from analysis.figures import atlas as figures  # noqa: E402
 from analysis.params import defaults as d  # noqa: E402
 
 PUE = d.PUE.default
+LOAD = d.LOAD_FACTOR.default  # the average draw while training, 82 % of rated: the energy basis
 # model FLOPs per token of the rows checked by hand (6N + 12Lhs, 8,192 tokens)
 F70 = atlas.flops_per_token(row("models", "llama31_70b"), 8192, "6n_12lhs")
 F8 = atlas.flops_per_token(row("models", "llama31_8b"), 8192, "6n_12lhs")
@@ -38,13 +39,17 @@ def test_coverage(E):
 def test_energy_for_every_measured_accelerator_with_a_power_figure(E):
     s = E.tables["summary"]
     assert s["j_per_pflop"].notna().all()
-    # H100 70B FP8: 1,389 W x the PUE over 1,621 tokens/s x 6N + 12Lhs (about 780 model TFLOP/s)
-    assert E["atlas_h100_sxm_model_tflops_per_device"] == pytest.approx(1621 * F70 / 1e12)
-    assert E["atlas_h100_sxm_j_per_pflop"] == pytest.approx(1389 * PUE / (1621 * F70 / 1e15))
+    # H100 70B FP8, the newest release (Megatron-Bridge 26.04.01): 1,389 W x the PUE x the average draw
+    # (0.82 of rated) over 1,664 tokens/s x 6N + 12Lhs (about 800 model TFLOP/s)
+    assert E["atlas_load_factor_frac"] == LOAD
+    # each measured device at the newest release that publishes it: H100 at Megatron-Bridge 26.04.01
+    assert E.tables["summary"].set_index("gpu_id").loc["h100_sxm", "release"] == "NeMo 26.04.01"
+    assert E["atlas_h100_sxm_model_tflops_per_device"] == pytest.approx(1664 * F70 / 1e12)
+    assert E["atlas_h100_sxm_j_per_pflop"] == pytest.approx(1389 * PUE * LOAD / (1664 * F70 / 1e15))
     # v5p Mixtral 8x7B BF16: 608 W (Ironwood's pod figure moved by Google's perf-per-watt chart)
     # x the PUE over its 2,909 tokens/s of model work
     fmix = E.tables["summary"].set_index("gpu_id").loc["tpu_v5p", "flops_per_token"]
-    assert E["atlas_tpu_v5p_j_per_pflop"] == pytest.approx(608 * PUE / (2909 * fmix / 1e15))
+    assert E["atlas_tpu_v5p_j_per_pflop"] == pytest.approx(608 * PUE * LOAD / (2909 * fmix / 1e15))
 
 
 def eflop_per_hour(tokens_per_s: float, flops_per_token: float) -> float:
@@ -52,17 +57,17 @@ def eflop_per_hour(tokens_per_s: float, flops_per_token: float) -> float:
 
 
 def test_cost_per_eflop_by_hand(E):
-    # H100 at the central list price and 1,621 tokens/s of Llama 3.1 70B. 2026 list-tier midpoints:
+    # H100 at the central list price and 1,664 tokens/s of Llama 3.1 70B (26.04.01). 2026 list-tier midpoints:
     # 2.35, 2.95, 3.495 (1.99-5.00) and Oracle's on-demand 10.00; median (2.95 + 3.495) / 2 = $3.2225/h
     assert E["atlas_h100_usd_per_device_hour_central"] == pytest.approx(3.2225)
-    assert E["atlas_h100_sxm_usd_per_eflop_central"] == pytest.approx(3.2225 / eflop_per_hour(1621, F70))
+    assert E["atlas_h100_sxm_usd_per_eflop_central"] == pytest.approx(3.2225 / eflop_per_hour(1664, F70))
     assert (E["atlas_h100_sxm_usd_per_eflop_low"] < E["atlas_h100_sxm_usd_per_eflop_central"]
             < E["atlas_h100_sxm_usd_per_eflop_high"])
     # MI355X, Llama 3.1 8B at 31,365 tokens/s: Vultr's $2.59 and Oracle's $8.60 an hour
     assert E["atlas_mi355x_usd_per_eflop_low"] == pytest.approx(2.59 / eflop_per_hour(31_365.12, F8))
     assert E["atlas_mi355x_usd_per_eflop_high"] == pytest.approx(8.60 / eflop_per_hour(31_365.12, F8))
-    # GB300 matches the H100's cost per token at 3.2225 x 5,003 / 1,621 = $9.95 an hour
-    assert E["atlas_gb300_nvl72_breakeven_usd_per_device_hour"] == pytest.approx(3.2225 * 5003 / 1621)
+    # GB300 matches the H100's cost per token at 3.2225 x 5,248 / 1,664 = $10.16 an hour (both 26.04.01)
+    assert E["atlas_gb300_nvl72_breakeven_usd_per_device_hour"] == pytest.approx(3.2225 * 5248 / 1664)
     # Ironwood is priced now: Google's $12.00 on-demand (a dated transcription), one figure
     ironwood = E.tables["summary"].set_index("gpu_id").loc["tpu7x_ironwood"]
     assert E["atlas_tpu7x_ironwood_usd_per_eflop_central"] == pytest.approx(
@@ -78,12 +83,14 @@ def test_pue_moves_joules_not_mfu():
 
 
 def test_gains_split_speed_from_counting(E):
-    # Llama rows: printed TFLOP/s and tokens/s move together (same count) within 0.3 points
+    # Llama rows: printed TFLOP/s and tokens/s move together (same count) within the newest release's
+    # rounding of its tokens/s (26.04.01 prints multiples of 16: up to about 2 points)
     for key in ("gb300_nvl72_llama31_70b_fp8", "h100_sxm_llama31_405b_fp8", "gb200_nvl72_llama31_405b_fp8"):
-        assert E[f"atlas_{key}_printed_gain_frac"] == pytest.approx(E[f"atlas_{key}_release_gain_frac"], abs=0.003)
-    # DeepSeek-V3 on GB200, 25.11 -> 26.02: throughput 4,018 -> 3,955 (-1.6 %), printed 1,003 -> 1,028 (+2.5 %)
-    assert E["atlas_gb200_nvl72_deepseek_v3_fp8_release_gain_frac"] == pytest.approx(3955 / 4018 - 1)
-    assert E["atlas_gb200_nvl72_deepseek_v3_fp8_printed_gain_frac"] == pytest.approx(1028 / 1003 - 1)
+        assert E[f"atlas_{key}_printed_gain_frac"] == pytest.approx(E[f"atlas_{key}_release_gain_frac"], abs=0.025)
+    # DeepSeek-V3 on GB200, 25.11 -> 26.04.01: throughput 4,018 -> 4,256 (+5.9 %), printed 1,003 -> 1,106
+    # (+10.3 %): 26.02 started counting more FLOPs per DeepSeek-V3 token
+    assert E["atlas_gb200_nvl72_deepseek_v3_fp8_release_gain_frac"] == pytest.approx(4256 / 4018 - 1)
+    assert E["atlas_gb200_nvl72_deepseek_v3_fp8_printed_gain_frac"] == pytest.approx(1106 / 1003 - 1)
     # MaxText PR #1988 on v6e 70B: 50.33 % x 0.9331 = 46.96 %
     assert E["atlas_v6e_llama31_70b_mfu_causal_count"] == pytest.approx(0.5033 * E["atlas_llama31_70b_causal_over_full_flops_ratio"])
 
@@ -127,16 +134,16 @@ def test_measured_vs_specs_table_shows_joules_and_dollars(E):
         assert energy == figures.NO_POWER or float(energy.replace(",", "")) > 0, name
         assert cost.startswith(figures.NO_PRICE) or cost.startswith("\\$"), name
     # Ironwood: its on-demand price, tier named, and as a second view the hourly price that matches
-    # the H100 per token: 3.2225 x 4,127.56 / 1,621 = $8.21
+    # the H100 per token: 3.2225 x 4,127.56 / 1,664 = $7.99
     ironwood = lines["Google TPU7x Ironwood (per chip)"]
-    assert "(on-demand)" in ironwood and "matches the H100 at \\$8.21/h" in ironwood
+    assert "(on-demand)" in ironwood and "matches the H100 at \\$7.99/h" in ironwood
     assert E["atlas_tpu7x_ironwood_tier_spread_ratio"] == pytest.approx(12.0 / 1.21)
 
 
 def test_gb300_is_priced_by_its_own_list_price_not_a_stand_in(E):
     assert E["atlas_measured_with_proxy_price_count"] == 0
-    # Oracle's $18.00 an hour at 5,003 tokens/s of Llama 3.1 70B
-    assert E["atlas_gb300_nvl72_usd_per_eflop_low"] == pytest.approx(18.00 / eflop_per_hour(5003, F70))
+    # Oracle's $18.00 an hour at 5,248 tokens/s of Llama 3.1 70B (26.04.01)
+    assert E["atlas_gb300_nvl72_usd_per_eflop_low"] == pytest.approx(18.00 / eflop_per_hour(5248, F70))
     assert E["atlas_gb300_nvl72_usd_per_eflop_high"] == E["atlas_gb300_nvl72_usd_per_eflop_low"]
     # the B300-server stand-ins stay in view: $5.00 (Ornn's low) to $9.50 (Nebius from October)
     assert E["atlas_gb300_nvl72_stand_in_usd_per_device_hour_low"] == 5.00

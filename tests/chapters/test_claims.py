@@ -30,27 +30,28 @@ def upstream(at_defaults: bool = True) -> dict[str, ChapterResults]:
 
 
 def test_counts_every_status_and_every_checked_figure():
-    """data/claims.csv: 22 claims, 1 reproduced independently, 3 consistency checks, 3 depending on a
-    default, none by calibration, 3 inputs quoted, 7 corrected, 4 context, 1 unverifiable, 0 pending;
-    data/fact_checks.csv: 102 figures, one row each, checked in 107 places (5 of them in two
-    chapters): 12 independent, 31 consistency, 14 depending on a default, none by calibration, 21
-    inputs quoted, 6 corrected, 18 context; 16 more listed as not checked, with why. Every count is an int."""
+    """data/claims.csv: 22 claims, 1 reproduced independently, 3 consistency checks, 2 depending on a
+    default, none by calibration, 3 inputs quoted, 7 corrected, 5 context, 1 unverifiable, 0 pending;
+    data/fact_checks.csv: 160 figures, one row each, checked in 165 places (5 of them in two
+    chapters): 11 independent, 37 consistency, 2 depending on a default, none by calibration, 71
+    inputs quoted, 20 corrected, 19 context; the other 47 of the report's 207 listed as not checked,
+    with why. Every count is an int."""
     E = chapter.compute(SimpleNamespace(), upstream())
     counts = {key: E[key] for key in E.quantities if E.unit(key) == "count"}
     assert counts == {"claims_total_count": 22, "claims_reproduced_independently_count": 1,
-                      "claims_consistency_count": 3, "claims_depends_on_default_count": 3,
+                      "claims_consistency_count": 3, "claims_depends_on_default_count": 2,
                       "claims_reproduced_by_calibration_count": 0, "claims_input_quoted_count": 3,
-                      "claims_corrected_count": 7, "claims_context_count": 4, "claims_unverifiable_count": 1,
-                      "claims_pending_count": 0, "facts_checked_count": 102, "facts_checked_places_count": 107,
-                      "facts_shown_in_several_chapters_count": 5, "facts_reproduced_independently_count": 12,
-                      "facts_consistency_count": 31, "facts_depends_on_default_count": 14,
-                      "facts_reproduced_by_calibration_count": 0, "facts_input_quoted_count": 21,
-                      "facts_corrected_count": 6, "facts_context_count": 18, "facts_not_checked_count": 16}
+                      "claims_corrected_count": 7, "claims_context_count": 5, "claims_unverifiable_count": 1,
+                      "claims_pending_count": 0, "facts_checked_count": 160, "facts_checked_places_count": 165,
+                      "facts_shown_in_several_chapters_count": 5, "facts_reproduced_independently_count": 11,
+                      "facts_consistency_count": 37, "facts_depends_on_default_count": 2,
+                      "facts_reproduced_by_calibration_count": 0, "facts_input_quoted_count": 71,
+                      "facts_corrected_count": 20, "facts_context_count": 19, "facts_not_checked_count": 47}
     assert all(type(n) is int for n in counts.values())
     assert sum(counts[f"facts_{s}_count"] for s in FACT_STATUSES) == counts["facts_checked_count"]
     assert sum(counts[f"claims_{s}_count"] for s in CLAIM_STATUSES) == counts["claims_total_count"]
     assert E["tolerance_without_reason_frac"] == 0.03
-    assert len(E.tables["seed_claims"]) == 22 and len(E.tables["report_facts_checked"]) == 102
+    assert len(E.tables["seed_claims"]) == 22 and len(E.tables["report_facts_checked"]) == 160
 
 
 def test_the_ledger_page_shows_differences_that_agree_with_the_status():

@@ -23,6 +23,8 @@ def upstream() -> dict[str, ChapterResults]:
     chapters = {name: ChapterResults(name) for name in get_section("intro").needs}
     for i, (section, key) in enumerate(chapter.READS, start=1):
         chapters[section].add(key, i, f"unit of {key}", f"label of {key}")
+    for section, role in chapter.READ_NAMES:
+        chapters[section].name(role, f"id of {role}")
     return chapters
 
 
@@ -45,6 +47,10 @@ def test_a_missing_key_names_the_chapter_and_the_key():
     chapters = upstream()
     del chapters["energy"].quantities["gpt3_175b_fp8_j_per_token"]
     with pytest.raises(ChapterError, match="chapter 'energy' has no result 'gpt3_175b_fp8_j_per_token'"):
+        chapter.compute(SimpleNamespace(), chapters)
+    chapters = upstream()
+    del chapters["benchmarks"].names["slowest_model"]
+    with pytest.raises(ChapterError, match="chapter 'benchmarks' names no 'slowest_model'"):
         chapter.compute(SimpleNamespace(), chapters)
 
 

@@ -14,10 +14,10 @@ from analysis.data.load import fact, load_table, row
 from analysis.params import defaults as d
 from analysis.params.parameters import Parameters
 
-# Each item by hand from the defaults' sources: IT kW x the PUE (IDC's 1.25) x 730 h x $0.078 (the
-# report's tariff); IT kW x CBRE's $130 per kW-month; maintenance built from its parts (by hand in
-# tests/test_maintenance.py).
-PUE = d.PUE.default
+# Each item by hand from the defaults' sources: IT kW x the PUE (IDC's 1.25) x the measured average
+# draw (82 % of rated, Latif et al.) x 730 h x $0.078 (the report's tariff); IT kW x CBRE's $130 per
+# kW-month (rated: capacity); maintenance built from its parts (by hand in tests/test_maintenance.py).
+PUE, LOAD = d.PUE.default, 0.82
 CAPEX = {"h100": 250_000 / 8, "gb200": 3_900_000 / 72}
 IT_KW = {"h100": 1.389, "gb200": 1.833}
 DEFAULTS = Parameters({p.name: p.default for p in d.TCO_INPUTS})
@@ -25,7 +25,7 @@ DEFAULTS = Parameters({p.name: p.default for p in d.TCO_INPUTS})
 
 def opex(system: str) -> float:
     kw = IT_KW[system]
-    return kw * PUE * 730 * 0.078 + kw * 130 + gpu_cost.maintenance_usd_per_gpu_month(DEFAULTS, system)
+    return kw * PUE * LOAD * 730 * 0.078 + kw * 130 + gpu_cost.maintenance_usd_per_gpu_month(DEFAULTS, system)
 
 
 @pytest.fixture(scope="module")
@@ -47,8 +47,8 @@ def test_totals_against_the_seeds_unverifiable_ones(E):
 
 
 def test_h100_items_by_hand(E):
-    # power: 1,389 W x the PUE / 1,000 x 730 h x $0.078 per kWh
-    assert E["h100_power_usd_per_gpu_month"] == pytest.approx(1.389 * PUE * 730 * 0.078)
+    # power: 1,389 W x the PUE x 0.82 / 1,000 x 730 h x $0.078 per kWh
+    assert E["h100_power_usd_per_gpu_month"] == pytest.approx(1.389 * PUE * LOAD * 730 * 0.078)
     # datacenter: 1.389 kW x $130 per kW-month = $180.57; maintenance: the parts build-up; other: $0.
     assert E["h100_datacenter_usd_per_gpu_month"] == pytest.approx(1.389 * 130)
     assert E["h100_maintenance_usd_per_gpu_month"] == pytest.approx(gpu_cost.maintenance_usd_per_gpu_month(DEFAULTS, "h100"))
@@ -64,7 +64,7 @@ def test_chip_power_is_the_reports(E):
 def test_the_seeds_totals_would_need_a_rent_below_the_market(E):
     """The seed's $249 / $359 solved for the two rates (two equations, two unknowns, by hand here): a
     rent far below every public rate in data/cost_anchors.csv (lowest: $90, NoVA wholesale, 2022)."""
-    power = {s: IT_KW[s] * PUE * 730 * 0.078 for s in IT_KW}
+    power = {s: IT_KW[s] * PUE * LOAD * 730 * 0.078 for s in IT_KW}
     a = np.array([[IT_KW["h100"], CAPEX["h100"] / 12], [IT_KW["gb200"], CAPEX["gb200"] / 12]])
     rent, share = np.linalg.solve(a, [249 - power["h100"], 359 - power["gb200"]])
     assert E["seed_implied_datacenter_usd_per_kw_month"] == pytest.approx(rent)
@@ -75,13 +75,16 @@ def test_the_seeds_totals_would_need_a_rent_below_the_market(E):
 
 def test_opex_responds_to_pue_and_tariff(E):
     lower = compute_section("opex", {"pue": 1.15})
-    # Only power moves: 1,389 W x (the PUE - 1.15) / 1,000 x 730 h x $0.078 less.
+    # Only power moves: 1,389 W x (the PUE - 1.15) x 0.82 / 1,000 x 730 h x $0.078 less.
     assert E["h100_opex_usd_per_gpu_month"] - lower["h100_opex_usd_per_gpu_month"] == pytest.approx(
-        1.389 * (PUE - 1.15) * 730 * 0.078)
+        1.389 * (PUE - 1.15) * LOAD * 730 * 0.078)
+    rated = compute_section("opex", {"load_factor": 1.0})
+    assert rated["h100_power_usd_per_gpu_month"] == pytest.approx(E["h100_power_usd_per_gpu_month"] / LOAD)
+    assert rated["h100_datacenter_usd_per_gpu_month"] == E["h100_datacenter_usd_per_gpu_month"]  # capacity: rated
     curve = E.tables["vs_tariff"]
     h100 = curve[(curve["system"] == "h100") & np.isclose(curve["pue"], PUE)]
     slope = np.polyfit(h100["tariff_usd_per_kwh"], h100["usd_per_gpu_month"], 1)[0]
-    assert slope == pytest.approx(1.389 * PUE * 730)  # USD per GPU-month per USD per kWh
+    assert slope == pytest.approx(1.389 * PUE * LOAD * 730)  # USD per GPU-month per USD per kWh
     at_build = np.interp(0.078, h100["tariff_usd_per_kwh"], h100["usd_per_gpu_month"])
     assert at_build == pytest.approx(E["h100_opex_usd_per_gpu_month"])
 

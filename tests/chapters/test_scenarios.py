@@ -39,10 +39,11 @@ def test_report_defaults_reproduce_the_report_and_the_uncertainty_points(E):
 
 
 def test_cheap_power_moves_only_the_electricity_share(E):
-    """Texas's 6.60 cents instead of 7.8 cents per kWh: the H100 draws 1,389 W x the PUE at the meter,
-    so each GPU-hour costs that x (0.078 - 0.066) less; the joules per token do not change."""
+    """Texas's 6.60 cents instead of 7.8 cents per kWh: the H100 draws 1,389 W x the PUE at the meter
+    on average x the load factor (0.82 of rated), so each GPU-hour costs that x (0.078 - 0.066) less;
+    the joules per token do not change."""
     saving = E["report_defaults__h100_tco_usd_per_gpu_hour"] - E["cheap_power_texas__h100_tco_usd_per_gpu_hour"]
-    assert saving == pytest.approx(1.389 * d.PUE.default * (0.078 - 0.066), rel=0.02)
+    assert saving == pytest.approx(1.389 * d.PUE.default * d.LOAD_FACTOR.default * (0.078 - 0.066), rel=0.02)
     assert E["cheap_power_texas__llama31_405b_bf16_j_per_token"] == E["report_defaults__llama31_405b_bf16_j_per_token"]
 
 

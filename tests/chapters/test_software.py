@@ -95,6 +95,21 @@ def test_llama_releases_moved_little(E):
     assert E["llama31_release_gain_max_frac"] < 0.15
 
 
+def test_megatron_release_to_release(E):
+    """NVIDIA's newest Megatron-Bridge release (26.04.01) against the one before (26.02), system by
+    system: H100 Llama 3.1 405B FP8 311 -> 328 tokens/s (+5.5 %), GB300 988 -> 1,024; the printed
+    TFLOP/s follow within the newest table's rounding."""
+    steps = E.tables["megatron_release_steps"]
+    assert E.names["megatron_latest_release"] == "NeMo 26.04.01" and E.names["megatron_previous_release"] == "NeMo 26.02"
+    assert E["megatron_h100_sxm_llama31_405b_fp8_latest_release_gain_frac"] == pytest.approx(328 / 311 - 1)
+    assert E["megatron_gb300_nvl72_llama31_405b_fp8_latest_release_gain_frac"] == pytest.approx(1024 / 988 - 1)
+    latest = steps[steps["release_to"] == "NeMo 26.04.01"]
+    assert len(latest) == E["megatron_latest_steps_count"] == 9
+    assert (latest["release_from"] == "NeMo 26.02").all()  # each step from the release just before
+    assert E["megatron_latest_gain_gap_max_frac"] < 0.03
+    assert figures.megatron_steps_table(E).count("\n| ") == len(steps)
+
+
 def test_release_figure_and_table(E):
     fig = figures.release_figure(E)
     assert len(fig.axes[0].get_legend().get_texts()) == 4 + 2 + 2

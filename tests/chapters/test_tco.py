@@ -16,11 +16,13 @@ from analysis.params import defaults as d
 from analysis.params.parameters import Parameters
 
 # The H100's opex per GPU-month by hand from the defaults' sources: power 1.389 kW x the PUE (IDC's
-# cloud average, 1.25) x 730 h x $0.078; space 1.389 kW x CBRE's $130 per kW-month; maintenance
-# built from its parts (by hand in tests/test_maintenance.py).
-PUE = d.PUE.default
+# cloud average, 1.25) x the average draw (0.82 of rated, Latif et al.) x 730 h x $0.078; space
+# 1.389 kW x CBRE's $130 per kW-month; maintenance built from its parts (by hand in
+# tests/test_maintenance.py).
+PUE, LOAD = d.PUE.default, d.LOAD_FACTOR.default
 DEFAULTS = Parameters({p.name: p.default for p in d.TCO_INPUTS})
-H100_OPEX_MONTH = 1.389 * PUE * 730 * 0.078 + 1.389 * 130 + gpu_cost.maintenance_usd_per_gpu_month(DEFAULTS, "h100")
+H100_OPEX_MONTH = (1.389 * PUE * LOAD * 730 * 0.078 + 1.389 * 130
+                   + gpu_cost.maintenance_usd_per_gpu_month(DEFAULTS, "h100"))
 H100_CAPEX_HOUR = 1.12540  # $31,250 x CRF(10 %, 4 y) 0.315471 / 8,760 h
 H100_TCO = H100_CAPEX_HOUR + H100_OPEX_MONTH / 730
 
@@ -185,9 +187,12 @@ def test_bands_bracket_the_point_and_share_its_keys(E):
 
 def test_pue_moves_the_tco(E):
     lower = compute_section("tco", {"pue": 1.15})
-    # Only power moves: 1,389 W x (the default PUE - 1.15) / 1,000 x $0.078 per kWh less per H100-hour.
+    # Only power moves: 1,389 W x (the default PUE - 1.15) x 0.82 / 1,000 x $0.078 per kWh less per H100-hour.
     assert E["h100_tco_usd_per_gpu_hour"] - lower["h100_tco_usd_per_gpu_hour"] == pytest.approx(
-        1.389 * (PUE - 1.15) * 0.078, rel=1e-6)
+        1.389 * (PUE - 1.15) * LOAD * 0.078, rel=1e-6)
+    rated = compute_section("tco", {"load_factor": 1.0})  # the rated draw all the time: 18 % more electricity
+    assert rated["h100_tco_usd_per_gpu_hour"] - E["h100_tco_usd_per_gpu_hour"] == pytest.approx(
+        1.389 * PUE * (1 - LOAD) * 0.078, rel=1e-6)
 
 
 def test_measured_device_is_priced_per_model_flop(E):
