@@ -23,13 +23,14 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import mlperf as chapter
 from analysis.figures import mlperf as figures
-from analysis.page.notebook import glue_figure, publish, start
+from analysis.page.notebook import glue_figure, publish, show_table, start
 from analysis.page.tables import answer_from_results
 
 P, upstream = start("mlperf", globals(), show_parameters=False)
 R = chapter.compute(P, upstream)
 publish(R, P)
-display(Markdown(answer_from_results(R, figures.ANSWER, figures.verdict(R), more=figures.ANSWER_MORE)))
+display(Markdown(answer_from_results(R, figures.ANSWER, figures.verdict(R), more=figures.ANSWER_MORE,
+                                     labels=figures.answer_labels(R))))
 figures.glue_prose(R)
 
 # %% [markdown]
@@ -153,7 +154,7 @@ display(figures.cross_vendor_table(R))
 # whose measurement window is empty, which MLPerf's own summarizer cannot score either.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.power_table(R)))
+show_table(R, figures.power_table(R))
 
 # %% [markdown]
 # ## The planner checked against MLPerf
@@ -210,7 +211,7 @@ glue_figure("fig_mlperf_tiers", figures.tiers_figure(R))
 
 # %% tags=["remove-input"]
 display(Markdown(figures.spread_table(R)))
-display(Markdown(figures.ladder_table(R)))
+show_table(R, figures.ladder_table(R))
 
 # %% [markdown]
 # ## Every result

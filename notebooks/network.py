@@ -23,7 +23,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import network as chapter
 from analysis.figures import network as figures
-from analysis.page.notebook import comparison_table, glue_facts, glue_figure, glue_money, publish, start
+from analysis.page.notebook import comparison_table, glue_facts, glue_figure, glue_money, publish, show_table, start
 from analysis.page.tables import answer_from_results
 
 P, upstream = start("network", globals(), show_parameters=False)
@@ -136,7 +136,7 @@ display(Markdown(figures.components_table()))
 # against this chapter's design in the cluster's capital and in facility power.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.options_table(R)))
+show_table(R, figures.options_table(R))
 from analysis.page.notebook import offer_table
 
 offer_table(R, "options", R.tables["options"], "counts, capex, power and first failure of each design")

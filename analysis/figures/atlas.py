@@ -141,7 +141,14 @@ def summary_table(E) -> str:
         body.append([SHORT[r.gpu_id], MODELS[r.model_id], r.precision.upper(), r.release,
                      f"{r.model_tflops_per_device:,.0f}", mfu_text(r), energy_text(r), cost_text(r), spread_text(r),
                      "" if np.isnan(r.breakeven_usd_per_device_hour) else usd(r.breakeven_usd_per_device_hour)])
-    return markdown_table(SUMMARY_HEADERS, body, "lllllrrrlr")
+    return markdown_table(SUMMARY_HEADERS, body, "lllllrrrlr", columns=SUMMARY_COLUMNS, name="summary",
+                          title="one row per measured accelerator")
+
+
+# The summary's columns the prose reads, shown at every width; the model's precision and release
+# are in the full table (its fold and CSV), the precision also in the MFU cell ("of FP8 dense").
+SUMMARY_COLUMNS = ["accelerator", "model", "model TFLOP/s per device", "MFU (book), of the peak", "J per PFLOP",
+                   "$ per EFLOP (list tiers)", "hourly price across tiers", "break-even $/h vs H100, same model"]
 
 
 def rows_table(E) -> str:
@@ -150,7 +157,8 @@ def rows_table(E) -> str:
              mfu_text(r), CONVENTION[r.flop_convention],
              "" if np.isnan(r.printed_vs_book_ratio) else f"{r.printed_vs_book_ratio:.3f}"] for r in rows.itertuples()]
     return markdown_table(["model", "accelerator", "precision", "release", "devices", "tokens/s/device",
-                           "MFU (book), of the peak", "publisher's count", "publisher / book FLOPs"], body, "llllrrrlr")
+                           "MFU (book), of the peak", "publisher's count", "publisher / book FLOPs"], body, "llllrrrlr",
+                          key=[], name="rows", title="every atlas row under the book's FLOP count")
 
 
 def registry_table(E) -> str:
@@ -165,7 +173,15 @@ def registry_table(E) -> str:
              energy_text(r) if r.measured else "", cost_text(r, breakeven=True) if r.measured else ""]
             for r in reg.itertuples()]
     return markdown_table(["accelerator", "vendor", "BF16 dense", "BF16 sparse", "FP8 dense", "HBM (GB)", "TDP (W)",
-                           "in this atlas", "J per PFLOP", "$ per EFLOP"], body, "llrrrrrlrr")
+                           "in this atlas", "J per PFLOP", "$ per EFLOP"], body, "llrrrrrlrr",
+                          key=reg["measured"].to_numpy(dtype=bool), columns=REGISTRY_COLUMNS, name="registry",
+                          title="the accelerator registry")
+
+
+# The registry's rows and columns the prose reads: the measured accelerators, with their peaks and
+# the model, joules and dollars of their rows; specs-only parts, sparse peaks, memory and vendor
+# are in the full table (its fold and CSV).
+REGISTRY_COLUMNS = ["accelerator", "BF16 dense", "FP8 dense", "TDP (W)", "in this atlas", "J per PFLOP", "$ per EFLOP"]
 
 
 def gains_table(E) -> str:
@@ -173,8 +189,15 @@ def gains_table(E) -> str:
     body = [[SHORT[r.gpu_id], MODELS[r.model_id], r.precision.upper(), f"{r.release_first} → {r.release_last}",
              f"{r.devices_first:,} → {r.devices_last:,}", pct(r.throughput_gain), pct(r.printed_tflops_gain)]
             for r in g.itertuples()]
+    key = [i for i, r in enumerate(g.itertuples()) if (r.gpu_id, r.model_id) in PROSE_GAINS]
     return markdown_table(["accelerator", "model", "precision", "releases", "devices", "tokens/s gain",
-                           "printed TFLOP/s gain"], body, "lllllrr")
+                           "printed TFLOP/s gain"], body, "lllllrr", key=key, name="gains",
+                          title="software gains per accelerator, model and precision")
+
+
+# The gains the prose reads (accelerator, model); the others fold.
+PROSE_GAINS = (("gb300_nvl72", "llama31_70b"), ("h100_sxm", "llama31_70b"), ("gb200_nvl72", "deepseek_v3"),
+               ("gb300_nvl72", "deepseek_v3"))
 
 
 def verdict(R) -> str:

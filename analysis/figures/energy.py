@@ -8,6 +8,7 @@ import textwrap
 import matplotlib.pyplot as plt
 
 from analysis.page.formatting import count, number
+from analysis.page.names import source_link
 from analysis.page.notebook import format_quantity, glue, markdown_table
 from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
 
@@ -140,7 +141,7 @@ def household_years(E):
 def households_table(E) -> str:
     """Markdown: every household figure in ``data/household_energy.csv``, with its source."""
     rows = [(h.period, h.region, f"{h.kwh:,.0f} kWh per {h.per}", f"{h.kwh_per_year:,.0f}", h.evidence,
-             f"{{ref}}`{h.source_id} <src-{h.source_id}>`") for h in E.tables["households"].itertuples()]
+             source_link(h.source_id)) for h in E.tables["households"].itertuples()]
     return markdown_table(["Period", "Where", "Published", "kWh per year", "Evidence", "Source"], rows)
 
 

@@ -7,6 +7,7 @@ import textwrap
 
 from analysis.data.load import load_table
 from analysis.page.formatting import money, number, percent
+from analysis.page.names import source_link
 from analysis.page.notebook import format_quantity
 from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
 from analysis.page.tables import markdown_table
@@ -77,7 +78,14 @@ def options_table(C) -> str:
              f"{r.it_mw:.1f}", f"{r.facility_mw_change:+.1f}", f"{r.first_failure_minutes:.1f}")
             for r in C.tables["options"].itertuples()]
     return markdown_table(["Design", "Tiers", "Switches", "Transceivers", "Copper", "Capex", "Capex vs this design, USD",
-                           "IT MW", "Facility MW vs this design", "First failure, min"], rows, "lrrrrrrrrr")
+                           "IT MW", "Facility MW vs this design", "First failure, min"], rows, "lrrrrrrrrr",
+                          columns=OPTIONS_COLUMNS, name="options_table", title="each design's counts, capex, power and first failure")
+
+
+# What the prose compares across designs (capital and facility power against this design); tiers,
+# copper and IT power are in the full table.
+OPTIONS_COLUMNS = ["Design", "Switches", "Transceivers", "Capex", "Capex vs this design, USD", "Facility MW vs this design",
+                   "First failure, min"]
 
 
 def components_table() -> str:
@@ -88,7 +96,7 @@ def components_table() -> str:
     rows = [(r.name, f"{r.ports_400g:.0f}", num(r.power_w, "{:,g}") + ("" if r.power_w_high != r.power_w_high
                                                                     else num(r.power_w_high, "-{:,g}")),
              num(r.price_usd, "${:,.0f}") + ("" if r.price_usd_high != r.price_usd_high else num(r.price_usd_high, "-{:,.0f}")),
-             f"{{ref}}`{r.source_id} <src-{r.source_id}>`")
+             source_link(r.source_id))
             for r in components.itertuples()]
     return markdown_table(["Part", "400G ports", "Power, W", "Price, USD", "Source"], rows, "lrrrl")
 

@@ -12,6 +12,7 @@ from matplotlib.ticker import FixedLocator
 
 from analysis.chapters.reliability import largest_loss
 from analysis.page.formatting import count, number, percent
+from analysis.page.names import source_link
 from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
 from analysis.page.tables import markdown_table
 from analysis.units import MINUTES_PER_HOUR
@@ -127,7 +128,7 @@ def measured_table(E) -> str:
             ("counted", "up_to"): "counted: at most", ("projected", "equals"): "projected by the authors"}
     rows = [[r.cluster, r.accelerator, f"{r.job_gpus:,}", what[(r.kind, r.relation)] + (" (fitted)" if r.in_fit == "true" else ""),
              f"{r.mttf_hours:,.2f}", f"{r.per_gpu_projection_hours:,.2f}", f"{r.fit_hours:,.2f}",
-             f"{{ref}}`{r.source_id} <src-{r.source_id}>`" + (f" via {{ref}}`{r.read_via} <src-{r.read_via}>`"
+             source_link(r.source_id) + (f" via {source_link(r.read_via)}"
                                                               if isinstance(r.read_via, str) else "")]
             for r in E.tables["measured_job_failures"].itertuples()]
     return markdown_table(["Cluster", "GPU", "Job GPUs", "What", "MTTF (h)", "Per-GPU projection (h)", "Fit (h)",

@@ -43,12 +43,12 @@ def _degree(x) -> str:
 def weak_table(E) -> str:
     """NVIDIA's v25.02 weak-scaling sweeps: layout, batch per GPU, sizes, MFU and efficiency."""
     names = model_names()
-    rows = [[names[w.model_id], w.precision.upper(), _degree(w.tp), _degree(w.pp), _degree(w.cp), _degree(w.vp),
+    rows = [[names[w.model_id], w.precision.upper(), " / ".join(_degree(d) for d in (w.tp, w.pp, w.cp, w.vp)),
              f"{w.sequences_per_gpu_per_step:g}", f"{w.gpus_small:,} → {w.gpus_large:,}",
              f"{pct(w.mfu_small)} → {pct(w.mfu_large)}", pct(w.efficiency), pct(w.mfu_drop)]
             for w in E.tables["weak"].itertuples()]
-    return markdown_table(["Model", "Precision", "TP", "PP", "CP", "VP", "Sequences per GPU per step", "GPUs", "MFU",
-                           "Weak-scaling efficiency", "Relative MFU drop"], rows, "llrrrrrrrrr")
+    return markdown_table(["Model", "Precision", "TP / PP / CP / VP", "Sequences per GPU per step", "GPUs", "MFU",
+                           "Weak-scaling efficiency", "Relative MFU drop"], rows, "llrrrrrr")
 
 
 def _title(E, P) -> str:

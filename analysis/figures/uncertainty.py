@@ -21,7 +21,7 @@ TORNADO_TITLES = {
 
 def inputs_markdown(E) -> str:
     """The uncertain inputs: shape, low, this build's value, high, basis and why."""
-    rows = [(f"{r.label} (`{r.param}`)", r.shape, plain(r.low, 4), plain(r.value, 4), plain(r.high, 4), r.basis, r.note)
+    rows = [(r.label, r.shape, plain(r.low, 4), plain(r.value, 4), plain(r.high, 4), r.basis, r.note)
             for r in E.tables["inputs"].itertuples()]
     return markdown_table(["Input", "Shape", "Low", "This build", "High", "Basis", "Why"], rows)
 

@@ -104,6 +104,27 @@ def offer_table(R: ChapterResults, name: str, table, title: str) -> None:
     display(Markdown(f"{{download}}`Download the data: {title} (CSV) <data/{filename}>`"))
 
 
+def show_table(R: ChapterResults, table) -> None:
+    """Display a reader table (:func:`analysis.page.tables.markdown_table`). A folded one (key rows
+    or columns shown, the whole table in a ``<details>``) is also written whole, every row and
+    column as the page shows them, to ``<results dir>/<section>__<name>.csv``, and a download
+    link follows it: the full table for readers who want it outside the page."""
+    from IPython.display import Markdown, display
+
+    text = str(table)
+    if getattr(table, "folded", False) and getattr(table, "name", ""):
+        from analysis.page.tables import table_csv
+
+        if not table.name.replace("_", "").isalnum():
+            raise ExecutionError(f"table name {table.name!r} must be letters, digits and underscores")
+        folder = results_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        filename = f"{R.section}__{table.name}.csv"
+        (folder / filename).write_text(table_csv(table), encoding="utf-8")
+        text += f"\n\n{{download}}`Download the full table: {table.title or table.name} (CSV) <data/{filename}>`"
+    display(Markdown(text))
+
+
 def _upstream(need: str, given: dict):
     """The results of a section this chapter needs: the results file the build (or ``python -m
     analysis run``) wrote, or, where there is none outside the pipeline (a chapter opened on its
@@ -154,10 +175,12 @@ def comparison_table(R, pairs) -> str:
 
 
 def claims_table(section_name: str, R) -> str:
-    """Markdown table of the seed claims this chapter settles, checked against its results."""
+    """Markdown table of the seed claims this chapter settles, checked against its results: the
+    claim, its status beside it, the seed's and the original's values, the book's, and why (the
+    claim's label, as the ledger files it, closes the row)."""
     claims = load_table("claims")
     claims = claims[claims["section"] == section_name]
-    lines = ["| Claim | Seed says | Original source | This book | Status | Why |", "|---|---|---|---|---|---|"]
+    lines = ["| Claim | Status | Seed says | Original source | This book | Why |", "|---|---|---|---|---|---|"]
     for c in claims.itertuples():
         original = "—"
         if isinstance(c.fact_id, str):
@@ -167,8 +190,8 @@ def claims_table(section_name: str, R) -> str:
         if isinstance(c.results_key, str) and c.results_key in R:
             book = format_quantity(R[c.results_key], R.unit(c.results_key))
         seed = c.seed_value if isinstance(c.seed_value, str) else "—"
-        lines.append(_md_row(f"**{c.claim_id}** {humanize(c.claim)}", humanize(seed), original, book,
-                             c.status.replace("_", " "), humanize(c.explanation)))
+        lines.append(_md_row(humanize(c.claim), f"**{c.status.replace('_', ' ')}**", humanize(seed), original, book,
+                             f"{humanize(c.explanation)} (claim {c.claim_id} of the ledger)"))
     return "\n".join(lines)
 
 

@@ -24,7 +24,7 @@ CONTENT_PX = 672   # CSS px of a figure at a 1280 px window (sphinx-book-theme's
 CAPTION_PX = 14    # CSS px of the caption text there (0.875rem, book/static/book.css)
 FIGURE_DPI = 110   # CSS px per inch of a figure at its natural size (the retina PNG has twice as many)
 PHONE_CONTENT_PX = 358  # CSS px of a figure at a 390 px window (the article's width there)
-PHONE_TEXT_PX = 9.0    # the smallest text a phone reader is asked to read in a figure
+PHONE_TEXT_PX = 11.0   # the smallest text a phone reader is asked to read in a figure (CSS px)
 MAX_WIDTH_IN = 7.0
 TIGHT_ALLOWANCE = 1.1  # a saved (bbox "tight") figure is up to ~10 % wider than the figure itself
 
@@ -97,8 +97,9 @@ def _title_to_figure(fig) -> bool:
     shown = [t for t in ax.findobj(Text) if t.get_text() == title and t.get_visible()]
     if not shown or max(t.get_window_extent().x1 for t in shown) <= 0.99 * fig.bbox.width:
         return False
+    size = max(t.get_fontsize() for t in shown)  # before set_title, which gives the title rcParams' size again
     ax.set_title("", loc="left")
-    fig.suptitle(title, x=0.01, ha="left", fontweight="bold", fontsize=max(t.get_fontsize() for t in shown))
+    fig.suptitle(title, x=0.01, ha="left", fontweight="bold", fontsize=size)
     return True
 
 
@@ -110,7 +111,9 @@ def _raise_text(fig, floor: float, reflow: bool = True) -> None:
              and t.get_fontsize() < floor - 0.05]
     for t in small:
         t.set_fontsize(floor)
-    for ax in fig.axes:  # tick labels made later (at draw) take the axis's size, not a Text's
+    # tick labels made later (at draw) take the axis's size, not a Text's; secondary axes too
+    # (ax.secondary_xaxis: children of their axes, not in fig.axes)
+    for ax in [*fig.axes, *(child for parent in fig.axes for child in parent.child_axes)]:
         for axis, name in ((ax.xaxis, "x"), (ax.yaxis, "y")):
             for which in ("major", "minor"):
                 ticks = axis.get_major_ticks(1) if which == "major" else axis.get_minor_ticks(1)
