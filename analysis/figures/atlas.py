@@ -8,7 +8,7 @@ import numpy as np
 from analysis.chapters.atlas import SHORT
 from analysis.page import notebook  # notebook.glue, looked up when called (tests replace it)
 from analysis.page.formatting import percent
-from analysis.page.plots import PALETTE, add_source, new_figure
+from analysis.page.plots import PALETTE, add_source, bar_labels_above, legend_above, new_figure
 from analysis.page.tables import markdown_table, pct, rate, usd
 
 VENDOR_COLOUR = {"NVIDIA": PALETTE["green"], "AMD": PALETTE["vermillion"], "Google": PALETTE["blue"],
@@ -42,12 +42,13 @@ def _dense_latest(E):
 def _bars(E, column, scale, title, xlabel, source):
     rows = _dense_latest(E).dropna(subset=[column])
     vendor = _vendor(E)
-    fig, ax = new_figure(title, xlabel, "", figsize=(7.0, 1.8 + 0.42 * len(rows)))
+    fig, ax = new_figure(title, xlabel, "", figsize=(7.0, 2.4 + 0.62 * len(rows)))
     y = np.arange(len(rows))
-    ax.barh(y, rows[column] * scale, color=[VENDOR_COLOUR[vendor[g]] for g in rows["gpu_id"]])
-    ax.set_yticks(y, [f"{MODELS[m]} {SHORT[g]} {p.upper()}"
-                      for m, g, p in zip(rows["model_id"], rows["gpu_id"], rows["precision"], strict=True)])
-    fig.subplots_adjust(left=0.36, right=0.95)
+    ax.barh(y, rows[column] * scale, 0.45, color=[VENDOR_COLOUR[vendor[g]] for g in rows["gpu_id"]])
+    ax.set_ylim(len(rows) - 0.5, -0.95)  # first row on top, room for its name
+    bar_labels_above(ax, [f"{MODELS[m]} {SHORT[g]} {p.upper()}"
+                          for m, g, p in zip(rows["model_id"], rows["gpu_id"], rows["precision"], strict=True)])
+    ax.grid(axis="y", visible=False)
     add_source(fig, source)
     return fig, ax, rows, y
 
@@ -63,8 +64,7 @@ def mfu_figure(E):
     ax.scatter(rows["printed_vs_book_ratio"] * rows["mfu"] * 100, y, marker="|", s=120, color=PALETTE["black"],
                label="what the publisher's own count would print", zorder=3)
     ax.set_xlim(0, 75)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.3, -0.1 - 1.0 / len(y)))
-    fig.subplots_adjust(bottom=0.12 + 1.2 / len(y))
+    legend_above(ax)
     return fig
 
 

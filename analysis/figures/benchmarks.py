@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import textwrap
-
 import matplotlib.ticker as mticker
 from matplotlib.lines import Line2D
 
@@ -13,7 +11,7 @@ from analysis.data.load import fact
 from analysis.page import notebook  # notebook.glue, looked up when called (tests replace it)
 from analysis.page.formatting import count, flop, times
 from analysis.page.names import gpu_name, source_link
-from analysis.page.plots import PALETTE, add_source, new_figure
+from analysis.page.plots import PALETTE, add_source, bar_labels_above, new_figure
 from analysis.page.tables import interactive_table, markdown_table, pct, rate, usd
 
 COLOUR = dict(zip(DENSE, (PALETTE["blue"], PALETTE["orange"], PALETTE["green"], PALETTE["vermillion"]), strict=True))
@@ -169,25 +167,24 @@ def gb200_table(E) -> str:
 
 
 def gb200_figure(E):
-    """GB200 / H100 per-GPU throughput ratios against the TCO break-even."""
+    """GB200 / H100 per-GPU throughput ratios against the TCO break-even: each model's name and
+    ratio above its bar, the break-even named on the axis."""
     table = E.tables["gb200"]
     tco_ratio = E["gb200_breakeven_speedup"]
-    labels = [_gb200_label(r) for r in table.itertuples()]
+    labels = [f"{_gb200_label(r)}: {times(r.throughput_ratio)}" for r in table.itertuples()]
     ratios = table["throughput_ratio"].tolist()
     fig, ax = new_figure("GB200 NVL72 against H100, per-GPU throughput",
-                         "GB200 / H100 tokens/s per GPU (x)", "", figsize=(7.0, 4.6))
-    ax.barh(labels, ratios, color=[PALETTE["green"] if r >= tco_ratio else PALETTE["vermillion"] for r in ratios])
-    for y, r in enumerate(ratios):  # value inside the bar end, clear of the break-even line
-        ax.annotate(f"{r:.2f}x", (r, y), xytext=(-4, 0), textcoords="offset points", va="center", ha="right",
-                    color="white", fontweight="bold")
+                         f"GB200 / H100 tokens/s per GPU\n(dashed: the break-even, the TCO ratio {times(tco_ratio)})",
+                         "", figsize=(7.0, 1.8 + 1.0 * len(ratios)))
+    ax.barh(range(len(ratios)), ratios, 0.35,
+            color=[PALETTE["green"] if r >= tco_ratio else PALETTE["vermillion"] for r in ratios])
     ax.axvline(tco_ratio, color=PALETTE["black"], ls="--", lw=1)
-    ax.annotate(f"break-even: TCO ratio {tco_ratio:.2f}x", (tco_ratio, -0.5),
-                xytext=(4, -2), textcoords="offset points", va="top")
     ax.axvline(1.0, color="grey", lw=0.8)
-    ax.set_ylim(len(ratios) - 0.5, -0.9)  # first row on top, room for the break-even label
-    ax.set_xlim(0, max(ratios) * 1.15)
-    ax.set_yticks(range(len(labels)), [textwrap.fill(label, 18) for label in labels])
-    fig.subplots_adjust(left=0.3, right=0.97)
+    ax.set_ylim(len(ratios) - 0.5, -0.9)  # first row on top, room for its name
+    ax.set_xlim(0, max(ratios) * 1.08)
+    ax.xaxis.set_major_formatter(lambda v, _: f"{v:g}x")
+    bar_labels_above(ax, labels)
+    ax.grid(axis="y", visible=False)
     add_source(fig, "NVIDIA dgxc-benchmarking v25.05 (GB200 NVL72, H100) and v25.04 (H100 Llama 3.1 405B); "
                     "break-even = the TCO chapter's GB200/H100 TCO ratio.")
     return fig

@@ -11,8 +11,8 @@ from docutils.nodes import make_id
 
 from analysis.chapters.ledger import status_label
 from analysis.chapters.registry import get_section
-from analysis.page.formatting import count, humanize
-from analysis.page.names import fact_anchor, fact_label, fact_link, param_short_label, source_label
+from analysis.page.formatting import count
+from analysis.page.names import fact_anchor, fact_label, fact_link, param_short_label, reader_text, source_label
 from analysis.page.notebook import format_quantity
 from analysis.page.tables import Html, interactive_table, markdown_table
 
@@ -136,7 +136,7 @@ def _quantity(text: str, section: str, built: bool, also=(), more=()) -> Html:
     where = f"{_chapter(section, built)} chapter"
     if also:
         where += "; also in " + ", ".join(_chapter(s) for s in also)
-    return Html(f"{html.escape(humanize(text))}<br><small>{where}</small>{_more(list(more))}")
+    return Html(f"{html.escape(reader_text(text, link=False))}<br><small>{where}</small>{_more(list(more))}")
 
 
 def claims_table(E):
@@ -152,10 +152,10 @@ def claims_table(E):
                 ("Across the default's range", html.escape(ranges))]
         rows.append({"claim": _quantity(c.claim, c.section, c.chapter_built, more=more),
                      "status": status_label(c.status),
-                     "seed": humanize(c.seed_value) if isinstance(c.seed_value, str) else "—",
+                     "seed": reader_text(c.seed_value, link=False) if isinstance(c.seed_value, str) else "—",
                      "original": Html(original(c)),
                      "book": format_quantity(c.book_value, c.book_unit) if pd.notna(c.book_value) else "—",
-                     "difference": difference(c.difference_rel), "why": humanize(c.explanation)})
+                     "difference": difference(c.difference_rel), "why": reader_text(c.explanation, link=False)})
     statuses = E.tables["seed_claims"]["status"]
     return interactive_table(rows, {"claim": "Claim", "status": "Status", "seed": "Seed says",
                                     "original": "Original source", "book": "This book", "difference": "Difference",
@@ -180,7 +180,7 @@ def facts_table(E):
         rows.append({"quantity": _quantity(f.quantity, f.section, True, f.also_in, more), "status": status_label(f.status),
                      "book": format_quantity(f.book_value, f.unit), "report": report,
                      "difference": difference(f.difference_rel), "reads": report_inputs_text(f),
-                     "note": humanize(f.note) if isinstance(f.note, str) else ""})
+                     "note": reader_text(f.note, link=False) if isinstance(f.note, str) else ""})
     return interactive_table(rows, {"quantity": "Quantity", "status": "Status", "book": "This book",
                                     "report": "Report", "difference": "Difference",
                                     "reads": "Reads from the report", "note": "Note"},
@@ -195,7 +195,7 @@ def statuses_markdown() -> str:
 def not_checked_markdown(E) -> str:
     """The report figures the book neither computes nor compares, and why (folded: no sentence
     reads a row of it; the fact's label comes last, its source's author and year with it)."""
-    rows = [(humanize(r.quantity), format_quantity(r.value, r.unit), humanize(r.reason), fact_link(r.fact_id))
+    rows = [(reader_text(r.quantity), format_quantity(r.value, r.unit), reader_text(r.reason), fact_link(r.fact_id))
             for r in E.tables["facts_not_checked"].itertuples()]
     return markdown_table(["Quantity", "Report", "Why the book does not check it", "Fact"], rows, key=[],
                           name="facts_not_checked", title="the report figures the book does not check")

@@ -8,6 +8,7 @@ from matplotlib.ticker import MaxNLocator
 
 from analysis.page import notebook  # notebook.glue, looked up when called (tests replace it)
 from analysis.page.formatting import count, flop, money, number
+from analysis.page.names import gpu_name
 from analysis.page.plots import PALETTE, add_source, new_figure
 
 
@@ -30,7 +31,7 @@ def eflops_by_size(C, P):
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.legend(fontsize=8)
-    add_source(fig, f"dense peaks from data/gpus.csv ({P.gpu}); MFU assumptions from SemiAnalysis 2024 (B11).")
+    add_source(fig, f"dense peaks of the {gpu_name(P.gpu)} from data/gpus.csv; MFU assumptions from SemiAnalysis 2024 (B11).")
     return fig
 
 

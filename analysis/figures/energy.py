@@ -31,9 +31,9 @@ def power_build_up(E):
     the server-only IT with the overhead SA's figures then imply, and GB200 at its IT power and PUE."""
     c01_it = E["sa_implied_h100_meter_w_per_gpu"] / E["sa_implied_pue_over_c01_ratio"]
     builds = [  # (label, chip W, rest of IT W, facility overhead W)
-        (f"H100\n{E['h100_it_w_per_gpu']:,.0f} W IT (C02)\n× PUE {E['pue']:.2f}", E["h100_chip_w"],
+        (f"H100\n{E['h100_it_w_per_gpu']:,.0f} W IT\n× PUE {E['pue']:.2f}", E["h100_chip_w"],
          E["h100_rest_of_it_w_per_gpu"], E["h100_overhead_w_per_gpu"]),
-        (f"H100\n{c01_it:,.0f} W IT (C01)\n× {E['sa_implied_pue_over_c01_ratio']:.2f} SA-implied", E["h100_chip_w"],
+        (f"H100, SA\n{c01_it:,.0f} W IT\n× {E['sa_implied_pue_over_c01_ratio']:.2f} implied", E["h100_chip_w"],
          c01_it - E["h100_chip_w"], E["sa_implied_h100_meter_w_per_gpu"] - c01_it),
         (f"GB200\n{E['gb200_it_w_per_gpu']:,.0f} W IT\n× PUE {E['pue']:.2f}", E["gb200_chip_w"],
          E["gb200_rest_of_it_w_per_gpu"], E["gb200_meter_w_per_gpu"] - E["gb200_it_w_per_gpu"]),
@@ -56,8 +56,9 @@ def power_build_up(E):
     ax.grid(axis="x", visible=False)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=1)
     fig.subplots_adjust(bottom=0.42)
-    add_source(fig, "SemiAnalysis 2024 (C01, C02) and 2025 (A31); PUE and IT power per GPU are parameters; "
-                    "chip power from data/gpus.csv; household from household_kwh_per_year.")
+    add_source(fig, "SemiAnalysis 2024 (C02: the first bar's IT power; C01: the second's) and 2025 (A31); PUE and "
+                    "IT power per GPU are parameters; chip power from data/gpus.csv; household: the average US "
+                    "household's electricity use, a parameter.")
     return fig
 
 

@@ -140,20 +140,22 @@ def intervals(E):
     top axis converts the MTBF into a job size."""
     t = E.tables["interval_by_mtbf"]
     fig, ax = new_figure("Optimal compute time between checkpoints", "Job MTBF, hours (log scale)",
-                         "Checkpoint interval, minutes (log scale)")
+                         "Checkpoint interval, minutes (log scale)", figsize=(7.0, 6.4))
     for (label, curve), colour in zip(t.groupby("write_time", sort=False),
                                       (PALETTE["blue"], PALETTE["orange"], PALETTE["vermillion"]), strict=True):
         ax.plot(curve["job_mtbf_hours"], curve["daly_minutes"], color=colour, lw=2, label=f"Daly, {label}")
         ax.plot(curve["job_mtbf_hours"], curve["young_minutes"], color=colour, lw=1, ls="--")
     ax.plot([], [], color="grey", ls="--", lw=1, label="Young (same write times)")
     cluster_mtbf = E["cluster_job_mtbf_minutes"] / MINUTES_PER_HOUR
-    for m, name in ((E["llama3_job_mtbf_hours"], f"Llama 3, {E['llama3_gpus'] / 1000:,.0f}k GPUs"),
-                    (cluster_mtbf, f"{E['gpus'] / 1000:,.0f}k GPUs")):
+    for row, (m, name) in enumerate(((E["llama3_job_mtbf_hours"], f"Llama 3, {E['llama3_gpus'] / 1000:,.0f}k GPUs"),
+                                     (cluster_mtbf, f"{E['gpus'] / 1000:,.0f}k GPUs"))):
         ax.axvline(m, color=PALETTE["black"], lw=0.8, ls=":")
-        ax.annotate(name, (m, ax.get_ylim()[1]), xytext=(3, -12), textcoords="offset points", fontsize=8)
+        # one row each, below the top: at a phone's text size the two names are wider than the lines' gap
+        ax.annotate(name, (m, ax.get_ylim()[1]), xytext=(3, -6 - 24 * row), textcoords="offset points", va="top")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.legend(fontsize=8, loc="lower right")
+    # the legend under the chart: at a phone's text size it would cover the lines
+    ax.legend(loc="upper left", bbox_to_anchor=(-0.2, -0.2))
     convert = partial(mtbf_to_gpus, gpu_mtbf_hours=E["llama3_gpu_mtbf_hours"])
     top = ax.secondary_xaxis("top", functions=(convert, convert))
     top.set_xlabel("GPUs in the job at Llama 3's per-GPU rate")

@@ -11,7 +11,7 @@ from analysis.data.load import fact
 from analysis.figures.benchmarks import gpu_axis
 from analysis.page import notebook  # notebook.glue, looked up when called (tests replace it)
 from analysis.page.formatting import money, percent, times
-from analysis.page.plots import PALETTE, add_source, new_figure
+from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
 from analysis.page.tables import markdown_table, pct
 
 COMPARED = {"weak": [("llama31_405b_fp8_mfu_2304", "A32_405b_fp8_mfu"),
@@ -70,7 +70,7 @@ def efficiency_figure(E, P):
                label=f"the last {block:,.0f} GPUs")
     gpu_axis(ax, [int(ref_gpus * 2 ** k) for k in range(20) if ref_gpus * 2 ** k <= top])
     ax.set_ylim(0, 105)
-    ax.legend(fontsize=8, loc="lower left")
+    legend_above(ax)  # beside the chart it would cover the curves a phone's text size leaves room for
     add_source(fig, f"measured step from NVIDIA dgxc-benchmarking v25.02; model: compute/N + pipeline bubble + "
                     f"ring all-reduce at {P.backend_gbps:,.0f} Gbit/s, {P.grad_bytes_per_param:g} bytes per gradient.")
     return fig

@@ -23,10 +23,10 @@ from analysis.data import provenance
 from analysis.data.load import load_table, row
 from analysis.errors import ExecutionError
 from analysis.page.formatting import format_quantity as fq
-from analysis.page.formatting import humanize, money, plain, unit_label
-from analysis.page.names import fact_link
+from analysis.page.formatting import money, plain, unit_label
+from analysis.page.names import fact_link, reader_text
 from analysis.page.plots import apply_style, finalize
-from analysis.page.tables import _cell, markdown_table  # noqa: F401 (markdown_table is re-exported for notebooks)
+from analysis.page.tables import _cell, markdown_table, reader_label  # noqa: F401 (markdown_table: for notebooks)
 
 
 def format_value(value) -> str:
@@ -168,7 +168,7 @@ def comparison_table(R, pairs) -> str:
         if f["value_high"] == f["value_high"]:  # a range; the difference is from its nearer end, as in the ledger
             report += f" to {format_quantity(f['value_high'], f['unit'])}"
         difference = difference_rel(res.value, f["value"], f["value_high"])
-        lines.append(_md_row(res.label, format_quantity(res.value, res.unit), report,
+        lines.append(_md_row(reader_text(reader_label(res.label)), format_quantity(res.value, res.unit), report,
                              f"{difference * 100:+.1f} %" if difference == difference else "—",
                              f"{fact_link(fact_id)} ({f['confidence']})"))
     return "\n".join(lines)
@@ -190,8 +190,8 @@ def claims_table(section_name: str, R) -> str:
         if isinstance(c.results_key, str) and c.results_key in R:
             book = format_quantity(R[c.results_key], R.unit(c.results_key))
         seed = c.seed_value if isinstance(c.seed_value, str) else "—"
-        lines.append(_md_row(humanize(c.claim), f"**{c.status.replace('_', ' ')}**", humanize(seed), original, book,
-                             f"{humanize(c.explanation)} (claim {c.claim_id} of the ledger)"))
+        lines.append(_md_row(reader_text(c.claim), f"**{c.status.replace('_', ' ')}**", reader_text(seed), original, book,
+                             f"{reader_text(c.explanation)} (claim {c.claim_id} of the ledger)"))
     return "\n".join(lines)
 
 

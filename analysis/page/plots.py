@@ -20,6 +20,8 @@ import matplotlib
 import matplotlib.pyplot as plt
 from matplotlib.text import Text
 
+from analysis.page import figure_fit
+
 CONTENT_PX = 672   # CSS px of a figure at a 1280 px window (sphinx-book-theme's article column)
 CAPTION_PX = 14    # CSS px of the caption text there (0.875rem, book/static/book.css)
 FIGURE_DPI = 110   # CSS px per inch of a figure at its natural size (the retina PNG has twice as many)
@@ -68,8 +70,9 @@ def min_font_pt(width_in: float) -> float:
 
 def finalize(fig):
     """The book's last word on a figure before it is shown: width capped at MAX_WIDTH_IN (height
-    scaled alike), every text raised to :func:`min_font_pt` of the saved width, and the layout
-    redone for the larger text. Returns ``fig``."""
+    scaled alike), every text raised to :func:`min_font_pt` of the saved width, the layout redone
+    for the larger text, rows made taller and numeric tick labels fewer where labels now meet
+    (:mod:`analysis.page.figure_fit`). Returns ``fig``."""
     width, height = fig.get_size_inches()
     if width > MAX_WIDTH_IN:
         fig.set_size_inches(MAX_WIDTH_IN, height * MAX_WIDTH_IN / width)
@@ -79,6 +82,8 @@ def finalize(fig):
     tight_in = _overflow(fig) * fig.get_size_inches()[0]
     if min_font_pt(tight_in) > min_font_pt(fig.get_size_inches()[0] * TIGHT_ALLOWANCE) + 0.05:
         _raise_text(fig, min_font_pt(tight_in * 1.02), reflow=False)  # wider than allowed for: once more
+    figure_fit.fit_rows(fig, _relayout)  # category labels that now meet: taller rows
+    figure_fit.thin_ticks(fig)  # numeric tick labels that now meet: fewer of them
     _freeze(fig)
     return fig
 
@@ -224,7 +229,11 @@ def add_source(fig, text: str, y: float = -0.02, below=None) -> None:
 def legend_above(ax, ncols: int = 1, **kwargs):
     """The axis's legend between its title and the chart, full width (a phone has no room beside
     the chart): the title moves up to the figure's title, the layout becomes matplotlib's
-    constrained layout, which makes room for both. Returns the legend."""
+    constrained layout, which makes room for both. Labels are broken into lines that fit the
+    figure's width at the book's text size (a legend wider than the figure squeezes the chart).
+    Returns the legend."""
+    import textwrap
+
     fig = ax.get_figure()
     title = ax.get_title(loc="left")
     if title:
@@ -233,10 +242,38 @@ def legend_above(ax, ncols: int = 1, **kwargs):
     fig.set_layout_engine("constrained")
     from matplotlib.transforms import blended_transform_factory
 
-    # left edge at the figure's (the tick labels' side), bottom just above the axes
-    where = blended_transform_factory(fig.transFigure, ax.transAxes)
-    return ax.legend(loc="lower left", bbox_to_anchor=(0.01, 1.02), bbox_transform=where, ncols=ncols,
+    handles, labels = kwargs.pop("handles", None), kwargs.pop("labels", None)
+    if handles is None:
+        handles, found = ax.get_legend_handles_labels()
+        labels = found if labels is None else labels
+    elif labels is None:
+        labels = [h.get_label() for h in handles]
+    size = max(plt.rcParams["legend.fontsize"], min_font_pt(fig.get_size_inches()[0] * TIGHT_ALLOWANCE))
+    chars = max(12, int((fig.get_size_inches()[0] * 72 / ncols - 3 * size) / (0.58 * size)))
+    labels = [textwrap.fill(str(label), chars) for label in labels]
+    # left edge at the figure's (the tick labels' side), bottom above the axes by more than half a
+    # line, clear of the top tick label
+    from matplotlib.transforms import ScaledTranslation
+
+    where = blended_transform_factory(fig.transFigure, ax.transAxes) + \
+        ScaledTranslation(0, 0.7 * size / 72, fig.dpi_scale_trans)
+    return ax.legend(handles, labels, loc="lower left", bbox_to_anchor=(0.01, 1.0), bbox_transform=where, ncols=ncols,
                      borderaxespad=0, **kwargs)
+
+
+def bar_labels_above(ax, labels, offset: float = -0.22, width: int = 46) -> None:
+    """Each horizontal bar's name written above it, left-aligned where the axis starts (bar ``i``
+    at y = i): a phone has no room for a column of long tick labels beside the bars, and a value
+    written into the name leaves nothing beside a bar to crowd the next one."""
+    import textwrap
+
+    from matplotlib.transforms import blended_transform_factory
+
+    ax.set_yticks([])
+    where = blended_transform_factory(ax.transAxes, ax.transData)
+    for i, label in enumerate(labels):
+        ax.text(0, i + offset, textwrap.fill(str(label), width), va="bottom", ha="left", transform=where,
+                in_layout=False)
 
 
 def compare_figure(table, names):
