@@ -185,9 +185,10 @@ def planner_table(E):
 def results_table(E):
     """Every result, sortable and filterable; the Llama 3.1 405B results of v5.1 first, the others behind
     the fold."""
-    res = E.tables["results"]
+    res = E.tables["results"].copy()
+    res["what"] = [f"{BENCHMARKS[b]}, {r}" for b, r in zip(res["benchmark"], res["round"], strict=True)]
     return interactive_table(res, {
-        "round": "round", "benchmark": ("benchmark", lambda b: BENCHMARKS[b]), "submitter": ("submitter", _org),
+        "what": "benchmark, round", "submitter": ("submitter", _org),
         "accelerator": "accelerator", "accelerators": ("count", count),
         "score_minutes": ("minutes", lambda v: f"{v:,.2f}"), "gpu_hours": ("GPU-hours", lambda v: f"{v:,.1f}"),
         "usd_on_demand": ("$ on-demand", money), "usd_owning_SemiAnalysis_model": ("$ owning (SemiAnalysis)", money)},

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from analysis.page.formatting import money, times
+from analysis.page.names import source_link
 from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
 from analysis.page.tables import markdown_table
 
@@ -73,7 +74,7 @@ def anchors_table(E) -> str:
         else:
             fmt = lambda v: f"{v * 100:.3g} %"  # noqa: E731
         return fmt(r.value) if np.isnan(r.value_high) else f"{fmt(r.value)}-{fmt(r.value_high)}"
-    rows = [[ANCHOR_ITEMS[r.param], value(r), r.period, r.what, r.confidence, r.source_id]
+    rows = [[ANCHOR_ITEMS[r.param], value(r), r.period, r.what, r.confidence, source_link(r.source_id)]
             for r in E.tables["anchors"].itertuples()]
     return markdown_table(["Item", "Value", "Period", "What", "Confidence", "Source"], rows, "lrllll")
 

@@ -127,7 +127,7 @@ def measured_table(E) -> str:
     what = {("measured", "equals"): "measured MTTF", ("counted", "equals"): "counted: days / interruptions",
             ("counted", "up_to"): "counted: at most", ("projected", "equals"): "projected by the authors"}
     rows = [[r.cluster, r.accelerator, f"{r.job_gpus:,}", what[(r.kind, r.relation)] + (" (fitted)" if r.in_fit == "true" else ""),
-             f"{r.mttf_hours:,.2f}", f"{r.per_gpu_projection_hours:,.2f}", f"{r.fit_hours:,.2f}",
+             number(r.mttf_hours), number(r.per_gpu_projection_hours), number(r.fit_hours),  # the book's precision
              source_link(r.source_id) + (f" via {source_link(r.read_via)}"
                                                               if isinstance(r.read_via, str) else "")]
             for r in E.tables["measured_job_failures"].itertuples()]
