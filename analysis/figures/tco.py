@@ -7,6 +7,7 @@ from matplotlib.ticker import MaxNLocator
 
 from analysis.data.load import fact
 from analysis.page.formatting import money, percent, times
+from analysis.page.names import gpu_name, source_link
 from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
 from analysis.page.tables import markdown_table
 
@@ -60,8 +61,10 @@ def rental_table(E) -> str:
         same = r.high_usd_per_gpu_hour == r.low_usd_per_gpu_hour
         price = f"{r.low_usd_per_gpu_hour:.2f}" + ("" if same else f"-{r.high_usd_per_gpu_hour:.2f}")
         margin = f"{r.margin_low:+.0%}" + ("" if same else f" to {r.margin_high:+.0%}")
-        rows.append([r.what, r.gpu_id, r.period, price, margin, f"{{ref}}`{r.source_id} <src-{r.source_id}>`"])
-    return markdown_table(["Snapshot", "GPU", "Period", "USD per GPU-hour", "Implied margin over TCO", "Source"], rows)
+        rows.append([r.what, gpu_name(r.gpu_id), r.period, price, margin, source_link(r.source_id)])
+    key = (E.tables["rental"]["gpu_id"] == "h100_sxm").to_numpy()  # the H100 rows the chart below draws; the rest fold
+    return markdown_table(["Snapshot", "GPU", "Period", "USD per GPU-hour", "Implied margin over TCO", "Source"], rows,
+                          key=key, name="rental", title="every dated rental price and the margin it implies")
 
 
 def rent_vs_own(E):
