@@ -25,14 +25,14 @@ from analysis.chapters import tco as chapter
 from analysis.figures import opex as opex_figures
 from analysis.figures import tco as figures
 from analysis.page.notebook import (
-                                    bands_table,
-                                    claims_table,
-                                    comparison_table,
-                                    glue_facts,
-                                    glue_figure,
-                                    publish,
-                                    show_table,
-                                    start,
+    bands_table,
+    claims_table,
+    comparison_table,
+    glue_facts,
+    glue_figure,
+    publish,
+    show_table,
+    start,
 )
 from analysis.page.tables import answer_from_results
 
