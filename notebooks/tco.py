@@ -24,16 +24,7 @@ from IPython.display import Markdown, display
 from analysis.chapters import tco as chapter
 from analysis.figures import opex as opex_figures
 from analysis.figures import tco as figures
-from analysis.page.notebook import (
-    bands_table,
-    claims_table,
-    comparison_table,
-    glue_facts,
-    glue_figure,
-    publish,
-    show_table,
-    start,
-)
+from analysis.page.notebook import bands_table, claims_table, comparison_table, glue_facts, glue_figure, publish, start
 from analysis.page.tables import answer_from_results
 
 P, upstream = start("tco", globals(), show_parameters=False)
@@ -230,6 +221,8 @@ display(HTML(whatif_panel("tco")))
 # depreciated, or a price war.
 
 # %% tags=["remove-input"]
+from analysis.page.notebook import show_table
+
 show_table(R, figures.rental_table(R))
 glue_figure("fig_tco_rent_vs_own", figures.rent_vs_own(R))
 

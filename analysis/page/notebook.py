@@ -26,7 +26,7 @@ from analysis.page.formatting import format_quantity as fq
 from analysis.page.formatting import money, plain, unit_label
 from analysis.page.names import fact_link, reader_text
 from analysis.page.plots import apply_style, finalize
-from analysis.page.tables import _cell, markdown_table, reader_label  # noqa: F401 (markdown_table: for notebooks)
+from analysis.page.tables import _cell, markdown_table, reader_label, table_csv  # noqa: F401 (markdown_table: for notebooks)
 
 
 def format_value(value) -> str:
@@ -113,8 +113,6 @@ def show_table(R: ChapterResults, table) -> None:
 
     text = str(table)
     if getattr(table, "folded", False) and getattr(table, "name", ""):
-        from analysis.page.tables import table_csv
-
         if not table.name.replace("_", "").isalnum():
             raise ExecutionError(f"table name {table.name!r} must be letters, digits and underscores")
         folder = results_dir()
