@@ -122,7 +122,8 @@ AUDIT_JS = r"""async () => {
     return {src: i.getAttribute('src'), w: r.width, h: r.height, nw: i.naturalWidth, nh: i.naturalHeight,
             css_w: parseFloat(i.style.width) || 0, figure: !!i.closest('figure')};
   });
-  const tables = Array.from(article.querySelectorAll('table')).filter(t => t.checkVisibility()).map(t => {
+  const SHOWN = {visibilityProperty: true};  // a closed dropdown's content is hidden by visibility, not display
+  const tables = Array.from(article.querySelectorAll('table')).filter(t => t.checkVisibility(SHOWN)).map(t => {
     const box = t.closest('.book-datatable-scroll, .pst-scrollable-table-container') || t.parentElement;
     const cue = box.previousElementSibling;
     const wrap = t.closest('.book-datatable-wrap');
@@ -132,19 +133,19 @@ AUDIT_JS = r"""async () => {
             heads: t.tHead ? Array.from(t.tHead.rows[0].cells).map(c => c.textContent.trim()) : [],
             width: t.scrollWidth, room: article.clientWidth, box: box.clientWidth,
             datatable: !!t.closest('.book-datatable-scroll'),
-            filter: !!(filter && filter.checkVisibility()),
-            cued: !!(cue && cue.classList.contains('book-scroll-cue') && cue.checkVisibility()),
+            filter: !!(filter && filter.checkVisibility(SHOWN)),
+            cued: !!(cue && cue.classList.contains('book-scroll-cue') && cue.checkVisibility(SHOWN)),
             scrolls: box.scrollWidth > box.clientWidth + 1 && getComputedStyle(box).overflowX === 'auto',
-            first: Array.from(t.tBodies[0] ? t.tBodies[0].rows : []).filter(r => r.checkVisibility())
+            first: Array.from(t.tBodies[0] ? t.tBodies[0].rows : []).filter(r => r.checkVisibility(SHOWN))
                      .map(r => r.cells[0] ? r.cells[0].innerText.trim() : ''),
-            rows: Array.from(t.tBodies[0] ? t.tBodies[0].rows : []).filter(r => r.checkVisibility()).length,
-            cells: Array.from(t.querySelectorAll('td')).filter(td => td.checkVisibility()).map(td => td.innerText.trim()),
-            words: Array.from(t.querySelectorAll('td')).filter(td => td.checkVisibility()).map(td => {
+            rows: Array.from(t.tBodies[0] ? t.tBodies[0].rows : []).filter(r => r.checkVisibility(SHOWN)).length,
+            cells: Array.from(t.querySelectorAll('td')).filter(td => td.checkVisibility(SHOWN)).map(td => td.innerText.trim()),
+            words: Array.from(t.querySelectorAll('td')).filter(td => td.checkVisibility(SHOWN)).map(td => {
               const copy = td.cloneNode(true);  // the cell's words: code (a parameter's name, a file) left out
               copy.querySelectorAll('code').forEach(c => c.remove());
               return copy.textContent.replace(/\s+/g, ' ').trim(); })};
   });
-  const captions = Array.from(article.querySelectorAll('figcaption, table caption')).filter(c => c.checkVisibility())
+  const captions = Array.from(article.querySelectorAll('figcaption, table caption')).filter(c => c.checkVisibility(SHOWN))
     .map(c => c.innerText.trim());
   const nav = Array.from(document.querySelectorAll('.bd-sidebar-primary a.reference.internal'))
     .map(a => a.getAttribute('href').split('#')[0].replace(/^.*\//, ''));
