@@ -74,7 +74,17 @@
     table.classList.add("book-cards");
     Array.prototype.forEach.call(table.tBodies, function (body) {
       Array.prototype.forEach.call(body.rows, function (tr) {
-        Array.prototype.forEach.call(tr.cells, function (td, i) { td.setAttribute("data-label", heads[i] || ""); });
+        Array.prototype.forEach.call(tr.cells, function (td, i) {
+          td.setAttribute("data-label", heads[i] || "");
+          /* The card's cell is a two-column grid (label, value): its content, however many pieces
+             (text, links, a fold), goes in one box, the value's column. */
+          if (td.childNodes.length > 1 && !td.querySelector(":scope > .book-cell")) {
+            var box = document.createElement("div");
+            box.className = "book-cell";
+            while (td.firstChild) box.appendChild(td.firstChild);
+            td.appendChild(box);
+          }
+        });
       });
     });
   }

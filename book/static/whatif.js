@@ -259,7 +259,8 @@
       var dot = chart.appendChild(svg("circle", {"class": "whatif-dot", r: DOT,
         cx: px(toSlider(a, point[a.name])).toFixed(1), cy: py(cur).toFixed(1)}));
       dot.setAttribute("data-value", String(cur));
-      caption.textContent = out.label + ", against " + a.label.toLowerCase() + " (the slider moved last)";
+      var name = /^.[a-z]/.test(a.label) ? a.label.charAt(0).toLowerCase() + a.label.slice(1) : a.label;  // 'GPUs' stays
+      caption.textContent = out.label + ", against " + name + " (the slider moved last)";
       xcaption.textContent = a.label + (a.scale === "log" ? " (log scale)" : "") + "; the value axis is linear";
       chart.setAttribute("aria-label", out.label + " against " + a.label + (a.scale === "log" ? ", log scale" : ""));
     }
