@@ -328,7 +328,7 @@ def test_figures_never_shrink_below_a_readable_size(audits):
                     yield f"{i['src']}: smallest text ~{text_px:.1f} px < caption {a['caption_px']:.0f} px"
 
     def phone(a, rel):
-        for i in a["figures"]:  # the article's width, never wider; the text in it still >= 9 px
+        for i in a["figures"]:  # the article's width, never wider; the text in it still >= PHONE_TEXT_PX (11 px)
             if i["left"] < -1 or i["right"] > a["view"] + 1:
                 yield f"{i['src']} spans {i['left']:.0f}-{i['right']:.0f} px on a {a['view']} px screen"
             smallest_px = plots.min_font_pt(i["nw"] / (2 * plots.FIGURE_DPI)) / 72 * i["w"] / (i["nw"] / (2 * plots.FIGURE_DPI))
