@@ -248,7 +248,10 @@ def legend_above(ax, ncols: int = 1, **kwargs):
         labels = found if labels is None else labels
     elif labels is None:
         labels = [h.get_label() for h in handles]
-    size = max(plt.rcParams["legend.fontsize"], min_font_pt(fig.get_size_inches()[0] * TIGHT_ALLOWANCE))
+    from matplotlib.font_manager import FontProperties
+
+    rc_size = FontProperties(size=plt.rcParams["legend.fontsize"]).get_size_in_points()  # may be 'medium'
+    size = max(rc_size, min_font_pt(fig.get_size_inches()[0] * TIGHT_ALLOWANCE))
     chars = max(12, int((fig.get_size_inches()[0] * 72 / ncols - 3 * size) / (0.58 * size)))
     labels = [textwrap.fill(str(label), chars) for label in labels]
     # left edge at the figure's (the tick labels' side), bottom above the axes by more than half a
