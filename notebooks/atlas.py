@@ -30,7 +30,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import atlas as chapter
 from analysis.figures import atlas as figures
-from analysis.page.notebook import glue_figure, publish, start
+from analysis.page.notebook import glue_figure, publish, show_table, start
 from analysis.page.tables import answer_from_results
 
 P, upstream = start("atlas", globals(), show_parameters=False)
@@ -99,7 +99,7 @@ show_parameters(P, R)
 # either is missing.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.registry_table(R)))
+show_table(R, figures.registry_table(R))
 
 # %% [markdown]
 # ## One FLOP count
@@ -173,7 +173,7 @@ display(Markdown(figures.registry_table(R)))
 # precision, where the H100 has that row, so a reader with a quote can place it.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.summary_table(R)))
+show_table(R, figures.summary_table(R))
 from analysis.page.notebook import offer_table
 
 offer_table(R, "atlas_summary", R.tables["summary"], "MFU, model TFLOP/s, J per PFLOP and $ per EFLOP per accelerator")
@@ -222,7 +222,7 @@ glue_figure("fig_atlas_energy", figures.energy_figure(R))
 # of the publisher's FLOPs per token to the book's.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.rows_table(R)))
+show_table(R, figures.rows_table(R))
 offer_table(R, "atlas_rows", R.tables["rows"], "every atlas row under the book's FLOP count")
 
 # %% [markdown]
@@ -250,7 +250,7 @@ offer_table(R, "atlas_rows", R.tables["rows"], "every atlas row under the book's
 # {glue:text}`atlas_v6e_pr1988_drop_points:.1f` points lower without a token more or less.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.gains_table(R)))
+show_table(R, figures.gains_table(R))
 
 # %% [markdown]
 # ## What is missing

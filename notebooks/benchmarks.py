@@ -30,7 +30,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import benchmarks as chapter
 from analysis.figures import benchmarks as figures
-from analysis.page.notebook import claims_table, comparison_table, glue_facts, glue_figure, publish, start
+from analysis.page.notebook import claims_table, comparison_table, glue_facts, glue_figure, publish, show_table, start
 from analysis.page.tables import answer_from_results
 
 P, upstream = start("benchmarks", globals(), show_parameters=False)
@@ -255,7 +255,7 @@ offer_table(R, "priced", R.tables["priced"], "every benchmark row with its cost 
 # MoE models, which flatters GB200 a little.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.gb200_table(R)))
+show_table(R, figures.gb200_table(R))
 
 # %% tags=["remove-input"]
 glue_figure("fig_bench_gb200", figures.gb200_figure(R))
@@ -306,7 +306,7 @@ display(Markdown(comparison_table(R, figures.COMPARED["gb200"])))
 # The {glue:text}`conversion_failures_count:.0f` that do not are listed below with the likely reason.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.failures_table(R)))
+show_table(R, figures.failures_table(R))
 
 # %% [markdown]
 # Two things go wrong, neither of them in the measurements. For the mixture-of-experts models,

@@ -26,7 +26,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import claims as chapter
 from analysis.figures import claims as figures
-from analysis.page.notebook import offer_table, publish, start
+from analysis.page.notebook import offer_table, publish, show_table, start
 from analysis.page.tables import answer_from_results
 
 P, upstream = start("claims", globals(), show_parameters=False)
@@ -90,7 +90,7 @@ show_parameters(P, R)
 # ## The seed's claims
 
 # %% tags=["remove-input"]
-display(Markdown(figures.claims_markdown(R)))
+display(figures.claims_table(R))
 
 # %% [markdown]
 # ## The report's own figures, recomputed
@@ -101,7 +101,7 @@ display(Markdown(figures.claims_markdown(R)))
 # report, and their notes say by how much and why.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.facts_markdown(R)))
+display(figures.facts_table(R))
 
 # %% [markdown]
 # ## The report's figures the book does not check
@@ -110,7 +110,7 @@ display(Markdown(figures.facts_markdown(R)))
 # framing of a question, or cited in the chapter that discusses it. These are not, and each says why.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.not_checked_markdown(R)))
+show_table(R, figures.not_checked_markdown(R))
 
 # %% tags=["remove-cell"]
 R.save()

@@ -29,13 +29,14 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import mlperf as chapter
 from analysis.figures import mlperf as figures
-from analysis.page.notebook import glue_figure, publish, start
+from analysis.page.notebook import glue_figure, publish, show_table, start
 from analysis.page.tables import answer_from_results
 
 P, upstream = start("mlperf", globals(), show_parameters=False)
 R = chapter.compute(P, upstream)
 publish(R, P)
-display(Markdown(answer_from_results(R, figures.ANSWER, figures.verdict(R), more=figures.ANSWER_MORE)))
+display(Markdown(answer_from_results(R, figures.ANSWER, figures.verdict(R), more=figures.ANSWER_MORE,
+                                     labels=figures.answer_labels(R))))
 figures.glue_prose(R)
 
 # %% [markdown]
@@ -159,7 +160,7 @@ display(figures.cross_vendor_table(R))
 # whose measurement window is empty, which MLPerf's own summarizer cannot score either.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.power_table(R)))
+show_table(R, figures.power_table(R))
 
 # %% [markdown]
 # ## The planner checked against MLPerf
@@ -216,7 +217,7 @@ glue_figure("fig_mlperf_tiers", figures.tiers_figure(R))
 
 # %% tags=["remove-input"]
 display(Markdown(figures.spread_table(R)))
-display(Markdown(figures.ladder_table(R)))
+show_table(R, figures.ladder_table(R))
 
 # %% [markdown]
 # ## Every result

@@ -54,7 +54,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import network as chapter
 from analysis.figures import network as figures
-from analysis.page.notebook import comparison_table, glue_facts, glue_figure, publish, start
+from analysis.page.notebook import comparison_table, glue_facts, glue_figure, glue_money, publish, show_table, start
 from analysis.page.tables import answer_from_results
 
 P, upstream = start("network", globals(), show_parameters=False)
@@ -65,7 +65,6 @@ glue_facts("B23_copper_frac", "B34_capex_saving_usd", "B34_power_saving_usd_per_
            "B17_single_mode_cost_ratio", "B14_network_storage_frac")
 
 # %% tags=["remove-input"]
-from analysis.page.notebook import glue_money
 
 glue_money(R, "allin_minus_server_usd_per_gpu", "ethernet_switch_usd_for_b34_saving", "network_capex_usd",
            "network_switches_usd", "bluefield3_extra_capex_usd", "ethernet_vs_infiniband_capex_saving_usd")
@@ -171,7 +170,7 @@ display(Markdown(figures.components_table()))
 # against this chapter's design in the cluster's capital and in facility power.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.options_table(R)))
+show_table(R, figures.options_table(R))
 from analysis.page.notebook import offer_table
 
 offer_table(R, "options", R.tables["options"], "counts, capex, power and first failure of each design")

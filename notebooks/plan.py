@@ -26,7 +26,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import plan as chapter
 from analysis.figures import plan as figures
-from analysis.page.notebook import glue_figure, glue_money, publish, start
+from analysis.page.notebook import glue_figure, glue_money, publish, show_table, start
 from analysis.page.tables import answer_from_results
 
 P, upstream = start("plan", globals(), show_parameters=False)
@@ -344,7 +344,7 @@ display(HTML(whatif_panel("plan_deadline")))
 # their whole class left out where it has none.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.variants_table(R)))
+show_table(R, figures.variants_table(R))
 
 # %% [markdown]
 # The targets the backtest is held to, and what it measures:
@@ -391,7 +391,7 @@ display(Markdown(figures.size_table(R)))
 # Run by run, the MFU each run's published time implies beside the one estimated without it:
 
 # %% tags=["remove-input"]
-display(Markdown(figures.estimated_table(R)))
+show_table(R, figures.estimated_table(R))
 
 # %% [markdown]
 # And every published outcome as a user with the paper in hand would get it: the published
@@ -400,7 +400,7 @@ display(Markdown(figures.estimated_table(R)))
 # published outcomes; {glue:text}`plan_backtest_within_10pct_count:.0f` land within 10 %.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.backtest_table(R)))
+show_table(R, figures.backtest_table(R))
 
 # %% [markdown]
 # ## Where the planner stops fitting

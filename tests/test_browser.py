@@ -122,16 +122,35 @@ AUDIT_JS = r"""async () => {
     return {src: i.getAttribute('src'), w: r.width, h: r.height, nw: i.naturalWidth, nh: i.naturalHeight,
             css_w: parseFloat(i.style.width) || 0, figure: !!i.closest('figure')};
   });
-  const tables = Array.from(article.querySelectorAll('table')).filter(t => t.checkVisibility()).map(t => {
+  const SHOWN = {visibilityProperty: true};  // a closed dropdown's content is hidden by visibility, not display
+  const tables = Array.from(article.querySelectorAll('table')).filter(t => t.checkVisibility(SHOWN)).map(t => {
     const box = t.closest('.book-datatable-scroll, .pst-scrollable-table-container') || t.parentElement;
     const cue = box.previousElementSibling;
+    const wrap = t.closest('.book-datatable-wrap');
+    const filter = wrap && wrap.querySelector('input[type=search]');
     return {head: (t.tHead ? t.tHead.innerText : '').replace(/\s+/g, ' ').slice(0, 80),
+            id: wrap ? wrap.id : '',
+            heads: t.tHead ? Array.from(t.tHead.rows[0].cells).map(c => c.textContent.trim()) : [],
             width: t.scrollWidth, room: article.clientWidth, box: box.clientWidth,
             datatable: !!t.closest('.book-datatable-scroll'),
-            cued: !!(cue && cue.classList.contains('book-scroll-cue') && cue.checkVisibility()),
+            filter: !!(filter && filter.checkVisibility(SHOWN)),
+            cued: !!(cue && cue.classList.contains('book-scroll-cue') && cue.checkVisibility(SHOWN)),
             scrolls: box.scrollWidth > box.clientWidth + 1 && getComputedStyle(box).overflowX === 'auto',
-            cells: Array.from(t.querySelectorAll('td')).map(td => td.innerText.trim())};
+            first: Array.from(t.tBodies[0] ? t.tBodies[0].rows : []).filter(r => r.checkVisibility(SHOWN))
+                     .map(r => r.cells[0] ? r.cells[0].innerText.trim() : ''),
+            rows: Array.from(t.tBodies[0] ? t.tBodies[0].rows : []).filter(r => r.checkVisibility(SHOWN)).length,
+            cells: Array.from(t.querySelectorAll('td')).filter(td => td.checkVisibility(SHOWN)).map(td => td.innerText.trim()),
+            words: Array.from(t.querySelectorAll('td')).filter(td => td.checkVisibility(SHOWN)).map(td => {
+              const copy = td.cloneNode(true);  // the cell's words: code (a parameter's name, a file) left out
+              copy.querySelectorAll('code').forEach(c => c.remove());
+              return copy.textContent.replace(/\s+/g, ' ').trim(); })};
   });
+  const captions = Array.from(article.querySelectorAll('figcaption, table caption')).filter(c => c.checkVisibility(SHOWN))
+    .map(c => c.innerText.trim());
+  const nav = Array.from(document.querySelectorAll('.bd-sidebar-primary a.reference.internal'))
+    .map(a => a.getAttribute('href').split('#')[0].replace(/^.*\//, ''));
+  const listed = Array.from(article.querySelectorAll('table a.reference.internal'))
+    .map(a => a.getAttribute('href').split('#')[0].replace(/^.*\//, ''));
   const maths = Array.from(document.querySelectorAll('mjx-container'));
   const math = {count: maths.length, errors: document.querySelectorAll('mjx-merror').length,
                 empty: maths.filter(m => m.getBoundingClientRect().width === 0 && m.checkVisibility()).length};
@@ -151,7 +170,7 @@ AUDIT_JS = r"""async () => {
       return {src: i.getAttribute('src'), left: r.left, right: r.right, w: r.width, nw: i.naturalWidth};});
   const shown = Array.from(document.querySelectorAll('p, strong, summary, h2, h3, span'))
     .filter(e => e.textContent.includes('Parameters this chapter ran with') && e.checkVisibility());
-  return {text: chunks.join(' ').replace(/\s+/g, ' '), math, prose, answers, figures,
+  return {text: chunks.join(' ').replace(/\s+/g, ' '), math, prose, answers, figures, captions, nav, listed,
           height: document.documentElement.scrollHeight,
           body: document.body.innerText,
           broken: Array.from(document.images).filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src),
@@ -186,10 +205,72 @@ TABLE_WORDS_JS = r"""() => {
 }"""
 
 
+# Every visible text of the article (what-if panels, table captions and cues included) against the
+# background it is drawn on, as WCAG 2.1 computes contrast: at least 4.5:1, or 3:1 for large text
+# (24 px, or 18.66 px bold). SVG text is measured by its fill.
+CONTRAST_JS = r"""() => {
+  const article = document.querySelector('.bd-article');
+  if (!article) return [];
+  function rgba(s) {
+    const m = (s || '').match(/rgba?\(([^)]+)\)/); if (!m) return null;
+    const p = m[1].split(/[ ,\/]+/).filter(Boolean).map(Number);
+    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+  }
+  function over(top, bottom) {
+    const a = top[3];
+    return [0, 1, 2].map(i => top[i] * a + bottom[i] * (1 - a)).concat([1]);
+  }
+  function background(el) {
+    const layers = [];
+    for (let e = el; e; e = e.parentElement) {
+      const c = rgba(getComputedStyle(e).backgroundColor);
+      if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
+    }
+    let bg = [255, 255, 255, 1];
+    for (let i = layers.length - 1; i >= 0; i--) bg = over(layers[i], bg);
+    return bg;
+  }
+  function lum(c) {
+    const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+  }
+  const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT), seen = new Set(), bad = [];
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!n.textContent.trim() || !el || seen.has(el) || el.closest('mjx-container')) continue;
+    seen.add(el);
+    if (!el.checkVisibility({visibilityProperty: true, opacityProperty: true})) continue;
+    const cs = getComputedStyle(el), svg = el instanceof SVGElement;
+    let fg = rgba(svg ? cs.fill : cs.color);
+    if (!fg) continue;
+    const bg = background(svg ? el.closest('svg').parentElement : el);
+    fg = over(fg, bg);
+    const a = lum(fg), b = lum(bg), ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    const px = parseFloat(cs.fontSize), large = px >= 24 || (Number(cs.fontWeight) >= 700 && px >= 18.66);
+    if (ratio < (large ? 3 : 4.5) - 0.005)
+      bad.push(`${ratio.toFixed(2)}:1 ${el.tagName.toLowerCase()}${el.classList.length ? '.' + el.classList[0] : ''} ` +
+               `'${n.textContent.trim().slice(0, 40)}'`);
+  }
+  return bad;
+}"""
+THEMES = ("light", "dark")
+
+
+def _contrast(page) -> dict[str, list[str]]:
+    """The article's text below AA contrast in each theme (pydata-sphinx-theme's data-theme)."""
+    out = {}
+    for theme in THEMES:
+        page.evaluate(f"document.documentElement.setAttribute('data-theme', '{theme}')")
+        out[theme] = page.evaluate(CONTRAST_JS)
+    page.evaluate("document.documentElement.setAttribute('data-theme', 'light')")
+    return out
+
+
 @pytest.fixture(scope="module")
 def audits(site, browser):
     """{(page, width name): audit} for every page of the book at both widths (and print at 1280),
-    with the page's console errors and failed requests. One visit per page and width; each
+    with the page's console errors and failed requests and its text's contrast in the light and
+    the dark theme (switched in the same visit). One visit per page and width; each
     desktop visit saves a screenshot of the first screen (BOOK_FULL_SCREENSHOTS=1: the whole page,
     which takes minutes) under `_build/test-artifacts/screenshots/`."""
     base, html = site
@@ -202,7 +283,8 @@ def audits(site, browser):
             page = context.new_page()
             errors = _collect_errors(page)
             open_page(page, base + rel)
-            out[rel, name] = {**page.evaluate(AUDIT_JS), "errors": errors, "table_words": page.evaluate(TABLE_WORDS_JS)}
+            out[rel, name] = {**page.evaluate(AUDIT_JS), "errors": errors, "table_words": page.evaluate(TABLE_WORDS_JS),
+                              "contrast": _contrast(page)}
             if name == "desktop":
                 page.screenshot(path=str(ARTIFACTS / (rel.replace("/", "_") + ".png")), full_page=full)
                 page.emulate_media(media="print")
@@ -246,7 +328,7 @@ def test_figures_never_shrink_below_a_readable_size(audits):
                     yield f"{i['src']}: smallest text ~{text_px:.1f} px < caption {a['caption_px']:.0f} px"
 
     def phone(a, rel):
-        for i in a["figures"]:  # the article's width, never wider; the text in it still >= 9 px
+        for i in a["figures"]:  # the article's width, never wider; the text in it still >= PHONE_TEXT_PX (11 px)
             if i["left"] < -1 or i["right"] > a["view"] + 1:
                 yield f"{i['src']} spans {i['left']:.0f}-{i['right']:.0f} px on a {a['view']} px screen"
             smallest_px = plots.min_font_pt(i["nw"] / (2 * plots.FIGURE_DPI)) / 72 * i["w"] / (i["nw"] / (2 * plots.FIGURE_DPI))
@@ -275,17 +357,109 @@ def test_no_page_shows_raw_tex(audits):
 
 
 def test_tables_fit_their_column_at_1280_px_and_in_print(audits):
-    """Tables wrap to their column without breaking a word; one whose words do not fit (a
-    many-column ledger) scrolls inside its own box, with a line above it saying so, never the
-    page. Sortable data tables scroll inside their own box. In print every table fits."""
+    """At 1280 px every table a reader sees (its key rows and columns; a fold's full table only when
+    opened) fits its column: nothing the prose refers to is out of view, no sideways scrollbar at
+    the foot of a long table. Words stay whole. In print every table fits too."""
     def check(a, rel):
         for t in a["tables"]:
-            if a is not None and t.get("scrolls") and t.get("cued"):
-                continue
-            if not t["datatable"] and t["width"] > min(t["room"], t["box"]) + 1:
+            if t["width"] > min(t["room"], t["box"]) + 1:
                 yield f"table [{t['head']}] is {t['width']} px wide in a {min(t['room'], t['box'])} px column"
-    problems = _failures(audits, check, ("desktop", "print"))
-    assert not problems, "\n".join(problems)
+    _known_failures(_failures(audits, check, ("desktop", "print")), KNOWN_WIDE_TABLES, "tables wider than their column")
+
+
+# Pages whose tables are known not to fit at 1280 px, each with why (the appendices' data schemas
+# and parameter list are reference pages, not chapters).
+KNOWN_WIDE_TABLES: dict[str, str] = {}
+
+
+# A 390 x 844 phone's screen (iPhone 12 to 14): no chapter is taller than MAX_PHONE_SCREENS of them.
+PHONE_SCREEN_PX = 844
+MAX_PHONE_SCREENS = 25
+KNOWN_TALL: dict[str, str] = {}  # chapter: why it is still taller (none)
+
+
+def test_no_chapter_is_taller_than_25_phone_screens(audits):
+    """A phone reader can finish a chapter: at 390 px none is taller than 25 screens. Long tables
+    show the rows the prose reads and fold the rest (their CSV has all)."""
+    chapters = {f"book/generated/{s.name}.html" for s in SECTIONS}
+    problems = [f"{rel}: {a['height'] / PHONE_SCREEN_PX:.1f} phone screens ({a['height']:,} px)"
+                for (rel, view), a in sorted(audits.items())
+                if view == "phone" and rel in chapters and a["height"] > MAX_PHONE_SCREENS * PHONE_SCREEN_PX]
+    _known_failures(problems, KNOWN_TALL, f"chapters taller than {MAX_PHONE_SCREENS} phone screens")
+
+
+def test_text_meets_wcag_aa_contrast_in_light_and_dark_mode(audits):
+    """Every visible text of every page's article, what-if panels, table captions and cues
+    included, at both widths and in both themes: 4.5:1 at least (3:1 for large text)."""
+    problems = [f"{rel} @{view} {theme}: {item}" for (rel, view), a in sorted(audits.items()) if view != "print"
+                for theme, items in a["contrast"].items() for item in items]
+    assert not problems, f"{len(problems)} texts below AA contrast:\n" + "\n".join(problems[:40])
+
+
+LEDGER_ID = re.compile(r"^(?:[ABCS]\d{2}\b|[a-z][a-z0-9]*_)")
+
+
+def test_the_ledger_filters_at_both_widths_with_status_beside_each_quantity(audits):
+    """The claims ledger's two tables: a filter on a phone as on a laptop, the status in the column
+    beside the quantity, no id at the start of a row, and only the rows its verdict counts shown
+    until the reader asks for more."""
+    for view in WIDTHS:
+        a = audits["book/generated/claims.html", view]
+        ledgers = [t for t in a["tables"] if t["id"].startswith("ledger-")]
+        assert len(ledgers) == 2, (view, [t["id"] for t in a["tables"]])
+        for t in ledgers:
+            assert t["filter"], f"{t['id']} @{view}: no filter"
+            assert t["heads"][1] == "Status", (view, t["heads"])
+            assert 0 < t["rows"] < 30, (view, t["id"], t["rows"])
+            assert not [c for c in t["first"] if LEDGER_ID.match(c)], (view, t["first"][:5])
+
+
+def test_the_ledger_filter_finds_folded_rows_on_a_phone(site, browser):
+    """Typing in the report ledger's filter at 390 px shows matching rows behind the fold too."""
+    base, _ = site
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    open_page(page, base + "book/generated/claims.html")
+    table = "#ledger-report-facts"
+    shown = page.locator(f"{table} tbody tr:visible").count()
+    page.fill(f"{table} input[type=search]", "household")
+    found = page.locator(f"{table} tbody tr:visible").count()
+    hidden_before = page.evaluate(f"""() => Array.from(document.querySelectorAll('{table} tbody tr.book-more-row'))
+        .filter(r => r.textContent.toLowerCase().includes('household') && r.checkVisibility()).length""")
+    counter = page.inner_text(f"{table} .book-datatable-count")
+    page.close()
+    assert 0 < shown < 30 and found > 0 and hidden_before > 0, (shown, found, hidden_before)
+    assert f"{found} of " in counter, counter
+
+
+def test_no_internal_ids_in_a_chapters_tables_or_captions(audits):
+    """No snake_case id in a chapter's tables (cells as shown, code such as a scenario file's parameter
+    names aside, as in the prose) or in figure and table captions."""
+    chapters = {f"book/generated/{s.name}.html" for s in SECTIONS}
+
+    def check(a, rel):
+        if rel not in chapters:
+            return
+        for t in a["tables"]:
+            for cell in t["words"]:
+                for m in SNAKE_ID.finditer(cell):
+                    yield f"table [{t['head'][:40]}]: {m.group(0)!r} in {cell[:80]!r}"
+        for caption in a["captions"]:
+            for m in SNAKE_ID.finditer(caption):
+                yield f"caption: {m.group(0)!r} in {caption[:80]!r}"
+    _known_failures(_failures(audits, check), KNOWN_IDS, "internal ids in tables or captions")
+
+
+def test_one_chapter_order_everywhere(audits):
+    """The introduction's chapter list runs in the sidebar's order (the order is fixed at its source,
+    the chapter registry and _toc.yml; this checks that both say the same)."""
+    chapters = {f"{s.name}.html" for s in SECTIONS} - {"intro.html"}
+    a = audits["book/generated/intro.html", "desktop"]
+    sidebar = [h for h in dict.fromkeys(a["nav"]) if h in chapters]
+    listed = [h for h in dict.fromkeys(a["listed"]) if h in chapters]
+    assert set(listed) == set(sidebar) == chapters, (listed, sidebar)
+    if listed != sidebar:
+        pytest.xfail("the introduction lists the chapters in the registry's order, the sidebar in _toc.yml's: "
+                     f"{listed[:3]} against {sidebar[:3]} (the lead puts one order at the source)")
 
 
 SCIENTIFIC = re.compile(r"(?<![\w.])\$?-?\d+(?:\.\d+)?e[+-]?\d+\b", re.I)

@@ -168,3 +168,74 @@ def test_a_panel_holds_the_books_values_and_resets_to_them(browser, panels_page,
     assert moved["values"] != opened["values"]
     assert reset["values"] == opened["values"] and reset["command"] == opened["command"]
     assert back == opened["command"]
+
+
+# Every slider of a panel walked across its range (POSITIONS steps): after each move, no text of the
+# chart leaves it or covers another, the chart is drawn 1:1 in CSS px with text >= MIN_TEXT_PX, the
+# panel is no wider than its box, and no caret or e-notation is shown.
+POSITIONS = 12
+MIN_TEXT_PX = 11
+LAYOUT_JS = r"""([name, positions, minPx]) => {
+  const root = document.querySelector(`div.whatif[data-panel='${name}']`);
+  const problems = [];
+  function check(where) {
+    const svg = root.querySelector('svg.whatif-chart'), vb = svg.viewBox.baseVal;
+    const scale = svg.getBoundingClientRect().width / vb.width;
+    const boxes = Array.from(svg.querySelectorAll('text')).map(t => ({t: t.textContent, b: t.getBBox(),
+        px: parseFloat(getComputedStyle(t).fontSize) * scale}));
+    for (const {t, b, px} of boxes) {
+      if (b.x < -0.5 || b.y < -0.5 || b.x + b.width > vb.width + 0.5 || b.y + b.height > vb.height + 0.5)
+        problems.push(`${where}: '${t}' leaves the chart (${b.x.toFixed(0)}..${(b.x + b.width).toFixed(0)} of ${vb.width})`);
+      if (px < minPx) problems.push(`${where}: '${t}' is ${px.toFixed(1)} px`);
+    }
+    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+      const a = boxes[i].b, b = boxes[j].b;
+      const across = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+      const down = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+      if (across > 0.5 && down > 0.5) problems.push(`${where}: '${boxes[i].t}' overprints '${boxes[j].t}'`);
+    }
+    if (root.scrollWidth > root.clientWidth + 1) problems.push(`${where}: the panel is wider than its box`);
+    const shown = root.innerText;
+    if (/\^|\de[+-]?\d/.test(shown.replace(/python -m analysis[^\n]*/g, ''))) problems.push(`${where}: a caret or e-notation`);
+  }
+  check('opened');
+  for (const input of root.querySelectorAll('input[type=range]')) {
+    const start = input.value;
+    for (let k = 0; k <= positions; k++) {
+      input.value = String(Number(input.min) + (Number(input.max) - Number(input.min)) * k / positions);
+      input.dispatchEvent(new Event('input'));
+      check(`${input.name} at ${k}/${positions}`);
+      const log = root.querySelector('.whatif-chart-axis').textContent.includes('log scale');
+      if (log !== (input.dataset.scale === 'log')) problems.push(`${input.name}: the x axis says log scale: ${log}`);
+    }
+    input.value = start;
+    input.dispatchEvent(new Event('input'));
+  }
+  return problems;
+}"""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_chart_label_is_cut_or_overprinted_at_any_slider_position(browser, panels_page, width):
+    """At 1280 and 390 px, every slider of every panel at POSITIONS + 1 positions: the chart's labels
+    stay inside it, apart and at least MIN_TEXT_PX high, and a log axis says it is one."""
+    page, errors = _open(browser, panels_page, width)
+    problems = [p for name in whatif.PANELS for p in page.evaluate(LAYOUT_JS, [name, POSITIONS, MIN_TEXT_PX])]
+    page.close()
+    assert not errors, errors
+    assert not problems, "\n".join(problems[:20])
+
+
+def test_the_page_writes_numbers_as_the_book_does(browser, panels_page):
+    """whatif.js's formats are analysis.page.formatting's: every unit of every panel, at values from
+    a hundredth to a hundred million."""
+    from test_whatif import PANEL_VALUES
+
+    units = sorted({item.unit for p in whatif.PANELS.values() for item in (*p.axes, *p.outputs)})
+    cases = [[whatif.reader_format(u), v] for u in units for v in PANEL_VALUES]
+    page, errors = _open(browser, panels_page, 1280)
+    shown = page.evaluate("cases => cases.map(([f, v]) => window.BookWhatIf.format(v, {format: f}))", cases)
+    page.close()
+    expected = [whatif.format_reader(f, v) for f, v in cases]
+    assert not errors, errors
+    assert [(s, e) for s, e in zip(shown, expected, strict=True) if s != e] == []

@@ -1,7 +1,8 @@
 """Every figure of the book, drawn in process as its chapter draws it (no book build): no two texts
 overlap (tick labels, axis labels, titles, suptitles, annotations, legend texts and legend boxes,
-compared by matplotlib's own ``get_window_extent``), and on a 390 px phone, where the figure is
-shown at the article's width, its smallest text is still at least PHONE_TEXT_PX high.
+compared by matplotlib's own ``get_window_extent``), on a 390 px phone, where the figure is
+shown at the article's width, its smallest text is still at least PHONE_TEXT_PX (11 CSS px) high,
+and no text of it, the source line included, is an internal id.
 
 The figures are found in the notebooks themselves: each ``glue_figure("key", expression)`` call is
 evaluated with the notebook's own imports and its chapter's results (``compute_section``), so a
@@ -11,6 +12,7 @@ figure added to a chapter is tested without a list to keep up to date.
 from __future__ import annotations
 
 import ast
+import re
 from functools import cache
 from pathlib import Path
 
@@ -20,6 +22,7 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
+from matplotlib.text import Text  # noqa: E402
 
 from analysis.chapters import compute_section, tracked_parameters  # noqa: E402
 from analysis.chapters.registry import SECTIONS, get_section  # noqa: E402
@@ -72,14 +75,22 @@ def test_every_chapter_figure_is_found():
     assert len(FIGURES) >= 30 and len({k for _, k in FIGURES}) == len(FIGURES)
 
 
+# An internal id (snake_case) that is not part of a file's name or path: what readers must not see.
+SNAKE_ID = re.compile(r"(?<![\w/.-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w/]|\.(?:csv|py|md|yaml|json)\b)")
+
+
 @pytest.mark.parametrize(("section", "key"), FIGURES, ids=[k for _, k in FIGURES])
 def test_no_text_overlaps_and_text_stays_legible_on_a_phone(section, key):
+    """No two texts overlap or leave the figure, the smallest is >= PHONE_TEXT_PX (11 CSS px) on a
+    390 px phone, and no text, its source line included, shows an internal id."""
     fig = draw(section, key)
     try:
         overlaps = plots.overlapping_text(fig)
         smallest, tight_in = plots.figure_text_sizes(fig)
         phone_px = smallest / 72 * min(plots.FIGURE_DPI, plots.PHONE_CONTENT_PX / tight_in)
+        ids = [m.group(0) for t in fig.findobj(Text) if t.get_visible() for m in SNAKE_ID.finditer(t.get_text())]
     finally:
         plt.close(fig)
     assert not overlaps, f"{key}: overlapping text:\n" + "\n".join(overlaps)
     assert phone_px >= plots.PHONE_TEXT_PX - 0.05, f"{key}: smallest text {phone_px:.1f} px on a 390 px phone"
+    assert not ids, f"{key}: internal ids in the figure's text: {ids}"

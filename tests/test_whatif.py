@@ -30,7 +30,7 @@ TOLERANCE_REL = {"tco": 0.002, "downtime": 0.02, "cluster": EXACT, "goodput": 0.
 # Axes on which the panel's outputs are linear (in x, or in 1/x on "inverse" axes), so the grid
 # interpolates them exactly for fixed other inputs.
 EXACT_AXES = {"tco": ("h100_allin_usd", "utilization", "h100_it_w_per_gpu", "pue", "tariff_usd_per_kwh"),
-              "cluster": ("gpus", "h100_it_w_per_gpu", "pue", "tariff_usd_per_kwh"),
+              "cluster": ("gpus", "h100_it_w_per_gpu", "pue", "load_factor", "tariff_usd_per_kwh"),
               "plan": ("tokens", "mfu")}
 
 
@@ -39,17 +39,17 @@ def grids():
     return {name: whatif.grid(panel) for name, panel in whatif.PANELS.items()}
 
 
-def _grid_point(panel, index) -> dict:
-    return {a.name: a.points[i] for a, i in zip(panel.axes, index, strict=True)}
+def _grid_point(g, index) -> dict:
+    return {a["name"]: a["points"][i] for a, i in zip(g["axes"], index, strict=True)}
 
 
-def _sample_indices(panel):
+def _sample_indices(g):
     """Two grid points per panel: the first corner and one with every axis near its middle."""
-    return [tuple(0 for _ in panel.axes), tuple(len(a.points) // 2 for a in panel.axes)]
+    return [tuple(0 for _ in g["axes"]), tuple(len(a["points"]) // 2 for a in g["axes"])]
 
 
-def _flat_index(panel, index) -> int:
-    return int(np.ravel_multi_index(index, [len(a.points) for a in panel.axes]))
+def _flat_index(g, index) -> int:
+    return int(np.ravel_multi_index(index, [len(a["points"]) for a in g["axes"]]))
 
 
 def test_at_least_four_pages_have_panels():
@@ -75,11 +75,11 @@ def test_check_panel_refuses_points_outside_the_valid_range():
 @pytest.mark.parametrize("name", [n for n, p in whatif.PANELS.items() if p.command == "run"])
 def test_grid_values_equal_compute_section(name, grids):
     panel, g = whatif.PANELS[name], grids[name]
-    for index in _sample_indices(panel):
-        point = _grid_point(panel, index)
+    for index in _sample_indices(g):
+        point = _grid_point(g, index)
         res = compute_section(panel.section, point)
         for o in panel.outputs:
-            assert g["values"][o.key][_flat_index(panel, index)] == pytest.approx(res[o.key], rel=EXACT), (o.key, point)
+            assert g["values"][o.key][_flat_index(g, index)] == pytest.approx(res[o.key], rel=EXACT), (o.key, point)
             assert whatif.interpolate(g, point, o.key) == pytest.approx(res[o.key], rel=EXACT)
 
 
@@ -87,13 +87,13 @@ def test_plan_grid_equals_the_planner(grids):
     from analysis import planner
 
     panel, g = whatif.PANELS["plan"], grids["plan"]
-    for index in _sample_indices(panel):
-        point = _grid_point(panel, index)
+    for index in _sample_indices(g):
+        point = _grid_point(g, index)
         result = planner.plan(planner.PlanInputs(model=planner.model_from_registry(whatif.PLAN_MODEL),
                                                  tokens=point["tokens"], gpu_id=whatif.PLAN_GPU,
                                                  gpus=int(point["gpus"]), mfu=point["mfu"]))
         for o in panel.outputs:
-            assert g["values"][o.key][_flat_index(panel, index)] == pytest.approx(result.results[o.key]["value"],
+            assert g["values"][o.key][_flat_index(g, index)] == pytest.approx(result.results[o.key]["value"],
                                                                                   rel=EXACT)
 
 
@@ -124,6 +124,11 @@ def test_interpolation_error_between_grid_points(name, grids):
             worst = max(worst, abs(whatif.interpolate(g, point, o.key) / exact[o.key][i] - 1.0))
     print(f"{name}: worst relative interpolation error at cell centres {worst:.2e}")
     assert worst <= TOLERANCE_REL[name]
+
+
+def test_the_axes_marked_exact_are_the_linear_ones():
+    assert {n: tuple(a.name for a in p.axes if a.exact) for n, p in whatif.PANELS.items() if n in EXACT_AXES} == EXACT_AXES
+    assert not any(a.exact for n, p in whatif.PANELS.items() if n not in EXACT_AXES for a in p.axes)
 
 
 @pytest.mark.parametrize("name", list(EXACT_AXES))
@@ -172,7 +177,7 @@ def test_command_sets_the_panel_inputs(name, grids):
 
 def test_plan_command(grids):
     g = grids["plan"]
-    cmd = whatif.command(g, {"tokens": 1.5e13, "gpus": 16384, "mfu": 0.4})
+    cmd = whatif.command(g, {"tokens": 1.5e13, "gpus": 16384, "mfu": 0.4})  # the chapter's run: --mfu 0.404285
     assert cmd == ("python -m analysis plan --model llama31_405b --gpu h100_sxm --tokens 1.5e+13 --gpus 16384 "
                    "--mfu 0.4")
 
@@ -231,3 +236,41 @@ def test_a_grid_changes_with_the_parameters_its_chain_reads_and_so_does_its_cach
         rel=EXACT)
     assert at_115["gb200_breakeven_speedup_with_downtime"] != whatif.evaluate(panel, point)[
         "gb200_breakeven_speedup_with_downtime"]
+
+
+@pytest.mark.parametrize("name", list(whatif.PANELS))
+def test_a_panel_opens_at_its_chapters_worked_example(name, grids):
+    """What a panel shows before a reader moves anything is what its chapter states: each output at
+    the opening point equals the chapter's result (the plan panel: the plan chapter's Llama 3.1 405B
+    run on 16,384 H100 at Meta's speed, not the book's 100,000-GPU cluster) within the panel's
+    interpolation bound, and so does a build whose other chapters run with another ``gpus``."""
+    panel, g = whatif.PANELS[name], grids[name]
+    res = compute_section(panel.section, {})
+    opening = {a["name"]: a["value"] for a in g["axes"]}
+    for o in panel.outputs:
+        shown, chapter = whatif.interpolate(g, opening, o.key), res[o.result or o.key]
+        assert shown == pytest.approx(chapter, rel=max(TOLERANCE_REL[name], EXACT)), o.key
+        fmt = whatif.reader_format(o.unit)  # and printed alike: '75.5 days', '$54.4M' in the box and the panel
+        assert whatif.format_reader(fmt, shown) == whatif.format_reader(fmt, chapter), o.key
+    if panel.command == "plan":  # the book's parameters never move a planner panel's opening point
+        assert whatif.base_values(panel, {"gpus": 100_000, "mfu": 0.5, "days": 7.0}) == whatif.base_values(panel)
+    if name == "plan":
+        assert opening["gpus"] == res["plan_llama31_405b_gpus"] == 16384
+
+
+PANEL_VALUES = (0.0123, 0.5, 1.0, 1.25, 7.5, 12.34, 99.4, 173.6, 520.94, 1389.0, 16384.0, 54167.0, 1.5e13, 97_280_282.0)
+
+
+def test_the_pages_formats_are_the_books():
+    """Every axis and output of every panel is written as the book writes that unit
+    (:func:`analysis.page.formatting.format_quantity`): '$97.3M', '521 MW', '15 trillion tokens',
+    '1.93x', '10 % per year', never a caret or e-notation."""
+    from analysis.page.formatting import format_quantity
+
+    units = {item.unit for p in whatif.PANELS.values() for item in (*p.axes, *p.outputs)}
+    for unit in units:
+        fmt = whatif.reader_format(unit)
+        for value in PANEL_VALUES:
+            shown = whatif.format_reader(fmt, value)
+            assert shown == format_quantity(value, unit), (unit, value)
+            assert "^" not in shown and "e+" not in shown, shown

@@ -112,6 +112,7 @@ def _budget(res: ChapterResults) -> None:
         if len(row) == 1:
             res.add(f"{p}_h100_{slug}_trillion_tokens", row["tokens"].iloc[0] / 1e12, "trillion tokens",
                     f"Budget example: tokens on H100 at {tier}")
+            res.add(f"{p}_h100_{slug}_gpus", row["gpus"].iloc[0], "GPUs", f"Budget example: H100s that spend it at {tier}")
 
 
 def _budget_frame(rows, best) -> pd.DataFrame:

@@ -9,7 +9,7 @@ from analysis.chapters.atlas import SHORT
 from analysis.page import notebook  # notebook.glue, looked up when called (tests replace it)
 from analysis.page.formatting import percent
 from analysis.page.names import gpu_short_name, model_name
-from analysis.page.plots import PALETTE, add_source, new_figure
+from analysis.page.plots import PALETTE, add_source, bar_labels_above, legend_above, new_figure
 from analysis.page.tables import markdown_table, pct, rate, usd
 
 VENDOR_COLOUR = {"NVIDIA": PALETTE["green"], "AMD": PALETTE["vermillion"], "Google": PALETTE["blue"],
@@ -43,12 +43,13 @@ def _dense_latest(E):
 def _bars(E, column, scale, title, xlabel, source):
     rows = _dense_latest(E).dropna(subset=[column])
     vendor = _vendor(E)
-    fig, ax = new_figure(title, xlabel, "", figsize=(7.0, 1.8 + 0.42 * len(rows)))
+    fig, ax = new_figure(title, xlabel, "", figsize=(7.0, 2.4 + 0.62 * len(rows)))
     y = np.arange(len(rows))
-    ax.barh(y, rows[column] * scale, color=[VENDOR_COLOUR[vendor[g]] for g in rows["gpu_id"]])
-    ax.set_yticks(y, [f"{MODELS[m]} {SHORT[g]} {p.upper()}"
-                      for m, g, p in zip(rows["model_id"], rows["gpu_id"], rows["precision"], strict=True)])
-    fig.subplots_adjust(left=0.36, right=0.95)
+    ax.barh(y, rows[column] * scale, 0.45, color=[VENDOR_COLOUR[vendor[g]] for g in rows["gpu_id"]])
+    ax.set_ylim(len(rows) - 0.5, -0.95)  # first row on top, room for its name
+    bar_labels_above(ax, [f"{MODELS[m]} {SHORT[g]} {p.upper()}"
+                          for m, g, p in zip(rows["model_id"], rows["gpu_id"], rows["precision"], strict=True)])
+    ax.grid(axis="y", visible=False)
     add_source(fig, source)
     return fig, ax, rows, y
 
@@ -64,8 +65,7 @@ def mfu_figure(E):
     ax.scatter(rows["printed_vs_book_ratio"] * rows["mfu"] * 100, y, marker="|", s=120, color=PALETTE["black"],
                label="what the publisher's own count would print", zorder=3)
     ax.set_xlim(0, 75)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.3, -0.1 - 1.0 / len(y)))
-    fig.subplots_adjust(bottom=0.12 + 1.2 / len(y))
+    legend_above(ax)
     return fig
 
 
@@ -142,7 +142,14 @@ def summary_table(E) -> str:
         body.append([SHORT[r.gpu_id], MODELS[r.model_id], r.precision.upper(), r.release,
                      f"{r.model_tflops_per_device:,.0f}", mfu_text(r), energy_text(r), cost_text(r), spread_text(r),
                      "" if np.isnan(r.breakeven_usd_per_device_hour) else usd(r.breakeven_usd_per_device_hour)])
-    return markdown_table(SUMMARY_HEADERS, body, "lllllrrrlr")
+    return markdown_table(SUMMARY_HEADERS, body, "lllllrrrlr", columns=SUMMARY_COLUMNS, name="summary",
+                          title="one row per measured accelerator")
+
+
+# The summary's columns the prose reads, shown at every width; the model's precision and release
+# are in the full table (its fold and CSV), the precision also in the MFU cell ("of FP8 dense").
+SUMMARY_COLUMNS = ["accelerator", "model", "model TFLOP/s per device", "MFU (book), of the peak", "J per PFLOP",
+                   "$ per EFLOP (list tiers)", "hourly price across tiers", "break-even $/h vs H100, same model"]
 
 
 def rows_table(E) -> str:
@@ -151,7 +158,8 @@ def rows_table(E) -> str:
              mfu_text(r), CONVENTION[r.flop_convention],
              "" if np.isnan(r.printed_vs_book_ratio) else f"{r.printed_vs_book_ratio:.3f}"] for r in rows.itertuples()]
     return markdown_table(["model", "accelerator", "precision", "release", "devices", "tokens/s/device",
-                           "MFU (book), of the peak", "publisher's count", "publisher / book FLOPs"], body, "llllrrrlr")
+                           "MFU (book), of the peak", "publisher's count", "publisher / book FLOPs"], body, "llllrrrlr",
+                          key=[], name="rows", title="every atlas row under the book's FLOP count")
 
 
 def registry_table(E) -> str:
@@ -166,7 +174,15 @@ def registry_table(E) -> str:
              energy_text(r) if r.measured else "", cost_text(r, breakeven=True) if r.measured else ""]
             for r in reg.itertuples()]
     return markdown_table(["accelerator", "vendor", "BF16 dense", "BF16 sparse", "FP8 dense", "HBM (GB)", "TDP (W)",
-                           "in this atlas", "J per PFLOP", "$ per EFLOP"], body, "llrrrrrlrr")
+                           "in this atlas", "J per PFLOP", "$ per EFLOP"], body, "llrrrrrlrr",
+                          key=reg["measured"].to_numpy(dtype=bool), columns=REGISTRY_COLUMNS, name="registry",
+                          title="the accelerator registry")
+
+
+# The registry's rows and columns the prose reads: the measured accelerators, with their peaks and
+# the model, joules and dollars of their rows; specs-only parts, sparse peaks, memory and vendor
+# are in the full table (its fold and CSV).
+REGISTRY_COLUMNS = ["accelerator", "BF16 dense", "FP8 dense", "TDP (W)", "in this atlas", "J per PFLOP", "$ per EFLOP"]
 
 
 def gains_table(E) -> str:
@@ -174,8 +190,15 @@ def gains_table(E) -> str:
     body = [[SHORT[r.gpu_id], MODELS[r.model_id], r.precision.upper(), f"{r.release_first} → {r.release_last}",
              f"{r.devices_first:,} → {r.devices_last:,}", pct(r.throughput_gain), pct(r.printed_tflops_gain)]
             for r in g.itertuples()]
+    key = [i for i, r in enumerate(g.itertuples()) if (r.gpu_id, r.model_id) in PROSE_GAINS]
     return markdown_table(["accelerator", "model", "precision", "releases", "devices", "tokens/s gain",
-                           "printed TFLOP/s gain"], body, "lllllrr")
+                           "printed TFLOP/s gain"], body, "lllllrr", key=key, name="gains",
+                          title="software gains per accelerator, model and precision")
+
+
+# The gains the prose reads (accelerator, model); the others fold.
+PROSE_GAINS = (("gb300_nvl72", "llama31_70b"), ("h100_sxm", "llama31_70b"), ("gb200_nvl72", "deepseek_v3"),
+               ("gb300_nvl72", "deepseek_v3"))
 
 
 def verdict(R) -> str:

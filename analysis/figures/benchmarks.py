@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import textwrap
-
 import matplotlib.ticker as mticker
 from matplotlib.lines import Line2D
 
@@ -12,8 +10,8 @@ from analysis.chapters.benchmarks import DENSE, PRECISIONS, RELEASE, SA, model_n
 from analysis.data.load import fact
 from analysis.page import notebook  # notebook.glue, looked up when called (tests replace it)
 from analysis.page.formatting import count, flop, times
-from analysis.page.names import gpu_name, gpu_short_name
-from analysis.page.plots import PALETTE, add_source, new_figure
+from analysis.page.names import gpu_name, gpu_short_name, source_link
+from analysis.page.plots import PALETTE, add_source, bar_labels_above, new_figure
 from analysis.page.tables import interactive_table, markdown_table, pct, rate, usd
 
 COLOUR = dict(zip(DENSE, (PALETTE["blue"], PALETTE["orange"], PALETTE["green"], PALETTE["vermillion"]), strict=True))
@@ -72,7 +70,7 @@ def glue_prose(E) -> None:
 
 
 def inventory_table(E) -> str:
-    rows = [[f"{{ref}}`{r.source_id} <src-{r.source_id}>`", r.publisher, r.dates, r.models,
+    rows = [[source_link(r.source_id), r.publisher, r.dates, r.models,
              f"{r.gpus_min:,}-{r.gpus_max:,}", r.rows] for r in E.tables["sources"].itertuples()]
     return markdown_table(["Source", "Publisher", "Release date", "Models", "GPUs", "Rows"], rows, "llllrr")
 
@@ -145,10 +143,11 @@ def every_row_table(E):
     (:func:`analysis.page.tables.interactive_table`, served from the book)."""
     return interactive_table(E.tables["priced"], {
         "model_id": ("Model", model_name), "gpu_id": ("GPU", gpu_name), "precision": ("Precision", str.upper),
-        "gpus": ("GPUs", count), "software": "Release", "publisher": "Publisher", "mfu": ("MFU", pct),
+        "gpus": ("GPUs", count), "software": "Release", "mfu": ("MFU", pct),
         "tokens_per_s_per_gpu": ("Tokens/s/GPU", rate), "basis": "Basis",
         "usd_per_million_tokens": ("USD per 1M tokens", usd)},
-        caption="Every benchmark row with its cost per 1M tokens", table_id="bench-every-row")
+        caption="Every benchmark row with its cost per 1M tokens", table_id="bench-every-row",
+        key=[])  # a reference: the prose reads none of its rows, so all wait behind the filter and the fold
 
 
 def _gb200_label(r) -> str:
@@ -161,29 +160,31 @@ def gb200_table(E) -> str:
              f"{r.perf_per_tco_ratio:.2f}x", usd(r.gb200_usd_per_million_tokens), usd(r.h100_usd_per_million_tokens)]
             for r in E.tables["gb200"].itertuples()]
     return markdown_table(["Model", "GB200 GPUs (release)", "GB200 tok/s/GPU", "H100 GPUs (release)", "H100 tok/s/GPU",
-                           "GB200 / H100", "Per TCO dollar", "GB200 USD per 1M", "H100 USD per 1M"], rows, "llrlrrrrr")
+                           "GB200 / H100", "Per TCO dollar", "GB200 USD per 1M", "H100 USD per 1M"], rows, "llrlrrrrr",
+                          columns=["Model", "GB200 tok/s/GPU", "H100 tok/s/GPU", "GB200 / H100", "Per TCO dollar",
+                                   "GB200 USD per 1M", "H100 USD per 1M"],
+                          name="gb200", title="GB200 NVL72 against H100 in NVIDIA's tables")
 
 
 def gb200_figure(E):
-    """GB200 / H100 per-GPU throughput ratios against the TCO break-even."""
+    """GB200 / H100 per-GPU throughput ratios against the TCO break-even: each model's name and
+    ratio above its bar, the break-even named on the axis."""
     table = E.tables["gb200"]
     tco_ratio = E["gb200_breakeven_speedup"]
-    labels = [_gb200_label(r) for r in table.itertuples()]
+    labels = [f"{_gb200_label(r)}: {times(r.throughput_ratio)}" for r in table.itertuples()]
     ratios = table["throughput_ratio"].tolist()
     fig, ax = new_figure("GB200 NVL72 against H100, per-GPU throughput",
-                         "GB200 / H100 tokens/s per GPU (x)", "", figsize=(7.0, 4.6))
-    ax.barh(labels, ratios, color=[PALETTE["green"] if r >= tco_ratio else PALETTE["vermillion"] for r in ratios])
-    for y, r in enumerate(ratios):  # value inside the bar end, clear of the break-even line
-        ax.annotate(f"{r:.2f}x", (r, y), xytext=(-4, 0), textcoords="offset points", va="center", ha="right",
-                    color="white", fontweight="bold")
+                         f"GB200 / H100 tokens/s per GPU\n(dashed: the break-even, the TCO ratio {times(tco_ratio)})",
+                         "", figsize=(7.0, 1.8 + 1.0 * len(ratios)))
+    ax.barh(range(len(ratios)), ratios, 0.35,
+            color=[PALETTE["green"] if r >= tco_ratio else PALETTE["vermillion"] for r in ratios])
     ax.axvline(tco_ratio, color=PALETTE["black"], ls="--", lw=1)
-    ax.annotate(f"break-even: TCO ratio {tco_ratio:.2f}x", (tco_ratio, -0.5),
-                xytext=(4, -2), textcoords="offset points", va="top")
     ax.axvline(1.0, color="grey", lw=0.8)
-    ax.set_ylim(len(ratios) - 0.5, -0.9)  # first row on top, room for the break-even label
-    ax.set_xlim(0, max(ratios) * 1.15)
-    ax.set_yticks(range(len(labels)), [textwrap.fill(label, 18) for label in labels])
-    fig.subplots_adjust(left=0.3, right=0.97)
+    ax.set_ylim(len(ratios) - 0.5, -0.9)  # first row on top, room for its name
+    ax.set_xlim(0, max(ratios) * 1.08)
+    ax.xaxis.set_major_formatter(lambda v, _: f"{v:g}x")
+    bar_labels_above(ax, labels)
+    ax.grid(axis="y", visible=False)
     add_source(fig, "NVIDIA dgxc-benchmarking v25.05 (GB200 NVL72, H100) and v25.04 (H100 Llama 3.1 405B); "
                     "break-even = the TCO chapter's GB200/H100 TCO ratio.")
     return fig
@@ -195,7 +196,10 @@ def failures_table(E) -> str:
              pct(r.mfu_reproduced, 2), f"{r.ratio:.3f}", flop(r.publisher_flops_per_token, ""),
              flop(r.flops_per_token, ""), r.diagnosis] for r in E.tables["conversion_failures"].itertuples()]
     return markdown_table(["Model", "GPU", "Precision", "GPUs", "Printed MFU", "Reproduced MFU", "Ratio",
-                           "Publisher FLOP/token", "6N+12Lhs FLOP/token", "Likely reason"], rows, "lllrrrrrrl")
+                           "Publisher FLOP/token", "6N+12Lhs FLOP/token", "Likely reason"], rows, "lllrrrrrrl",
+                          columns=["Model", "GPU", "Precision", "GPUs", "Printed MFU", "Reproduced MFU",
+                                   "Publisher FLOP/token", "Likely reason"],
+                          name="conversion_failures", title="rows whose printed MFU does not follow from their throughput")
 
 
 def verdict(R) -> str:

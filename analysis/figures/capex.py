@@ -6,7 +6,7 @@ import numpy as np
 
 from analysis.page.formatting import money, times
 from analysis.page.names import gpu_short_name
-from analysis.page.plots import PALETTE, add_source, new_figure
+from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
 
 
 def build_up(E):
@@ -20,12 +20,13 @@ def build_up(E):
         values = frame[frame["layer"] == layer]["usd_per_gpu"].to_numpy()
         ax.bar(labels, values, bottom=bottom, color=colour, label=layer, width=0.55)
         for x, (v, b) in enumerate(zip(values, bottom, strict=True)):
-            ax.text(x, b + v / 2, f"${v:,.0f}", ha="center", va="center", fontsize=9, color="white")
+            ax.text(x, b + v / 2, money(v), ha="center", va="center", fontsize=9, color="white")
         bottom += values
-    for x, total in enumerate(bottom):
-        ax.text(x, total, f"${total:,.0f}", ha="center", va="bottom", fontsize=9, fontweight="bold")
+    for x, total in enumerate(bottom):  # the book's precision, as the chapter's box prints it ($54,170)
+        ax.text(x, total, money(total), ha="center", va="bottom", fontsize=9, fontweight="bold")
     ax.yaxis.set_major_formatter(lambda v, _: f"${v / 1000:,.0f}k")
-    ax.legend(loc="upper left")
+    ax.set_ylim(0, bottom.max() * 1.12)  # room for the totals
+    legend_above(ax, ncols=2)
     add_source(fig, "SemiAnalysis 2025 hyperscaler prices (A03, A04, A06, A07), divided by GPUs per system.")
     return fig
 

@@ -1,15 +1,20 @@
 """Tables of the claims ledger, drawn from the claims chapter's frames
-(``analysis.chapters.claims``): Markdown with links to the sources and to the chapters."""
+(``analysis.chapters.claims``): filterable tables (on a phone too) with links to the sources, the
+report facts and the chapters; ids only inside each row's fold."""
 
 from __future__ import annotations
 
+import html
+
 import pandas as pd
+from docutils.nodes import make_id
 
 from analysis.chapters.ledger import status_label
-from analysis.page.formatting import count, humanize
-from analysis.page.names import fact_label, param_short_label
+from analysis.chapters.registry import get_section
+from analysis.page.formatting import count
+from analysis.page.names import fact_anchor, fact_label, fact_link, param_short_label, reader_text, source_label
 from analysis.page.notebook import format_quantity
-from analysis.page.tables import markdown_table
+from analysis.page.tables import Html, interactive_table, markdown_table
 
 # One plain sentence per status: what an agreement is worth (the claims chapter prints them).
 STATUS_MEANING = {
@@ -32,19 +37,45 @@ STATUS_MEANING = {
 }
 
 
+KEY_STATUSES = ("corrected", "reproduced_independently")  # the rows the verdict counts: shown, the rest fold
+
+
+def _link(href: str, text: str) -> str:
+    return f'<a class="reference internal" href="{html.escape(href)}">{html.escape(text)}</a>'
+
+
+def _source(source_id) -> str:
+    """A source as its author-year label, linked to its entry on the Sources appendix."""
+    if not isinstance(source_id, str):
+        return ""
+    return _link(f"sources.html#{make_id('src-' + source_id)}", source_label(source_id))
+
+
+def _fact(fact_id) -> str:
+    """A report fact's short label (B09), linked to its entry on the Report facts appendix."""
+    return _link(f"facts.html#{make_id(fact_anchor(fact_id))}", fact_label(fact_id))
+
+
+def chapter_name(section: str) -> str:
+    """A chapter as the sidebar names it, before any colon: 'TCO', 'Plan a run'."""
+    return get_section(section).title.split(":")[0]
+
+
+def _chapter(section: str, built: bool = True) -> str:
+    name = chapter_name(section)
+    return _link(f"{section}.html#chapter-{section}", name) if built else html.escape(name)
+
+
 def original(c) -> str:
-    """The original source's value of a claim row, its range, fact id and a link to the source."""
+    """The original source's value of a claim row, its range, and where it is from (the fact's
+    label and the source's author and year, linked)."""
     if pd.isna(c.original_value):
         return "—"
-    text = format_quantity(c.original_value, c.original_unit)
+    text = html.escape(format_quantity(c.original_value, c.original_unit))
     if pd.notna(c.original_high):
-        text += f" to {format_quantity(c.original_high, c.original_unit)}"
-    link = f"[{c.source_id}]({c.url})" if isinstance(c.url, str) else c.source_id
-    return f"{text} ({c.fact_id}; {link})"
-
-
-def _chapter(section: str) -> str:
-    return f"{{ref}}`{section} <chapter-{section}>`"
+        text += f" to {html.escape(format_quantity(c.original_high, c.original_unit))}"
+    where = ", ".join(part for part in (_fact(c.fact_id) if isinstance(c.fact_id, str) else "", _source(c.source_id)) if part)
+    return f"{text} ({where})" if where else text
 
 
 def difference(value: float) -> str:
@@ -93,37 +124,67 @@ def range_text(row_id: str, unit: str, ranges: pd.DataFrame) -> str:
     return "; ".join(parts) or "—"
 
 
-def claims_markdown(E) -> str:
-    """One row per seed claim: what the seed says, the original, the book's value, the
-    difference the status is judged by, the status."""
+def _more(lines: list[tuple[str, str]]) -> str:
+    """A row's own fold: the lines a reader opens (each a label and HTML)."""
+    body = "".join(f"<p><strong>{html.escape(label)}:</strong> {text}</p>" for label, text in lines if text)
+    return f'<details class="book-row-more"><summary>More</summary>{body}</details>'
+
+
+def _quantity(text: str, section: str, built: bool, also=(), more=()) -> Html:
+    """The first cell of a ledger row: what is checked, the chapter that computes it (and those
+    that also show it), and the row's fold."""
+    where = f"{_chapter(section, built)} chapter"
+    if also:
+        where += "; also in " + ", ".join(_chapter(s) for s in also)
+    return Html(f"{html.escape(reader_text(text, link=False))}<br><small>{where}</small>{_more(list(more))}")
+
+
+def claims_table(E):
+    """The seed claims ledger, filterable and sortable: what each claim says, its status beside
+    it, the seed's and the original's values, the book's, the difference the status is judged by,
+    and why. The rows the verdict counts (corrected, reproduced independently) are shown; the
+    others wait behind the table's fold, and the filter searches them all."""
     rows = []
     for c in E.tables["seed_claims"].itertuples():
-        book = format_quantity(c.book_value, c.book_unit) if pd.notna(c.book_value) else "—"
-        chapter = _chapter(c.section) if c.chapter_built else c.section
         ranges = range_text(c.claim_id, c.book_unit, E.tables["ranges"]) if c.status == "depends_on_default" else ""
-        rows.append((f"**{c.claim_id}** {humanize(c.claim)}", humanize(c.seed_value) if isinstance(c.seed_value, str) else "—",
-                     original(c), book, difference(c.difference_rel), tolerance(c), f"**{status_label(c.status)}**",
-                     report_inputs_text(c), ranges, chapter, humanize(c.explanation)))
-    return markdown_table(["Claim", "Seed says", "Original source", "This book", "Difference", "Tolerance", "Status",
-                           "Reads from the report", "Across the default's range", "Chapter", "Why"], rows)
+        more = [("Claim", html.escape(c.claim_id)), ("Tolerance", html.escape(tolerance(c))),
+                ("Reads from the report", html.escape(report_inputs_text(c))),
+                ("Across the default's range", html.escape(ranges))]
+        rows.append({"claim": _quantity(c.claim, c.section, c.chapter_built, more=more),
+                     "status": status_label(c.status),
+                     "seed": reader_text(c.seed_value, link=False) if isinstance(c.seed_value, str) else "—",
+                     "original": Html(original(c)),
+                     "book": format_quantity(c.book_value, c.book_unit) if pd.notna(c.book_value) else "—",
+                     "difference": difference(c.difference_rel), "why": reader_text(c.explanation, link=False)})
+    statuses = E.tables["seed_claims"]["status"]
+    return interactive_table(rows, {"claim": "Claim", "status": "Status", "seed": "Seed says",
+                                    "original": "Original source", "book": "This book", "difference": "Difference",
+                                    "why": "Why"},
+                             table_id="ledger-seed-claims", key=statuses.isin(KEY_STATUSES).to_numpy())
 
 
-def facts_markdown(E) -> str:
-    """One row per report figure the book checks: the report's value, the book's, the difference
-    from the nearer end of the report's range, the tolerance, the status, the chapter that
-    computes it and the others that show it."""
+def facts_table(E):
+    """The report figures the book checks, filterable and sortable: the quantity, its status beside
+    it, the book's value, the report's, the difference from the nearer end of the report's range,
+    what the computation read from the report, and the note. The rows the verdict counts are shown;
+    the others wait behind the table's fold, and the filter searches them all."""
     rows = []
-    for f in E.tables["report_facts_checked"].itertuples():
+    frame = E.tables["report_facts_checked"]
+    for f in frame.itertuples():
         report = format_quantity(f.report_value, f.unit)
         if pd.notna(f.report_high):
             report += f" to {format_quantity(f.report_high, f.unit)}"
-        also = ", ".join(_chapter(s) for s in f.also_in) or "—"
         ranges = range_text(f.fact_id, f.unit, E.tables["ranges"]) if f.status == "depends_on_default" else ""
-        rows.append((f.fact_id, humanize(f.quantity), report, format_quantity(f.book_value, f.unit), difference(f.difference_rel),
-                     tolerance(f), status_label(f.status), report_inputs_text(f), ranges, _chapter(f.section), also,
-                     humanize(f.note) if isinstance(f.note, str) else ""))
-    return markdown_table(["Fact", "Quantity", "Report", "This book", "Difference", "Tolerance", "Status",
-                           "Reads from the report", "Across the default's range", "Chapter", "Also in", "Note"], rows)
+        more = [("Fact", _fact(f.fact_id)), ("Tolerance", html.escape(tolerance(f))),
+                ("Across the default's range", html.escape(ranges))]
+        rows.append({"quantity": _quantity(f.quantity, f.section, True, f.also_in, more), "status": status_label(f.status),
+                     "book": format_quantity(f.book_value, f.unit), "report": report,
+                     "difference": difference(f.difference_rel), "reads": report_inputs_text(f),
+                     "note": reader_text(f.note, link=False) if isinstance(f.note, str) else ""})
+    return interactive_table(rows, {"quantity": "Quantity", "status": "Status", "book": "This book",
+                                    "report": "Report", "difference": "Difference",
+                                    "reads": "Reads from the report", "note": "Note"},
+                             table_id="ledger-report-facts", key=frame["status"].isin(KEY_STATUSES).to_numpy())
 
 
 def statuses_markdown() -> str:
@@ -132,10 +193,12 @@ def statuses_markdown() -> str:
 
 
 def not_checked_markdown(E) -> str:
-    """The report figures the book neither computes nor compares, and why."""
-    rows = [(r.fact_id, humanize(r.quantity), format_quantity(r.value, r.unit), humanize(r.reason))
+    """The report figures the book neither computes nor compares, and why (folded: no sentence
+    reads a row of it; the fact's label comes last, its source's author and year with it)."""
+    rows = [(reader_text(r.quantity), format_quantity(r.value, r.unit), reader_text(r.reason), fact_link(r.fact_id))
             for r in E.tables["facts_not_checked"].itertuples()]
-    return markdown_table(["Fact", "Quantity", "Report", "Why the book does not check it"], rows)
+    return markdown_table(["Quantity", "Report", "Why the book does not check it", "Fact"], rows, key=[],
+                          name="facts_not_checked", title="the report figures the book does not check")
 
 
 def verdict(R) -> str:

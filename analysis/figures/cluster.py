@@ -8,7 +8,7 @@ from matplotlib.ticker import MaxNLocator
 
 from analysis.page import notebook  # notebook.glue, looked up when called (tests replace it)
 from analysis.page.formatting import count, flop, money, number, percent
-from analysis.page.names import gpu_short_name
+from analysis.page.names import gpu_name, gpu_short_name
 from analysis.page.plots import PALETTE, add_source, new_figure
 
 
@@ -31,7 +31,7 @@ def eflops_by_size(C, P):
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.legend(fontsize=8)
-    add_source(fig, f"dense peaks from data/gpus.csv ({P.gpu}); MFU assumptions from SemiAnalysis 2024 (B11).")
+    add_source(fig, f"dense peaks of the {gpu_name(P.gpu)} from data/gpus.csv; MFU assumptions from SemiAnalysis 2024 (B11).")
     return fig
 
 
@@ -42,7 +42,7 @@ def power_build_up(C, P):
     parts = (("chip_w", "GPU chip (TDP)", PALETTE["blue"]), ("rest_of_it_w", "Rest of IT: server, network, storage",
                                                              PALETTE["sky"]),
              ("facility_overhead_w", f"Facility overhead (PUE {P.pue:.2f})", PALETTE["orange"]))
-    fig, ax = new_figure("One GPU's share of the cluster, chip to meter (rated)", "Watts per GPU", "",
+    fig, ax = new_figure("One GPU's rated power, chip to meter", "Watts per GPU", "",
                          figsize=(7.0, 4.9))
     for i, build in table.iterrows():
         left = 0.0
@@ -58,10 +58,11 @@ def power_build_up(C, P):
     megawatts = ax.secondary_xaxis("top", functions=(lambda w: w * P.gpus / 1e6, lambda mw: mw * 1e6 / P.gpus))
     megawatts.set_xlabel(f"Megawatts for {P.gpus:,} GPUs")
     megawatts.xaxis.set_major_locator(MaxNLocator(nbins=5, prune="upper"))  # the last would sit on the edge
-    ax.legend(loc="upper center", bbox_to_anchor=(0.35, -0.25), ncol=1)
-    fig.subplots_adjust(left=0.3, right=0.95, top=0.8, bottom=0.4)
+    legend = ax.legend(loc="upper center", bbox_to_anchor=(0.35, -0.34), ncol=1)
+    fig.subplots_adjust(left=0.3, right=0.95, top=0.8, bottom=0.42)
     add_source(fig, "SemiAnalysis 2024: component build-up (B14) and DGX H100 all-in IT (C02); PUE parameter "
-                    "(IDC's cloud average); TDP from data/gpus.csv. Rated power: energy counts the average draw.")
+                    "(IDC's cloud average); TDP from data/gpus.csv. Rated power: energy counts the average draw.",
+               below=legend)
     return fig
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from analysis.data.load import fact
 from analysis.page.formatting import count, percent, times
 from analysis.page.names import gpu_short_name
-from analysis.page.plots import PALETTE, add_source, new_figure
+from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
 from analysis.page.tables import markdown_table
 
 MEASURED = (("gb200_vs_h100_llama31_405b_bf16_throughput_ratio", "measured: Llama 3.1 405B BF16", "--"),
@@ -42,19 +42,17 @@ def breakeven(E):
     ratio = E["gb200_breakeven_speedup"]
     ax.plot(extra, needed, color=PALETTE["blue"], lw=2, label="break-even speed-up")
     ax.plot([0], [ratio], "o", color=PALETTE["blue"], ms=7,
-            label=f"no reliability penalty: TCO ratio {ratio:.2f}x (report ~{fact('A12_tco_ratio'):.1f}x)")
+            label=f"no reliability penalty: TCO ratio {times(ratio)} (report ~{fact('A12_tco_ratio'):.1f}x)")
     points = ((f"assumptions, {E['job_gpus']:,.0f}-GPU job", "", PALETTE["vermillion"]),
               (f"assumptions, {E['gpus']:,.0f}-GPU job", "_at_cluster_size", PALETTE["purple"]),
               (f"no NVLink faults, {E['job_gpus']:,.0f}-GPU job", "_without_nvlink_faults", PALETTE["green"]))
     for label, suffix, colour in points:
         ax.plot([E[f"gb200_extra_loss{suffix}_frac"] * 100], [E[f"gb200_breakeven_speedup_with_downtime{suffix}"]],
                 "o", color=colour, ms=7, label=label)
-    for key, label, style in MEASURED:
-        ax.axhline(E[key], color=PALETTE["black"], lw=1, ls=style)
-        ax.annotate(f"{label} ({E[key]:.2f}x)", (extra.iloc[-1], E[key]), xytext=(-4, 3), textcoords="offset points",
-                    ha="right", fontsize=8)
+    for key, label, style in MEASURED:  # named in the legend: at a phone's text size a name on the line covers it
+        ax.axhline(E[key], color=PALETTE["black"], lw=1, ls=style, label=f"{label} ({times(E[key])})")
     ax.set_xlim(0, extra.iloc[-1])
-    ax.legend(fontsize=8, loc="upper left")
+    legend_above(ax)
     add_source(fig, "TCO model (capex: SemiAnalysis 2025; opex calibrated); Llama 3 failure rates; GB200 fault rate, "
                     "blast radius and repair time are assumptions; speed-ups from NVIDIA DGXC tables (v25.04/v25.05).")
     return fig

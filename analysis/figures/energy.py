@@ -8,7 +8,7 @@ import textwrap
 import matplotlib.pyplot as plt
 
 from analysis.page.formatting import count, number, percent
-from analysis.page.names import gpu_short_name, model_name
+from analysis.page.names import gpu_short_name, model_name, source_link
 from analysis.page.notebook import format_quantity, glue, markdown_table
 from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
 
@@ -31,9 +31,9 @@ def power_build_up(E):
     the server-only IT with the overhead SA's figures then imply, and GB200 at its IT power and PUE."""
     c01_it = E["sa_implied_h100_meter_w_per_gpu"] / E["sa_implied_pue_over_c01_ratio"]
     builds = [  # (label, chip W, rest of IT W, facility overhead W)
-        (f"H100\n{E['h100_it_w_per_gpu']:,.0f} W IT (C02)\n× PUE {E['pue']:.2f}", E["h100_chip_w"],
+        (f"H100\n{E['h100_it_w_per_gpu']:,.0f} W IT\n× PUE {E['pue']:.2f}", E["h100_chip_w"],
          E["h100_rest_of_it_w_per_gpu"], E["h100_overhead_w_per_gpu"]),
-        (f"H100\n{c01_it:,.0f} W IT (C01)\n× {E['sa_implied_pue_over_c01_ratio']:.2f} SA-implied", E["h100_chip_w"],
+        (f"H100, SA\n{c01_it:,.0f} W IT\n× {E['sa_implied_pue_over_c01_ratio']:.2f} implied", E["h100_chip_w"],
          c01_it - E["h100_chip_w"], E["sa_implied_h100_meter_w_per_gpu"] - c01_it),
         (f"GB200\n{E['gb200_it_w_per_gpu']:,.0f} W IT\n× PUE {E['pue']:.2f}", E["gb200_chip_w"],
          E["gb200_rest_of_it_w_per_gpu"], E["gb200_meter_w_per_gpu"] - E["gb200_it_w_per_gpu"]),
@@ -56,10 +56,10 @@ def power_build_up(E):
     ax.set_xticks(range(len(builds)), [b[0] for b in builds])
     ax.set_ylim(0, E["gb200_meter_w_per_gpu"] * 1.12)
     ax.grid(axis="x", visible=False)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=1)
-    fig.subplots_adjust(bottom=0.42)
-    add_source(fig, "SemiAnalysis 2024 (C01, C02) and 2025 (A31); PUE and IT power per GPU are parameters; "
-                    "chip power from data/gpus.csv; household from household_kwh_per_year.")
+    legend_above(ax)
+    add_source(fig, "SemiAnalysis 2024 (C02: the first bar's IT power; C01: the second's) and 2025 (A31); PUE and "
+                    "IT power per GPU are parameters; chip power from data/gpus.csv; household: the average US "
+                    "household's electricity use, a parameter.")
     return fig
 
 
@@ -84,14 +84,14 @@ def joules_per_token(E):
             ax.plot(series["gpus"], series["joules_per_token"], marker=markers[gpu_id], color=colours[precision],
                     lw=0 if sa else 0.8, alpha=1.0 if sa else 0.55, ms=7 if sa else 4,
                     mfc="white" if sa else colours[precision], mew=1.5 if sa else 0.5)
-        ax.set_title(textwrap.shorten(rows["model_name"].iloc[0], 22, placeholder="…"), loc="left")
+        ax.set_title(textwrap.fill(rows["model_name"].iloc[0], 14), loc="left")  # two lines on a phone, not clipped
         ax.set_xscale("log", base=2)
         ax.set_xlim(6, 4096)
         ax.xaxis.set_major_locator(plt.FixedLocator([16, 128, 1024]))
         ax.xaxis.set_major_formatter(plt.FuncFormatter(lambda x, _: f"{x:,.0f}"))
         ax.set_ylim(0, rows["joules_per_token"].max() * 1.25)
     fig.supxlabel("GPUs (log scale)")
-    fig.supylabel("J per token at the meter (average draw)")
+    fig.supylabel("J per token at the meter")
     handles = [plt.Line2D([], [], color=colours["bf16"], lw=0, marker="o", label="BF16"),
                plt.Line2D([], [], color=colours["fp8"], lw=0, marker="o", label="FP8"),
                plt.Line2D([], [], color="grey", lw=0, marker="o", label="H100"),
@@ -144,7 +144,7 @@ def household_years(E):
 def households_table(E) -> str:
     """Markdown: every household figure in ``data/household_energy.csv``, with its source."""
     rows = [(h.period, h.region, f"{h.kwh:,.0f} kWh per {h.per}", f"{h.kwh_per_year:,.0f}", h.evidence,
-             f"{{ref}}`{h.source_id} <src-{h.source_id}>`") for h in E.tables["households"].itertuples()]
+             source_link(h.source_id)) for h in E.tables["households"].itertuples()]
     return markdown_table(["Period", "Where", "Published", "kWh per year", "Evidence", "Source"], rows)
 
 

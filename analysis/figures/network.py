@@ -7,18 +7,20 @@ import textwrap
 
 from analysis.data.load import load_table
 from analysis.page.formatting import money, number, percent
+from analysis.page.names import source_link
 from analysis.page.notebook import format_quantity
 from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
 from analysis.page.tables import markdown_table
 
 
-def _design_labels(ax, table, y_offset: float) -> None:
-    """Each design's name written above its bars, left-aligned in one line (a phone has no room
-    for a column of two-line tick labels beside the bars)."""
+def _design_labels(ax, table, y_offset: float, values=None) -> None:
+    """Each design's name written above its bars, left-aligned (a phone has no room for a column of
+    two-line tick labels beside the bars), with ``values`` (one text per design) after it: nothing
+    beside a bar to crowd the next design's name."""
     ax.set_yticks([])
     for i, label in enumerate(table["label"]):
-        ax.text(0, i + y_offset, textwrap.fill(" ".join(str(label).split()), 48), va="bottom", ha="left",
-                in_layout=False)
+        text = " ".join(str(label).split()) + (f": {values[i]}" if values is not None else "")
+        ax.text(0, i + y_offset, textwrap.fill(text, 48), va="bottom", ha="left", in_layout=False)
 
 
 def options_capex(C, P):
@@ -30,18 +32,16 @@ def options_capex(C, P):
              ("NICs, copper, front end and storage", table["capex_usd"] - table["switches_usd"] - table["optics_usd"],
               PALETTE["sky"]))
     fig, ax = new_figure("Network capex and power of each design", "Network capex, million USD", "",
-                         figsize=(7.0, 2.0 + 0.85 * len(table)))
+                         figsize=(7.0, 2.0 + 1.45 * len(table)))
     left = 0 * table["capex_usd"]
     for name, values, colour in parts:
-        ax.barh(table.index, values / 1e6, 0.4, left=left / 1e6, color=colour, label=name)
+        ax.barh(table.index, values / 1e6, 0.3, left=left / 1e6, color=colour, label=name)
         left = left + values
-    for i, r in table.iterrows():
-        ax.text(r["capex_usd"] / 1e6, i, f" ${r['capex_usd'] / 1e6:,.0f}M, {r['it_mw']:.1f} MW, {r['tiers']:.0f} tiers",
-                va="center", in_layout=False)
-    _design_labels(ax, table, -0.27)
-    ax.set_ylim(len(table) - 0.6, -0.9)
+    values = [f"{money(r.capex_usd)}, {r.it_mw:.1f} MW, {r.tiers:.0f} tiers" for r in table.itertuples()]
+    _design_labels(ax, table, -0.19, values)
+    ax.set_ylim(len(table) - 0.6, -1.0)
     ax.grid(axis="y", visible=False)
-    ax.set_xlim(0, table["capex_usd"].max() / 1e6 * 2.6)
+    ax.set_xlim(0, table["capex_usd"].max() / 1e6 * 1.05)  # the axis ends at the largest design
     legend_above(ax, ncols=2)
     add_source(fig, f"book's fluid folded-Clos model at {P.gpus:,} GPUs; prices and powers from "
                     "data/network_components.csv (vendor datasheets, a public cost sheet, one vendor blog, "
@@ -77,7 +77,14 @@ def options_table(C) -> str:
              f"{r.it_mw:.1f}", f"{r.facility_mw_change:+.1f}", f"{r.first_failure_minutes:.1f}")
             for r in C.tables["options"].itertuples()]
     return markdown_table(["Design", "Tiers", "Switches", "Transceivers", "Copper", "Capex", "Capex vs this design, USD",
-                           "IT MW", "Facility MW vs this design", "First failure, min"], rows, "lrrrrrrrrr")
+                           "IT MW", "Facility MW vs this design", "First failure, min"], rows, "lrrrrrrrrr",
+                          columns=OPTIONS_COLUMNS, name="options_table", title="each design's counts, capex, power and first failure")
+
+
+# What the prose compares across designs (capital and facility power against this design); tiers,
+# copper and IT power are in the full table.
+OPTIONS_COLUMNS = ["Design", "Switches", "Transceivers", "Capex", "Capex vs this design, USD", "Facility MW vs this design",
+                   "First failure, min"]
 
 
 def components_table() -> str:
@@ -88,7 +95,7 @@ def components_table() -> str:
     rows = [(r.name, f"{r.ports_400g:.0f}", num(r.power_w, "{:,g}") + ("" if r.power_w_high != r.power_w_high
                                                                     else num(r.power_w_high, "-{:,g}")),
              num(r.price_usd, "${:,.0f}") + ("" if r.price_usd_high != r.price_usd_high else num(r.price_usd_high, "-{:,.0f}")),
-             f"{{ref}}`{r.source_id} <src-{r.source_id}>`")
+             source_link(r.source_id))
             for r in components.itertuples()]
     return markdown_table(["Part", "400G ports", "Power, W", "Price, USD", "Source"], rows, "lrrrl")
 

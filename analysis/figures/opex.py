@@ -28,11 +28,12 @@ def breakdown(E):
     names = [LABELS[s] for s in items.columns]
     bottom = np.zeros(len(names))
     colours = [PALETTE["orange"], PALETTE["blue"], PALETTE["green"], PALETTE["purple"]]
+    thin = 0.15 * items.sum().max()  # a layer thinner than this has no room for its label (its value is in the table)
     for (item, values), colour in zip(items.iterrows(), colours, strict=True):
         values = values.to_numpy()
         ax.bar(names, values, bottom=bottom, color=colour, width=0.55, label=item)
         for x, (v, b) in enumerate(zip(values, bottom, strict=True)):
-            if v > 15:  # too thin a layer for a label
+            if v > thin:
                 ax.text(x, b + v / 2, f"${v:,.0f}", ha="center", va="center", fontsize=9, color="white")
         bottom += values
     for x, total in enumerate(bottom):

@@ -35,6 +35,14 @@ def _range(lo: float, hi: float, unit: str) -> str:
     return a if a == b else f"{a} to {b}"
 
 
+# The rows the chapter's prose reads: shown, the others fold behind each table (and its CSV).
+PROSE_OUTCOMES = (("narayanan_gpt3_175b", "days"), ("opt_175b", "days"), ("bloom_176b", "days_with_failures"),
+                  ("bloom_176b", "energy_mwh"), ("llama31_405b", "gpu_hours"), ("olmo_7b_twin_a100", "energy_mwh"))
+PROSE_RUNS = ("llama31_8b", "llama31_405b", "deepseek_v3_pretrain")
+PROSE_VARIANTS = ("benchmark_only", "class_slopes", "recompute_class_slopes", "recompute_class_factors",
+                  "recompute_ridge_class", "recompute_params_per_gpu_class", "recompute_class_slopes_huber",
+                  "recompute_gpus_class", "selected")
+
 UNITS = {"gpu_hours": "GPU-hours", "days": "days", "days_with_failures": "days", "energy_mwh": "MWh",
          "co2_t": "t", "cost_usd": "USD"}
 
@@ -50,8 +58,9 @@ def backtest_table(E) -> str:
         shown = _signed(r.error_frac) if r.comparison == "point" else ("bound holds" if r.holds else "bound broken")
         rows.append([r.name, outcome, _value(r.published, unit), _value(r.predicted, unit),
                      _range(r.p10, r.p90, unit), shown, _throughput_words(r)])
+    key = [i for i, r in enumerate(t.itertuples()) if (r.run_id, r.key) in PROSE_OUTCOMES]
     return markdown_table(["Run", "Outcome, on its basis", "Published", "Predicted", "P10 to P90", "Error", "Throughput"],
-                          rows, "llrrrrl")
+                          rows, "llrrrrl", key=key, name="backtest", title="every published outcome against the planner")
 
 
 def _throughput_words(r) -> str:
@@ -69,9 +78,12 @@ def estimated_table(E) -> str:
              number(r.memory_pressure), percent(r.mfu_implied), percent(r.mfu_estimated),
              _signed(r.error_frac) if r.comparison == "point" else ("bound holds" if r.holds else "bound broken"),
              "yes" if r.within_band else "no", r.gpus_basis] for r in t.itertuples()]
-    return markdown_table(["Run", "GPU", "Size", "Throughput published", "Published time, its basis", "Memory pressure",
-                           "MFU implied", "MFU estimated", "Error on time", "Inside P10-P90", "GPU count"], rows,
-                          "llllllrrrll")
+    header = ["Run", "GPU", "Size", "Throughput published", "Published time, its basis", "Memory pressure",
+              "MFU implied", "MFU estimated", "Error on time", "Inside P10-P90", "GPU count"]
+    # in view at 1280 px: what the prose reads; the rest folds into each row and the CSV
+    shown = ["Run", "GPU", "Size", "MFU implied", "MFU estimated", "Error on time", "Inside P10-P90"]
+    return markdown_table(header, rows, "llllllrrrll", key=t["run_id"].isin(PROSE_RUNS).to_numpy(), columns=shown,
+                          name="backtest_estimated", title="every run's time with its throughput estimated")
 
 
 def class_table(E) -> str:
@@ -163,7 +175,8 @@ def variants_table(E) -> str:
              percent(r["all_median_abs_error_frac"]), *[_signed(r[c]) for c in signed]] for _, r in t.iterrows()]
     return markdown_table(["Production term", "Median error, no published throughput", "Median error, every run",
                            *[c.replace("signed median", "signed median error") for c in signed]], rows,
-                          "l" + "r" * (2 + len(signed)))
+                          "l" + "r" * (2 + len(signed)), key=t["key"].isin(PROSE_VARIANTS).to_numpy(),
+                          name="backtest_variants", title="every form of the production term")
 
 
 def not_compared_table(E) -> str:

@@ -12,7 +12,7 @@ from matplotlib.ticker import FixedLocator
 
 from analysis.chapters.reliability import largest_loss
 from analysis.page.formatting import count, number, percent
-from analysis.page.names import gpu_short_name, model_name
+from analysis.page.names import gpu_short_name, model_name, source_link
 from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
 from analysis.page.tables import markdown_table
 from analysis.units import MINUTES_PER_HOUR
@@ -127,8 +127,8 @@ def measured_table(E) -> str:
     what = {("measured", "equals"): "measured MTTF", ("counted", "equals"): "counted: days / interruptions",
             ("counted", "up_to"): "counted: at most", ("projected", "equals"): "projected by the authors"}
     rows = [[r.cluster, r.accelerator, f"{r.job_gpus:,}", what[(r.kind, r.relation)] + (" (fitted)" if r.in_fit == "true" else ""),
-             f"{r.mttf_hours:,.2f}", f"{r.per_gpu_projection_hours:,.2f}", f"{r.fit_hours:,.2f}",
-             f"{{ref}}`{r.source_id} <src-{r.source_id}>`" + (f" via {{ref}}`{r.read_via} <src-{r.read_via}>`"
+             number(r.mttf_hours), number(r.per_gpu_projection_hours), number(r.fit_hours),  # the book's precision
+             source_link(r.source_id) + (f" via {source_link(r.read_via)}"
                                                               if isinstance(r.read_via, str) else "")]
             for r in E.tables["measured_job_failures"].itertuples()]
     return markdown_table(["Cluster", "GPU", "Job GPUs", "What", "MTTF (h)", "Per-GPU projection (h)", "Fit (h)",
@@ -140,20 +140,22 @@ def intervals(E):
     top axis converts the MTBF into a job size."""
     t = E.tables["interval_by_mtbf"]
     fig, ax = new_figure("Optimal compute time between checkpoints", "Job MTBF, hours (log scale)",
-                         "Checkpoint interval, minutes (log scale)")
+                         "Checkpoint interval, minutes (log scale)", figsize=(7.0, 6.4))
     for (label, curve), colour in zip(t.groupby("write_time", sort=False),
                                       (PALETTE["blue"], PALETTE["orange"], PALETTE["vermillion"]), strict=True):
         ax.plot(curve["job_mtbf_hours"], curve["daly_minutes"], color=colour, lw=2, label=f"Daly, {label}")
         ax.plot(curve["job_mtbf_hours"], curve["young_minutes"], color=colour, lw=1, ls="--")
     ax.plot([], [], color="grey", ls="--", lw=1, label="Young (same write times)")
     cluster_mtbf = E["cluster_job_mtbf_minutes"] / MINUTES_PER_HOUR
-    for m, name in ((E["llama3_job_mtbf_hours"], f"Llama 3, {E['llama3_gpus'] / 1000:,.0f}k GPUs"),
-                    (cluster_mtbf, f"{E['gpus'] / 1000:,.0f}k GPUs")):
+    for row, (m, name) in enumerate(((E["llama3_job_mtbf_hours"], f"Llama 3, {E['llama3_gpus'] / 1000:,.0f}k GPUs"),
+                                     (cluster_mtbf, f"{E['gpus'] / 1000:,.0f}k GPUs"))):
         ax.axvline(m, color=PALETTE["black"], lw=0.8, ls=":")
-        ax.annotate(name, (m, ax.get_ylim()[1]), xytext=(3, -12), textcoords="offset points", fontsize=8)
+        # one row each, below the top: at a phone's text size the two names are wider than the lines' gap
+        ax.annotate(name, (m, ax.get_ylim()[1]), xytext=(3, -6 - 24 * row), textcoords="offset points", va="top")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.legend(fontsize=8, loc="lower right")
+    # the legend under the chart: at a phone's text size it would cover the lines
+    ax.legend(loc="upper left", bbox_to_anchor=(-0.2, -0.2))
     convert = partial(mtbf_to_gpus, gpu_mtbf_hours=E["llama3_gpu_mtbf_hours"])
     top = ax.secondary_xaxis("top", functions=(convert, convert))
     top.set_xlabel("GPUs in the job at Llama 3's per-GPU rate")

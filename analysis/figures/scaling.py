@@ -12,7 +12,7 @@ from analysis.figures.benchmarks import gpu_axis
 from analysis.page import notebook  # notebook.glue, looked up when called (tests replace it)
 from analysis.page.formatting import money, percent, times
 from analysis.page.names import model_name
-from analysis.page.plots import PALETTE, add_source, new_figure
+from analysis.page.plots import PALETTE, add_source, legend_above, new_figure
 from analysis.page.tables import markdown_table, pct
 
 COMPARED = {"weak": [("llama31_405b_fp8_mfu_2304", "A32_405b_fp8_mfu"),
@@ -44,12 +44,12 @@ def _degree(x) -> str:
 def weak_table(E) -> str:
     """NVIDIA's v25.02 weak-scaling sweeps: layout, batch per GPU, sizes, MFU and efficiency."""
     names = model_names()
-    rows = [[names[w.model_id], w.precision.upper(), _degree(w.tp), _degree(w.pp), _degree(w.cp), _degree(w.vp),
+    rows = [[names[w.model_id], w.precision.upper(), " / ".join(_degree(d) for d in (w.tp, w.pp, w.cp, w.vp)),
              f"{w.sequences_per_gpu_per_step:g}", f"{w.gpus_small:,} → {w.gpus_large:,}",
              f"{pct(w.mfu_small)} → {pct(w.mfu_large)}", pct(w.efficiency), pct(w.mfu_drop)]
             for w in E.tables["weak"].itertuples()]
-    return markdown_table(["Model", "Precision", "TP", "PP", "CP", "VP", "Sequences per GPU per step", "GPUs", "MFU",
-                           "Weak-scaling efficiency", "Relative MFU drop"], rows, "llrrrrrrrrr")
+    return markdown_table(["Model", "Precision", "TP / PP / CP / VP", "Sequences per GPU per step", "GPUs", "MFU",
+                           "Weak-scaling efficiency", "Relative MFU drop"], rows, "llrrrrrr")
 
 
 def _title(E, P) -> str:
@@ -71,7 +71,7 @@ def efficiency_figure(E, P):
                label=f"the last {block:,.0f} GPUs")
     gpu_axis(ax, [int(ref_gpus * 2 ** k) for k in range(20) if ref_gpus * 2 ** k <= top])
     ax.set_ylim(0, 105)
-    ax.legend(fontsize=8, loc="lower left")
+    legend_above(ax)  # beside the chart it would cover the curves a phone's text size leaves room for
     add_source(fig, f"measured step from NVIDIA dgxc-benchmarking v25.02; model: compute/N + pipeline bubble + "
                     f"ring all-reduce at {P.backend_gbps:,.0f} Gbit/s, {P.grad_bytes_per_param:g} bytes per gradient.")
     return fig

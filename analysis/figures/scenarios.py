@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from analysis.page.formatting import money
-from analysis.page.names import gpu_short_name
+from analysis.page.names import gpu_short_name, reader_text
 from analysis.page.notebook import format_quantity
 from analysis.page.plots import compare_figure
 from analysis.page.tables import markdown_table
@@ -22,7 +22,7 @@ def files_markdown(E) -> str:
     for s in E.tables["files"].itertuples():
         mine = changes[changes["scenario"] == s.scenario]
         changed = ", ".join(f"`{c.parameter}` = {_value(c.value)}" for c in mine.itertuples()) or "none"
-        rows.append((s.scenario, f"`{s.file}`", changed, s.description))
+        rows.append((s.scenario, f"`{s.file}`", changed, reader_text(s.description)))
     return markdown_table(["Scenario", "File", "Changes", "Why"], rows)
 
 

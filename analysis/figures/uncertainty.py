@@ -7,7 +7,7 @@ import textwrap
 
 from analysis.chapters.uncertainty import EXTRA_LABELS
 from analysis.page.formatting import money, plain, times
-from analysis.page.names import model_name, param_short_label
+from analysis.page.names import model_name, param_short_label, reader_text
 from analysis.page.notebook import format_quantity
 from analysis.page.plots import PALETTE, add_source, new_figure
 from analysis.page.tables import markdown_table
@@ -21,7 +21,7 @@ TORNADO_TITLES = {
 
 def inputs_markdown(E) -> str:
     """The uncertain inputs: shape, low, this build's value, high, basis and why."""
-    rows = [(f"{r.label} (`{r.param}`)", r.shape, plain(r.low, 4), plain(r.value, 4), plain(r.high, 4), r.basis, r.note)
+    rows = [(r.label, r.shape, plain(r.low, 4), plain(r.value, 4), plain(r.high, 4), r.basis, reader_text(r.note))
             for r in E.tables["inputs"].itertuples()]
     return markdown_table(["Input", "Shape", "Low", "This build", "High", "Basis", "Why"], rows)
 

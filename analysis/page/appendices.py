@@ -82,8 +82,19 @@ def assumptions_page(values_by_section: dict[str, dict], scenario: str | None = 
         used_by = ", ".join(f"{{ref}}`{s.name} <chapter-{s.name}>`" for s in users)
         out.append(f"| {markdown_cell(p.description)}<br>`{name}` | {markdown_cell(shown_value)}<br>"
                    f"<small>{markdown_cell(p.describe_range())}</small> | *{p.basis}*: {source}<br>"
-                   f"<small>used by {used_by}</small> | {markdown_cell(p.why)} |")
+                   f"<small>used by {used_by}</small> | {_code_names(markdown_cell(p.why))} |")
     return "\n".join(out) + "\n"
+
+
+_CODE_NAME = re.compile(r"(?<![`\w])((?:data/)?[A-Za-z][\w.]*_[\w.]*\w|analysis(?:\.\w+)+)(?![`\w])")
+
+
+def _code_names(text: str) -> str:
+    """Code names in a parameter's justification (other parameters, functions, data files) as
+    code, which a table may break anywhere: an analyst reads them, and a long name no longer
+    widens the column."""
+    parts = text.split("`")
+    return "`".join(part if i % 2 else _CODE_NAME.sub(r"`\1`", part) for i, part in enumerate(parts))
 
 
 def fact_link_md(fact_id: str) -> str:

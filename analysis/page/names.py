@@ -25,8 +25,8 @@ from analysis.data.load import derived, load_table
 from analysis.hardware import gpu_name  # noqa: F401 (a reader name, re-exported with the others)
 from analysis.page.formatting import humanize
 
-__all__ = ["gpu_name", "gpu_short_name", "model_name", "param_label", "param_short_label", "fact_label", "fact_link", "fact_anchor",
-           "source_label", "source_link", "author", "clean_note"]
+__all__ = ["gpu_name", "gpu_short_name", "model_name", "param_label", "param_short_label", "fact_label", "fact_link",
+           "fact_anchor", "source_label", "source_link", "author", "clean_note", "reader_text"]
 
 
 def gpu_short_name(gpu_id: str) -> str:
@@ -122,3 +122,38 @@ def clean_note(note) -> str:
     sources = _sources()  # a source cited by its id -> its author-year label, linked
     return re.sub(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b",
                   lambda m: source_link(m.group(0)) if m.group(0) in sources else m.group(0), note)
+
+
+_IDS_IN_PARENS = re.compile(r"\s*\((?:\s*[a-z][a-z0-9]*(?:_[a-z0-9]+)+\s*[,;]?)+\)")
+_SNAKE = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b")
+_FACT = re.compile(r"\b([ABC]\d{2})_\w+")
+
+
+def reader_text(text, link: bool = True) -> str:
+    """Free text from the data (a note, an explanation, a claim) as readers get it, nothing cut:
+    e-notation for people, report fact ids as their labels ('A03'), a source's id as its author
+    and year ({ref}-linked to the Sources appendix with ``link``, plain text without: for HTML
+    cells), a parameter's name as its short label, any other id that only repeats, in
+    parentheses, what the words before it say dropped ('the all-in price (h100_allin_usd)'), and
+    a line break allowed before each '/' of a path (a long path no longer widens a table)."""
+    if not isinstance(text, str):
+        return text
+    sources, params = _sources(), all_params()
+    text = _FACT.sub(r"\1", humanize(text))
+
+    def parenthetical(m):  # keep a parenthesis that names a source; drop one of bare ids
+        ids = re.findall(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+", m.group(0))
+        return m.group(0) if any(i in sources for i in ids) else ""
+
+    text = _IDS_IN_PARENS.sub(parenthetical, text)
+
+    def word(m):
+        name = m.group(0)
+        if name in sources:
+            return source_link(name) if link else source_label(name)
+        if name in params:
+            return param_short_label(name, 60)
+        return name.replace("_", " ")  # a result's key, or an organisation (Quanta_Cloud_Technology)
+
+    text = re.sub(r"(?<![/\w.])" + _SNAKE.pattern + r"(?![\w/]|\.(?:csv|py|md|yaml|json)\b)", word, text)
+    return re.sub(r"(?<=\w)/(?=\w)", "\u200b/", text)  # a break before the slash: the file's name stays whole

@@ -28,10 +28,10 @@ from analysis.data import provenance
 from analysis.data.load import load_table, row
 from analysis.errors import ExecutionError, clip
 from analysis.page.formatting import format_quantity as fq
-from analysis.page.formatting import humanize, money, plain, unit_label
-from analysis.page.names import fact_link
+from analysis.page.formatting import money, plain, unit_label
+from analysis.page.names import fact_link, reader_text
 from analysis.page.plots import apply_style, finalize
-from analysis.page.tables import markdown_cell, markdown_table  # noqa: F401 (markdown_table is re-exported for notebooks)
+from analysis.page.tables import markdown_cell, markdown_table, reader_label, table_csv  # noqa: F401 (markdown_table: for notebooks)
 from analysis.params.parameters import ParameterError
 
 
@@ -188,6 +188,25 @@ def offer_table(R: ChapterResults, name: str, table, title: str) -> None:
     display(Markdown(f"{{download}}`Download the data: {title} (CSV) <data/{filename}>`"))
 
 
+def show_table(R: ChapterResults, table) -> None:
+    """Display a reader table (:func:`analysis.page.tables.markdown_table`). A folded one (key rows
+    or columns shown, the whole table in a ``<details>``) is also written whole, every row and
+    column as the page shows them, to ``<results dir>/<section>__<name>.csv``, and a download
+    link follows it: the full table for readers who want it outside the page."""
+    from IPython.display import Markdown, display
+
+    text = str(table)
+    if getattr(table, "folded", False) and getattr(table, "name", ""):
+        if not table.name.replace("_", "").isalnum():
+            raise ExecutionError(f"table name {table.name!r} must be letters, digits and underscores")
+        folder = results_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        filename = f"{R.section}__{table.name}.csv"
+        (folder / filename).write_text(table_csv(table), encoding="utf-8")
+        text += f"\n\n{{download}}`Download the full table: {table.title or table.name} (CSV) <data/{filename}>`"
+    display(Markdown(text))
+
+
 def _upstream(need: str, given: dict):
     """The results of a section this chapter needs: inside the build (``ANALYSIS_RESULTS_DIR`` set)
     the results file it wrote, which must be there; outside it (papermill, JupyterLab) the section
@@ -228,17 +247,19 @@ def comparison_table(R, pairs) -> str:
         if f["value_high"] == f["value_high"]:  # a range; the difference is from its nearer end, as in the ledger
             report += f" to {format_quantity(f['value_high'], f['unit'])}"
         difference = difference_rel(res.value, f["value"], f["value_high"])
-        lines.append(_md_row(res.label, format_quantity(res.value, res.unit), report,
+        lines.append(_md_row(reader_text(reader_label(res.label)), format_quantity(res.value, res.unit), report,
                              f"{difference * 100:+.1f} %" if difference == difference else "—",
                              f"{fact_link(fact_id)} ({f['confidence']})"))
     return "\n".join(lines)
 
 
 def claims_table(section_name: str, R) -> str:
-    """Markdown table of the seed claims this chapter settles, checked against its results."""
+    """Markdown table of the seed claims this chapter settles, checked against its results: the
+    claim, its status beside it, the seed's and the original's values, the book's, and why (the
+    claim's label, as the ledger files it, closes the row)."""
     claims = load_table("claims")
     claims = claims[claims["section"] == section_name]
-    lines = ["| Claim | Seed says | Original source | This book | Status | Why |", "|---|---|---|---|---|---|"]
+    lines = ["| Claim | Status | Seed says | Original source | This book | Why |", "|---|---|---|---|---|---|"]
     for c in claims.itertuples():
         original = "—"
         if isinstance(c.fact_id, str):
@@ -248,8 +269,8 @@ def claims_table(section_name: str, R) -> str:
         if isinstance(c.results_key, str) and c.results_key in R:
             book = format_quantity(R[c.results_key], R.unit(c.results_key))
         seed = c.seed_value if isinstance(c.seed_value, str) else "—"
-        lines.append(_md_row(f"**{c.claim_id}** {humanize(c.claim)}", humanize(seed), original, book,
-                             c.status.replace("_", " "), humanize(c.explanation)))
+        lines.append(_md_row(reader_text(c.claim), f"**{c.status.replace('_', ' ')}**", reader_text(seed), original, book,
+                             f"{reader_text(c.explanation)} (claim {c.claim_id} of the ledger)"))
     return "\n".join(lines)
 
 

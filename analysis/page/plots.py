@@ -20,11 +20,13 @@ import matplotlib
 import matplotlib.pyplot as plt
 from matplotlib.text import Text
 
+from analysis.page import figure_fit
+
 CONTENT_PX = 672   # CSS px of a figure at a 1280 px window (sphinx-book-theme's article column)
 CAPTION_PX = 14    # CSS px of the caption text there (0.875rem, book/static/book.css)
 FIGURE_DPI = 110   # CSS px per inch of a figure at its natural size (the retina PNG has twice as many)
 PHONE_CONTENT_PX = 358  # CSS px of a figure at a 390 px window (the article's width there)
-PHONE_TEXT_PX = 9.0    # the smallest text a phone reader is asked to read in a figure
+PHONE_TEXT_PX = 11.0   # the smallest text a phone reader is asked to read in a figure (CSS px)
 MAX_WIDTH_IN = 7.0
 TIGHT_ALLOWANCE = 1.1  # a saved (bbox "tight") figure is up to ~10 % wider than the figure itself
 
@@ -68,8 +70,9 @@ def min_font_pt(width_in: float) -> float:
 
 def finalize(fig):
     """The book's last word on a figure before it is shown: width capped at MAX_WIDTH_IN (height
-    scaled alike), every text raised to :func:`min_font_pt` of the saved width, and the layout
-    redone for the larger text. Returns ``fig``."""
+    scaled alike), every text raised to :func:`min_font_pt` of the saved width, the layout redone
+    for the larger text, rows made taller and numeric tick labels fewer where labels now meet
+    (:mod:`analysis.page.figure_fit`). Returns ``fig``."""
     width, height = fig.get_size_inches()
     if width > MAX_WIDTH_IN:
         fig.set_size_inches(MAX_WIDTH_IN, height * MAX_WIDTH_IN / width)
@@ -79,6 +82,8 @@ def finalize(fig):
     tight_in = _overflow(fig) * fig.get_size_inches()[0]
     if min_font_pt(tight_in) > min_font_pt(fig.get_size_inches()[0] * TIGHT_ALLOWANCE) + 0.05:
         _raise_text(fig, min_font_pt(tight_in * 1.02), reflow=False)  # wider than allowed for: once more
+    figure_fit.fit_rows(fig, _relayout)  # category labels that now meet: taller rows
+    figure_fit.thin_ticks(fig)  # numeric tick labels that now meet: fewer of them
     _freeze(fig)
     return fig
 
@@ -97,8 +102,9 @@ def _title_to_figure(fig) -> bool:
     shown = [t for t in ax.findobj(Text) if t.get_text() == title and t.get_visible()]
     if not shown or max(t.get_window_extent().x1 for t in shown) <= 0.99 * fig.bbox.width:
         return False
+    size = max(t.get_fontsize() for t in shown)  # before set_title, which gives the title rcParams' size again
     ax.set_title("", loc="left")
-    fig.suptitle(title, x=0.01, ha="left", fontweight="bold", fontsize=max(t.get_fontsize() for t in shown))
+    fig.suptitle(title, x=0.01, ha="left", fontweight="bold", fontsize=size)
     return True
 
 
@@ -110,7 +116,9 @@ def _raise_text(fig, floor: float, reflow: bool = True) -> None:
              and t.get_fontsize() < floor - 0.05]
     for t in small:
         t.set_fontsize(floor)
-    for ax in fig.axes:  # tick labels made later (at draw) take the axis's size, not a Text's
+    # tick labels made later (at draw) take the axis's size, not a Text's; secondary axes too
+    # (ax.secondary_xaxis: children of their axes, not in fig.axes)
+    for ax in [*fig.axes, *(child for parent in fig.axes for child in parent.child_axes)]:
         for axis, name in ((ax.xaxis, "x"), (ax.yaxis, "y")):
             for which in ("major", "minor"):
                 ticks = axis.get_major_ticks(1) if which == "major" else axis.get_minor_ticks(1)
@@ -221,7 +229,11 @@ def add_source(fig, text: str, y: float = -0.02, below=None) -> None:
 def legend_above(ax, ncols: int = 1, **kwargs):
     """The axis's legend between its title and the chart, full width (a phone has no room beside
     the chart): the title moves up to the figure's title, the layout becomes matplotlib's
-    constrained layout, which makes room for both. Returns the legend."""
+    constrained layout, which makes room for both. Labels are broken into lines that fit the
+    figure's width at the book's text size (a legend wider than the figure squeezes the chart).
+    Returns the legend."""
+    import textwrap
+
     fig = ax.get_figure()
     title = ax.get_title(loc="left")
     if title:
@@ -230,10 +242,41 @@ def legend_above(ax, ncols: int = 1, **kwargs):
     fig.set_layout_engine("constrained")
     from matplotlib.transforms import blended_transform_factory
 
-    # left edge at the figure's (the tick labels' side), bottom just above the axes
-    where = blended_transform_factory(fig.transFigure, ax.transAxes)
-    return ax.legend(loc="lower left", bbox_to_anchor=(0.01, 1.02), bbox_transform=where, ncols=ncols,
+    handles, labels = kwargs.pop("handles", None), kwargs.pop("labels", None)
+    if handles is None:
+        handles, found = ax.get_legend_handles_labels()
+        labels = found if labels is None else labels
+    elif labels is None:
+        labels = [h.get_label() for h in handles]
+    from matplotlib.font_manager import FontProperties
+
+    rc_size = FontProperties(size=plt.rcParams["legend.fontsize"]).get_size_in_points()  # may be 'medium'
+    size = max(rc_size, min_font_pt(fig.get_size_inches()[0] * TIGHT_ALLOWANCE))
+    chars = max(12, int((fig.get_size_inches()[0] * 72 / ncols - 3 * size) / (0.58 * size)))
+    labels = [textwrap.fill(str(label), chars) for label in labels]
+    # left edge at the figure's (the tick labels' side), bottom above the axes by more than half a
+    # line, clear of the top tick label
+    from matplotlib.transforms import ScaledTranslation
+
+    where = blended_transform_factory(fig.transFigure, ax.transAxes) + \
+        ScaledTranslation(0, 0.7 * size / 72, fig.dpi_scale_trans)
+    return ax.legend(handles, labels, loc="lower left", bbox_to_anchor=(0.01, 1.0), bbox_transform=where, ncols=ncols,
                      borderaxespad=0, **kwargs)
+
+
+def bar_labels_above(ax, labels, offset: float = -0.22, width: int = 46) -> None:
+    """Each horizontal bar's name written above it, left-aligned where the axis starts (bar ``i``
+    at y = i): a phone has no room for a column of long tick labels beside the bars, and a value
+    written into the name leaves nothing beside a bar to crowd the next one."""
+    import textwrap
+
+    from matplotlib.transforms import blended_transform_factory
+
+    ax.set_yticks([])
+    where = blended_transform_factory(ax.transAxes, ax.transData)
+    for i, label in enumerate(labels):
+        ax.text(0, i + offset, textwrap.fill(str(label), width), va="bottom", ha="left", transform=where,
+                in_layout=False)
 
 
 def compare_figure(table, names):

@@ -38,6 +38,7 @@ from analysis import reliability as rel
 from analysis.chapters import bands, cluster, downtime, gpu_cost, reliability
 from analysis.chapters.registry import get_section, resolve_section
 from analysis.data.load import derived, load_table
+from analysis.page import formatting
 from analysis.page.whatif_plan import DEADLINE_MODEL, budget_base, deadline_base, plan_budget, plan_deadline
 from analysis.params.parameters import Parameters
 from analysis.planner import backtest
@@ -57,15 +58,19 @@ class Axis:
     scale: str = "linear"  # "log": interpolate in log(x) (job sizes); "inverse": in 1/x (exact for a cost per used hour)
     step: float = 0.0  # slider step in the input's unit (0: continuous)
     flag: str | None = None  # the `python -m analysis plan` flag, for planner panels
+    # the outputs are linear along this axis (in x, or in 1/x on "inverse" axes) for fixed other
+    # inputs, so the grid interpolates it exactly; on every other axis the grid also holds the
+    # panel's opening value, so that the page opens at the chapter's own numbers, not near them
+    exact: bool = False
 
 
 @dataclass(frozen=True)
 class Output:
     key: str  # the chapter's result key (or the plan's)
     label: str
-    unit: str
-    digits: int = 2
+    unit: str  # the page writes values as analysis.page.formatting.format_quantity does for this unit
     scale: str = "linear"  # "log": interpolate log(value) (exact for a power law of log axes, e.g. MTBF ~ 1/GPUs)
+    result: str = ""  # the chapter's result key this output equals at the panel's opening point (default: key)
 
 
 @dataclass(frozen=True)
@@ -135,16 +140,16 @@ def _log_points(lo: float, hi: float, n: int, digits: int) -> tuple[float, ...]:
 PANELS: dict[str, Panel] = {p.name: p for p in (
     Panel("tco", "tco", "What if: TCO per GPU-hour and per million tokens",
           axes=(Axis("h100_allin_usd", "H100 server, all-in", "USD per 8-GPU server",
-                     (190_000.0, 350_000.0), step=5_000),  # from the server price it includes
+                     (190_000.0, 350_000.0), step=5_000, exact=True),  # from the server price it includes
                 # from 3 years: the default warranty (3 years) must not outlast the life
                 Axis("useful_life_years", "Useful life", "years", (3.0, 4.0, 5.0, 6.0, 7.0), "inverse", step=0.5),
-                Axis("cost_of_capital", "Cost of capital", "per year", (0.0, 0.05, 0.10, 0.15, 0.20), step=0.01),
-                Axis("utilization", "Utilization", "fraction", (0.4, 0.7, 1.0), "inverse", step=0.05),
-                Axis("h100_it_w_per_gpu", "IT power per H100", "W", (1000.0, 1800.0), step=50),
-                Axis("pue", "PUE", "ratio", (1.05, 1.6), step=0.05),
-                Axis("tariff_usd_per_kwh", "Electricity tariff", "USD/kWh", (0.03, 0.20), step=0.005)),
-          outputs=(Output("h100_tco_usd_per_gpu_hour", "H100 TCO per GPU-hour", "USD", 2),
-                   Output("llama31_405b_bf16_usd_per_million_tokens", "Llama 3.1 405B BF16 per 1M tokens", "USD", 2)),
+                Axis("cost_of_capital", "Cost of capital", "fraction per year", (0.0, 0.05, 0.10, 0.15, 0.20), step=0.01),
+                Axis("utilization", "Utilization", "fraction", (0.4, 0.7, 1.0), "inverse", step=0.05, exact=True),
+                Axis("h100_it_w_per_gpu", "IT power per H100", "W", (1000.0, 1800.0), step=50, exact=True),
+                Axis("pue", "PUE", "ratio", (1.05, 1.6), step=0.05, exact=True),
+                Axis("tariff_usd_per_kwh", "Electricity tariff", "USD/kWh", (0.03, 0.20), step=0.005, exact=True)),
+          outputs=(Output("h100_tco_usd_per_gpu_hour", "H100 TCO per GPU-hour", "USD"),
+                   Output("llama31_405b_bf16_usd_per_million_tokens", "Llama 3.1 405B BF16 per 1M tokens", "USD")),
           evaluate=_tco,
           note="For fixed other inputs, TCO per GPU-hour is linear in the server price, the IT power, the PUE and the "
                "tariff and in 1 / utilization, so the grid interpolates those axes exactly; life and cost of capital "
@@ -156,19 +161,18 @@ PANELS: dict[str, Panel] = {p.name: p for p in (
                      (0.0, 0.5, 1.0, 2.0, 4.0), step=0.1),
                 Axis("gb200_repair_hours", "GB200 rack repair time", "hours", (12.0, 24.0, 48.0, 96.0, 168.0), step=1),
                 Axis("gb200_gpu_fault_ratio", "GB200 / H100 GPU fault rate", "x", (0.5, 1.0, 1.5, 2.0, 3.0), step=0.1)),
-          outputs=(Output("gb200_breakeven_speedup_with_downtime", "GB200 break-even speed-up with downtime", "x", 3,
-                          "log"),
-                   Output("gb200_useful_frac", "GB200 share of paid GPU-hours that train", "fraction", 3, "log"),
-                   Output("h100_useful_frac", "H100 share of paid GPU-hours that train", "fraction", 3, "log")),
+          outputs=(Output("gb200_breakeven_speedup_with_downtime", "GB200 break-even speed-up with downtime", "x", "log"),
+                   Output("gb200_useful_frac", "GB200 share of paid GPU-hours that train", "fraction", "log"),
+                   Output("h100_useful_frac", "H100 share of paid GPU-hours that train", "fraction", "log")),
           evaluate=_downtime, inputs_from=("tco",)),
     Panel("cluster", "cluster", "What if: the cluster's power and electricity bill",
-          axes=(Axis("gpus", "GPUs", "GPUs", (10_000.0, 50_000.0, 100_000.0, 200_000.0, 300_000.0), step=1000),
-                Axis("h100_it_w_per_gpu", "IT power per H100", "W", (1000.0, 1800.0), step=10),
-                Axis("pue", "PUE", "ratio", (1.05, 1.6), step=0.01),
-                Axis("load_factor", "Average draw, share of rated", "fraction", (0.5, 1.0), step=0.01),
-                Axis("tariff_usd_per_kwh", "Electricity tariff", "USD/kWh", (0.03, 0.20), step=0.005)),
-          outputs=(Output("cluster_facility_mw", "Power at the utility meter, rated (capacity)", "MW", 1),
-                   Output("cluster_annual_electricity_usd", "Electricity bill per year, at the average draw", "USD", 0)),
+          axes=(Axis("gpus", "GPUs", "GPUs", (10_000.0, 50_000.0, 100_000.0, 200_000.0, 300_000.0), step=1000, exact=True),
+                Axis("h100_it_w_per_gpu", "IT power per H100", "W", (1000.0, 1800.0), step=10, exact=True),
+                Axis("pue", "PUE", "ratio", (1.05, 1.6), step=0.01, exact=True),
+                Axis("load_factor", "Average draw, share of rated", "fraction", (0.5, 1.0), step=0.01, exact=True),
+                Axis("tariff_usd_per_kwh", "Electricity tariff", "USD/kWh", (0.03, 0.20), step=0.005, exact=True)),
+          outputs=(Output("cluster_facility_mw", "Power at the utility meter, rated (capacity)", "MW"),
+                   Output("cluster_annual_electricity_usd", "Electricity bill per year, at the average draw", "USD")),
           evaluate=_cluster,
           note="The meter's capacity is at the rated power; the bill is at the average draw (the rated power x the "
                "share of it drawn while training). Both are products of the inputs, so the grid interpolates them "
@@ -180,17 +184,21 @@ PANELS: dict[str, Panel] = {p.name: p for p in (
                 Axis("checkpoint_interval_steps", "Checkpoint every", "steps", _log_points(10, 1000, 13, 0), "log",
                      step=1),
                 Axis("checkpoint_write_seconds", "Checkpoint write", "s", _log_points(1, 120, 13, 1), "log", step=1)),
-          outputs=(Output("cluster_goodput_frac", "Expected goodput", "fraction", 3),
-                   Output("cluster_job_mtbf_minutes", "Job MTBF", "minutes", 1, "log")),
+          outputs=(Output("cluster_goodput_frac", "Expected goodput", "fraction"),
+                   Output("cluster_job_mtbf_minutes", "Job MTBF", "minutes", "log")),
           evaluate=_goodput),
     Panel("plan", "plan", "What if: plan a Llama 3.1 405B run on H100",
-          axes=(Axis("tokens", "Training tokens", "tokens", (1e12, 30e12), "log", step=1e11, flag="--tokens"),
+          axes=(Axis("tokens", "Training tokens", "tokens", (1e12, 30e12), "log", step=1e11, flag="--tokens",
+                     exact=True),
                 Axis("gpus", "GPUs", "GPUs", (2048.0, 4096.0, 8192.0, 16384.0, 32768.0, 65536.0), "log", step=1,
                      flag="--gpus"),
-                Axis("mfu", "MFU", "fraction", (0.25, 0.4, 0.55), "log", step=0.01, flag="--mfu")),
-          outputs=(Output("days_with_failures", "Wall-clock days with failures", "days", 1, "log"),
-                   Output("cost_usd", "Cost of the GPU-hours", "USD", 0, "log"),
-                   Output("energy_mwh", "Energy at the meter, average draw", "MWh", 0, "log")),
+                Axis("mfu", "MFU", "fraction", (0.25, 0.4, 0.55), "log", step=0.01, flag="--mfu", exact=True)),
+          outputs=(Output("days_with_failures", "Wall-clock days with failures", "days", "log",
+                          result="plan_llama31_405b_days_with_failures"),
+                   Output("cost_usd", "Cost of the GPU-hours at the book's H100 TCO", "USD", "log",
+                          result="plan_llama31_405b_cost_usd"),
+                   Output("energy_mwh", "Energy at the meter, average draw", "MWh", "log",
+                          result="plan_llama31_405b_energy_facility_mwh")),
           evaluate=_plan, command="plan",
           fixed_flags=(("--model", PLAN_MODEL), ("--gpu", PLAN_GPU)),
           note="Days, cost and energy are proportional to the token count and to 1 / MFU, so the grid (interpolating "
@@ -201,10 +209,13 @@ PANELS: dict[str, Panel] = {p.name: p for p in (
                      step=1, flag="--days"),
                 Axis("tokens", "Training tokens", "tokens", (1e12, 2e12, 4e12, 8e12, 15e12), "log", step=1e11,
                      flag="--tokens")),
-          outputs=(Output("gpus", "H100s needed (whole 8-GPU nodes)", "GPUs", 0, "log"),
-                   Output("days_with_failures", "Days it takes, failures included", "days", 1, "log"),
-                   Output("cost_usd", "Cost of the GPU-hours", "USD", 0, "log"),
-                   Output("energy_facility_mwh", "Energy at the meter", "MWh", 0, "log")),
+          outputs=(Output("gpus", "H100s needed (whole 8-GPU nodes)", "GPUs", "log", result="plan_deadline_h100_gpus"),
+                   Output("days_with_failures", "Days it takes, failures included", "days", "log",
+                          result="plan_deadline_h100_days_with_failures"),
+                   Output("cost_usd", "Cost of the GPU-hours at the book's H100 TCO", "USD", "log",
+                          result="plan_deadline_h100_cost_usd"),
+                   Output("energy_facility_mwh", "Energy at the meter, average draw", "MWh", "log",
+                          result="plan_deadline_h100_energy_facility_mwh")),
           evaluate=plan_deadline, command="plan",
           fixed_flags=(("--model", DEADLINE_MODEL), ("--gpu", PLAN_GPU)),
           note="The GPUs a deadline needs are close to a power law of the tokens over the days, which the grid "
@@ -217,8 +228,9 @@ PANELS: dict[str, Panel] = {p.name: p for p in (
           axes=(Axis("budget_usd", "Budget", "USD", (1e6, 2e6, 5e6, 1e7, 2e7, 3e7), "log", step=1e5,
                      flag="--budget-usd"),
                 Axis("days", "Deadline", "days", (60.0, 90.0, 120.0, 180.0, 270.0, 365.0), "log", step=1, flag="--days")),
-          outputs=(Output("tokens", "Tokens bought (Llama 3.1 70B)", "tokens", 0, "log"),
-                   Output("gpus", "H100s that spend it by the deadline", "GPUs", 0, "log")),
+          outputs=(Output("trillion_tokens", "Tokens bought (Llama 3.1 70B)", "trillion tokens", "log",
+                          result="plan_budget_usd_h100_book_tco_trillion_tokens"),
+                   Output("gpus", "H100s that spend it by the deadline", "GPUs", "log", result="plan_budget_usd_h100_book_tco_gpus")),
           evaluate=plan_budget, command="plan",
           fixed_flags=(("--model", DEADLINE_MODEL), ("--gpu", "h100_sxm")),
           note="Priced at the book's H100 TCO. The tokens a budget buys grow with it nearly in proportion, so the "
@@ -237,16 +249,19 @@ def plan_base() -> dict:
     the planner computes it. ``_plan`` reads only these."""
     r = load_table("backtest_runs").set_index("run_id", drop=False).loc[PLAN_MODEL]
     mfu = planner.plan(backtest.inputs_for(r)).steps["mfu"]
-    return {"tokens": float(r["tokens"]), "gpus": int(r["gpus"]), "mfu": round(float(mfu), 3)}
+    # six digits, as the command writes it: the panel opens at the chapter's days, dollars and MWh to the digit
+    return {"tokens": float(r["tokens"]), "gpus": int(r["gpus"]), "mfu": round(float(mfu), 6)}
 
 
 def base_values(panel: Panel, overrides: dict | None = None) -> dict:
     """The parameters the panel's chain reads: its chapter's and those of ``inputs_from``
     (defaults, then ``overrides``), as :func:`analysis.chapters.compute_section` applies them;
-    for the planner, the plan's defaults of its axes. The build keys each grid's cache on these."""
+    for the planner, the plan chapter's worked example (:func:`plan_base`), whatever the build's
+    parameters: the book's ``gpus`` (the 100,000-GPU cluster) or ``mfu`` are not the run the
+    chapter plans, and a panel opened at them showed a run the chapter never states. The build
+    keys each grid's cache on these."""
     if panel.command == "plan":
-        base = panel.extra["base"]() if "base" in panel.extra else plan_base()
-        return {**base, **{k: v for k, v in (overrides or {}).items() if k in base}}
+        return panel.extra["base"]() if "base" in panel.extra else plan_base()
     values = {}
     for name in panel.inputs_from:
         values.update(resolve_section(get_section(name), dict(overrides or {})))
@@ -282,23 +297,58 @@ def evaluate(panel: Panel, points: dict, overrides: dict | None = None) -> dict:
 
 
 def grid(panel: Panel, overrides: dict | None = None) -> dict:
-    """The panel's grid: every combination of the axes' points, evaluated at once by the panel's
-    chain, outputs flattened in C order (the last axis varies fastest)."""
+    """The panel's grid: every combination of the axes' points (with the opening value added on the
+    axes that are not :attr:`Axis.exact`), evaluated at once by the panel's chain, outputs
+    flattened in C order (the last axis varies fastest)."""
     check_panel(panel)
     base = base_values(panel, overrides)
-    combos = np.array(list(itertools.product(*(a.points for a in panel.axes))), dtype=float)
+    start = {a.name: float(min(max(base.get(a.name, a.points[0]), a.points[0]), a.points[-1])) for a in panel.axes}
+    points = {a.name: a.points if a.exact else tuple(sorted({*a.points, start[a.name]})) for a in panel.axes}
+    combos = np.array(list(itertools.product(*(points[a.name] for a in panel.axes))), dtype=float)
     out = evaluate(panel, {a.name: combos[:, i] for i, a in enumerate(panel.axes)}, overrides)
     values = {o.key: [float(v) for v in np.broadcast_to(out[o.key], (len(combos),))] for o in panel.outputs}
-    lo = {a.name: a.points[0] for a in panel.axes}
-    hi = {a.name: a.points[-1] for a in panel.axes}
-    start = {a.name: float(min(max(base.get(a.name, a.points[0]), lo[a.name]), hi[a.name])) for a in panel.axes}
     return {"name": panel.name, "section": panel.section, "title": panel.title, "command": panel.command,
             "fixed_flags": [list(f) for f in panel.fixed_flags], "note": panel.note,
-            "axes": [{"name": a.name, "label": a.label, "unit": a.unit, "points": list(a.points), "scale": a.scale,
-                      "step": a.step, "flag": a.flag, "value": start[a.name]} for a in panel.axes],
-            "outputs": [{"key": o.key, "label": o.label, "unit": o.unit, "digits": o.digits, "scale": o.scale}
+            "axes": [{"name": a.name, "label": a.label, "unit": a.unit, "points": list(points[a.name]), "scale": a.scale,
+                      "step": a.step, "flag": a.flag, "value": start[a.name], "format": reader_format(a.unit)}
+                     for a in panel.axes],
+            "outputs": [{"key": o.key, "label": o.label, "unit": o.unit, "scale": o.scale, "format": reader_format(o.unit)}
                         for o in panel.outputs],
             "values": values}
+
+
+_KINDS = {"money": formatting.money, "percent": formatting.percent, "times": formatting.times,
+          "number": formatting.number, "count": formatting.count}
+
+
+def reader_format(unit: str) -> dict:
+    """How the page writes a value of ``unit``, as :func:`analysis.page.formatting.format_quantity`
+    writes it for readers: the kind of number (``money``, ``percent``, ``times``, ``count`` or
+    ``number``, each a function of that module that ``book/static/whatif.js`` repeats) and the
+    unit's text after it (``one``: after exactly 1, where the unit has a singular)."""
+    unit = unit.strip()
+    if formatting.is_money_unit(unit):
+        kind = "money"
+    elif unit.startswith("fraction"):
+        kind = "percent"
+    elif unit == "x":
+        kind = "times"
+    elif formatting.is_count_unit(unit):
+        kind = "count"
+    else:
+        kind = "number"
+    head = _KINDS[kind]
+    return {"kind": kind, "suffix": formatting.format_quantity(2.0, unit)[len(head(2.0)):],
+            "one": formatting.format_quantity(1.0, unit)[len(head(1.0)):]}
+
+
+def format_reader(fmt: dict, value: float) -> str:
+    """``value`` written as :func:`reader_format`'s ``fmt`` says (what the page shows); a count
+    that is not whole is a plain number, as :func:`analysis.page.formatting.format_quantity` writes it."""
+    kind = fmt["kind"]
+    if kind == "count" and not (float(value).is_integer() or abs(value) >= 1e6):
+        kind = "number"
+    return _KINDS[kind](value) + (fmt["one"] if value == 1 else fmt["suffix"])
 
 
 def interpolate(g: dict, point: dict, key: str) -> float:

@@ -44,11 +44,11 @@ def plan_budget(P) -> dict:
     spends it in time."""
     tco = planner.tco_usd_per_gpu_hour(GPU, None, None)
     points = np.broadcast_arrays(np.asarray(P.budget_usd, dtype=float), np.asarray(P.days, dtype=float))
-    out = {"tokens": [], "gpus": []}
+    out = {"trillion_tokens": [], "gpus": []}
     for budget, days in zip(*(a.ravel() for a in points), strict=True):
         a = inverse.spend(_template(1e12), float(budget), tco, "owning (the book's TCO)", days=float(days),
                           tokens_given=False)
-        out["tokens"].append(a.tokens)
+        out["trillion_tokens"].append(a.tokens / 1e12)
         out["gpus"].append(a.gpus)
     return {k: np.asarray(v, dtype=float) for k, v in out.items()}
 

@@ -16,17 +16,27 @@
     var input = wrap.querySelector("input[type=search]");
     var counter = wrap.querySelector(".book-datatable-count");
     var total = rows.length;
+    var fold = wrap.querySelector(":scope > details.book-more-rows");
+    var key = rows.filter(function (tr) { return !tr.classList.contains("book-more-row"); }).length;
+    function rowsText(n) { return n + (n === 1 ? " row" : " rows"); }
+    /* The filter searches every row, those behind the fold too (book.css shows them while it
+       filters); with no filter the fold decides. */
     function update() {
       var q = (input && input.value || "").trim().toLowerCase();
       var shown = 0;
+      wrap.classList.toggle("book-filtering", q !== "");
       rows.forEach(function (tr) {
         var hit = !q || tr.textContent.toLowerCase().indexOf(q) !== -1;
         tr.hidden = !hit;
         if (hit) shown += 1;
       });
-      if (counter) counter.textContent = shown === total ? total + (total === 1 ? " row" : " rows")
-        : shown + " of " + total + " rows";
+      if (!counter) return;
+      if (q) counter.textContent = shown + " of " + rowsText(total);
+      else if (fold && !fold.open) counter.textContent = key ? key + " of " + rowsText(total)
+        : rowsText(total) + ": filter them or show all";
+      else counter.textContent = rowsText(total);
     }
+    if (fold) fold.addEventListener("toggle", update);
     if (input) input.addEventListener("input", update);
     Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, col) {
       th.tabIndex = 0;
@@ -51,20 +61,30 @@
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();
 })();
 
-/* Wide tables on a phone (book.css, below 700 px): a table of five columns or more is marked
-   "book-cards" and each cell labelled with its column's heading, so it can be shown as one card
-   per row; a sortable data table that is wider than its box says that it scrolls sideways. */
+/* Wide tables on a phone (book.css, below 700 px): a table of five columns or more, a sortable
+   data table too, is marked "book-cards" and each cell labelled with its column's heading, so it
+   can be shown as one card per row; a table wider than its box says that it scrolls sideways. */
 (function () {
   "use strict";
   var CARD_COLUMNS = 5;
   function label(table) {
-    if (table.classList.contains("book-datatable") || !table.tHead || !table.tHead.rows.length) return;
+    if (!table.tHead || !table.tHead.rows.length) return;
     var heads = Array.prototype.map.call(table.tHead.rows[0].cells, function (th) { return th.textContent.trim(); });
-    if (heads.length < CARD_COLUMNS) return;
+    if (heads.length < CARD_COLUMNS && !table.classList.contains("book-datatable")) return;
     table.classList.add("book-cards");
     Array.prototype.forEach.call(table.tBodies, function (body) {
       Array.prototype.forEach.call(body.rows, function (tr) {
-        Array.prototype.forEach.call(tr.cells, function (td, i) { td.setAttribute("data-label", heads[i] || ""); });
+        Array.prototype.forEach.call(tr.cells, function (td, i) {
+          td.setAttribute("data-label", heads[i] || "");
+          /* The card's cell is a two-column grid (label, value): its content, however many pieces
+             (text, links, a fold), goes in one box, the value's column. */
+          if (td.childNodes.length > 1 && !td.querySelector(":scope > .book-cell")) {
+            var box = document.createElement("div");
+            box.className = "book-cell";
+            while (td.firstChild) box.appendChild(td.firstChild);
+            td.appendChild(box);
+          }
+        });
       });
     });
   }

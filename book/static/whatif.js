@@ -52,22 +52,74 @@
     return String(s);
   }
 
-  function fmtValue(x, output) {
-    var d = output.digits, unit = output.unit;
-    var text = x.toLocaleString("en-US", {minimumFractionDigits: d, maximumFractionDigits: d});
-    if (unit === "USD") return "$" + text;
-    if (unit === "x") return text + "\u00d7";
-    if (unit === "fraction") return (x * 100).toLocaleString("en-US", {minimumFractionDigits: 1, maximumFractionDigits: 1}) + " %";
-    return text + " " + unit;
+  /* The book's number formats, as analysis/page/formatting.py writes them (money, count, percent,
+     times, number); each axis and output carries its kind and unit text (analysis.whatif.reader_format),
+     and tests/test_browser_whatif.py holds these to the Python functions. */
+  function group(text) {  // thousands separators on the integer part
+    var parts = text.split(".");
+    parts[0] = parts[0].replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+    return parts.join(".");
   }
-
-  function fmtInput(x, axis) {
-    if (axis.unit === "fraction") return (x * 100).toFixed(0) + " %";
-    if (axis.unit === "per year") return (x * 100).toFixed(0) + " % per year";
-    var text = Math.abs(x) >= 1000 ? Math.round(x).toLocaleString("en-US")
-      : Number(x.toPrecision(4)).toLocaleString("en-US", {maximumFractionDigits: 3});
-    if (Math.abs(x) >= 1e9) text = Number(x.toPrecision(3)).toExponential().replace("e+", " \u00d7 10^");
-    return axis.unit === "ratio" || axis.unit === "x" ? text + (axis.unit === "x" ? "\u00d7" : "") : text + " " + axis.unit;
+  function fixed(x, decimals) { return group(Math.abs(x).toFixed(decimals)); }
+  function strip(text) { return text.indexOf(".") >= 0 ? text.replace(/0+$/, "").replace(/\.$/, "") : text; }
+  function sig(x, digits) {  // formatting._sig
+    if (x === 0) return "0";
+    var decimals = Math.max(0, digits - 1 - Math.floor(Math.log10(Math.abs(x))));
+    var text = strip(fixed(x, decimals));
+    if (text === "0" || text === "") return "0";
+    return (x < 0 ? "-" : "") + text;
+  }
+  var SUP = {"0": "\u2070", "1": "\u00b9", "2": "\u00b2", "3": "\u00b3", "4": "\u2074", "5": "\u2075",
+             "6": "\u2076", "7": "\u2077", "8": "\u2078", "9": "\u2079", "-": "\u207b"};
+  function powerOfTen(x, digits) {
+    if (x === 0) return "0";
+    var e = Math.floor(Math.log10(Math.abs(x))), m = Number((x / Math.pow(10, e)).toFixed(digits - 1));
+    if (Math.abs(m) >= 10) { m /= 10; e += 1; }
+    return e ? sig(m, digits) + " \u00d7 10" + String(e).split("").map(function (c) { return SUP[c]; }).join("") : sig(m, digits);
+  }
+  function number(x) {
+    if (Math.abs(x) >= 1e15) return powerOfTen(x, 3);
+    if (Math.abs(x) >= 100) return (x < 0 ? "-" : "") + fixed(x, 0);
+    return sig(x, 3);
+  }
+  function money(x) {
+    var sign = x < 0 ? "-" : "", v = Math.abs(x);
+    if (v >= 1e4 && v < 1e6) v = Number(v.toPrecision(4));
+    if (v >= 1e6) {
+      var scales = [[1e12, "T"], [1e9, "B"], [1e6, "M"]];
+      for (var i = 0; i < scales.length; i++) {
+        if (v >= scales[i][0]) {
+          if (v / scales[i][0] >= 1000) return sign + "$" + powerOfTen(v, 3);
+          return sign + "$" + sig(v / scales[i][0], 3) + scales[i][1];
+        }
+      }
+    }
+    if (v >= 100) return sign + "$" + fixed(v, 0);
+    if (v >= 1) return sign + "$" + fixed(v, 2);
+    if (v === 0) return "$0";
+    if (v >= 0.001) { var t = v.toFixed(3); return sign + "$" + (t.slice(-1) === "0" ? t.slice(0, -1) : t); }
+    return sign + "$" + sig(v, 2);
+  }
+  function count(x) {
+    var words = [[1e12, "trillion"], [1e9, "billion"], [1e6, "million"]];
+    for (var i = 0; i < words.length; i++) if (Math.abs(x) >= words[i][0]) return sig(x / words[i][0], 3) + " " + words[i][1];
+    if (Math.abs(x - Math.round(x)) > 1e-6 * Math.max(1, Math.abs(x)) && Math.abs(x) < 10) return sig(x, 3);
+    return (x < 0 ? "-" : "") + group(String(Math.abs(Math.round(x))));
+  }
+  function percent(fraction) {
+    var v = fraction * 100, text;
+    if (v === 0) return "0 %";
+    if (Math.abs(v) >= 10) text = (v < 0 ? "-" : "") + fixed(v, 1);
+    else if (Math.abs(v) >= 0.1) text = Math.abs(v) < 1 ? String(Number(v.toPrecision(2))) : v.toFixed(1);
+    else text = sig(v, 2);
+    return strip(text) + " %";
+  }
+  var KINDS = {money: money, percent: percent, number: number, count: count,
+               times: function (x) { return number(x) + "x"; }};
+  function fmt(x, item) {  // analysis.whatif.format_reader
+    var f = item.format, kind = f.kind;
+    if (kind === "count" && !(Number.isInteger(x) || Math.abs(x) >= 1e6)) kind = "number";
+    return KINDS[kind](x) + (x === 1 ? f.one : f.suffix);
   }
 
   function command(grid, point) {
@@ -123,6 +175,7 @@
       var input = row.appendChild(document.createElement("input"));
       input.type = "range";
       input.name = a.name;
+      input.dataset.scale = a.scale;
       input.min = toSlider(a, a.points[0]);
       input.max = toSlider(a, a.points[a.points.length - 1]);
       input.step = "any";  /* fromSlider snaps to the step grid or to the book's value */
@@ -151,13 +204,20 @@
       dd.setAttribute("data-key", o.key);
       outs[o.key] = dd;
     });
-    var chart = side.appendChild(svg("svg", {"class": "whatif-chart", viewBox: "0 0 320 170", role: "img"}));
+    var caption = side.appendChild(el("p", "whatif-chart-title"));
+    var chart = side.appendChild(svg("svg", {"class": "whatif-chart", role: "img"}));
+    var xcaption = side.appendChild(el("p", "whatif-chart-axis"));
     var cmdBox = root.appendChild(el("p", "whatif-command-line", "Reproduce: "));
     var code = cmdBox.appendChild(el("code", "whatif-command"));
     root.appendChild(el("p", "whatif-note", "Computed by the book's Python on a grid of " +
       grid.values[chartKey].length + " points at the build; values between grid points are interpolated. " +
       (grid.note ? grid.note + " " : "") + "The command gives the exact value."));
 
+    /* The chart is drawn in CSS pixels (its viewBox is its own width), so its text is as large on a
+       phone as on a laptop, and laid out from the measured widths of its labels: the value labels
+       left of the axis set where the plot starts, and the two ends of the x axis go on two rows
+       when they would meet. No label leaves the chart or covers another, at any slider position. */
+    var FONT = 12, LINE = 16, GAP = 8, DOT = 4;
     function drawChart() {
       while (chart.firstChild) chart.removeChild(chart.firstChild);
       var a = grid.axes[active], out = grid.outputs[0], pts = a.points, n = 48, xs = [], ys = [], i;
@@ -171,40 +231,53 @@
       }
       var cur = interpolate(grid, point, out.key);
       var ymin = Math.min.apply(null, ys.concat([cur])), ymax = Math.max.apply(null, ys.concat([cur]));
-      if (ymax - ymin < 1e-12 * Math.max(1, Math.abs(ymax))) { ymin -= 1; ymax += 1; }
-      var L = 46, R = 310, T = 10, B = 140;
-      function px(s) { return L + (R - L) * (s - lo) / (hi - lo); }
-      function py(y) { return B - (B - T) * (y - ymin) / (ymax - ymin); }
-      chart.appendChild(svg("line", {x1: L, y1: B, x2: R, y2: B, "class": "whatif-axis"}));
-      chart.appendChild(svg("line", {x1: L, y1: T, x2: L, y2: B, "class": "whatif-axis"}));
-      chart.appendChild(svg("polyline", {"class": "whatif-line", fill: "none",
-        points: xs.map(function (s, j) { return px(s).toFixed(1) + "," + py(ys[j]).toFixed(1); }).join(" ")}));
-      var dot = chart.appendChild(svg("circle", {"class": "whatif-dot", r: 4,
-        cx: px(toSlider(a, point[a.name])).toFixed(1), cy: py(cur).toFixed(1)}));
-      dot.setAttribute("data-value", String(cur));
+      var flat = ymax - ymin < 1e-9 * Math.max(1, Math.abs(ymax));
+      var W = Math.max(200, Math.round(chart.getBoundingClientRect().width || 320));
       function text(x, y, s, anchor) {
         var t = chart.appendChild(svg("text", {x: x, y: y, "text-anchor": anchor || "start", "class": "whatif-tick"}));
         t.textContent = s;
+        return t;
       }
-      text(L - 4, T + 4, fmtValue(ymax, out), "end");
-      text(L - 4, B, fmtValue(ymin, out), "end");
-      text(L, B + 14, fmtInput(pts[0], a));
-      text(R, B + 14, fmtInput(pts[pts.length - 1], a), "end");
-      text((L + R) / 2, B + 28, a.label + " (slider last moved)", "middle");
-      chart.setAttribute("aria-label", out.label + " against " + a.label);
+      function width(t) { return t.getComputedTextLength ? t.getComputedTextLength() : t.textContent.length * FONT * 0.6; }
+      var top = text(0, 0, fmt(ymax, out), "end"), bottom = flat ? null : text(0, 0, fmt(ymin, out), "end");
+      var first = text(0, 0, fmt(pts[0], a)), last = text(0, 0, fmt(pts[pts.length - 1], a), "end");
+      var L = Math.ceil(Math.max(width(top), bottom ? width(bottom) : 0)) + GAP, R = W - DOT - 2;
+      var rows = width(first) + width(last) + 2 * GAP > R - L ? 2 : 1;  // x ends side by side, or one above the other
+      var T = FONT, B = 150, H = B + GAP + rows * LINE;
+      chart.setAttribute("viewBox", "0 0 " + W + " " + H);
+      chart.setAttribute("height", H);
+      function px(s) { return L + (R - L) * (s - lo) / (hi - lo); }
+      function py(y) { return flat ? (T + B) / 2 : B - (B - T) * (y - ymin) / (ymax - ymin); }
+      top.setAttribute("x", L - GAP / 2); top.setAttribute("y", flat ? (T + B) / 2 + FONT / 3 : T + FONT / 3);
+      if (bottom) { bottom.setAttribute("x", L - GAP / 2); bottom.setAttribute("y", B + FONT / 3 - 2); }
+      first.setAttribute("x", L); first.setAttribute("y", B + GAP + FONT);
+      last.setAttribute("x", R); last.setAttribute("y", B + GAP + rows * LINE - (LINE - FONT));
+      chart.insertBefore(svg("line", {x1: L, y1: B, x2: R, y2: B, "class": "whatif-axis"}), chart.firstChild);
+      chart.insertBefore(svg("line", {x1: L, y1: T - FONT / 2, x2: L, y2: B, "class": "whatif-axis"}), chart.firstChild);
+      chart.appendChild(svg("polyline", {"class": "whatif-line", fill: "none",
+        points: xs.map(function (s, j) { return px(s).toFixed(1) + "," + py(ys[j]).toFixed(1); }).join(" ")}));
+      var dot = chart.appendChild(svg("circle", {"class": "whatif-dot", r: DOT,
+        cx: px(toSlider(a, point[a.name])).toFixed(1), cy: py(cur).toFixed(1)}));
+      dot.setAttribute("data-value", String(cur));
+      var name = /^.[a-z]/.test(a.label) ? a.label.charAt(0).toLowerCase() + a.label.slice(1) : a.label;  // 'GPUs' stays
+      caption.textContent = out.label + ", against " + name + " (the slider moved last)";
+      xcaption.textContent = a.label + (a.scale === "log" ? " (log scale)" : "") + "; the value axis is linear";
+      chart.setAttribute("aria-label", out.label + " against " + a.label + (a.scale === "log" ? ", log scale" : ""));
     }
 
     function update() {
-      grid.axes.forEach(function (a) { shown[a.name].textContent = fmtInput(point[a.name], a); });
+      grid.axes.forEach(function (a) { shown[a.name].textContent = fmt(point[a.name], a); });
       grid.outputs.forEach(function (o) {
         var v = interpolate(grid, point, o.key);
-        outs[o.key].textContent = fmtValue(v, o);
+        outs[o.key].textContent = fmt(v, o);
         outs[o.key].setAttribute("data-value", String(v));
       });
       code.textContent = command(grid, point);
       drawChart();
     }
     update();
+    var redraw = null;  /* a new width, a new layout (a phone turned, a window resized) */
+    window.addEventListener("resize", function () { clearTimeout(redraw); redraw = setTimeout(drawChart, 50); });
     root.setAttribute("data-ready", "1");
   }
 
@@ -217,7 +290,7 @@
     document.head.appendChild(s);
   }
 
-  window.BookWhatIf = {interpolate: interpolate, command: command};
+  window.BookWhatIf = {interpolate: interpolate, command: command, format: fmt};
   function init() { document.querySelectorAll("div.whatif[data-panel]").forEach(load); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();

@@ -5,6 +5,7 @@ other chapter; ``tests/test_chapters.py`` runs it on the computed chapters."""
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -61,11 +62,12 @@ def test_the_ledger_page_shows_differences_that_agree_with_the_status():
     from analysis.figures import intro as intro_figures
 
     E = chapter.compute(SimpleNamespace(), upstream_at_book_values())
-    facts = figures.facts_markdown(E)
-    a09 = next(line for line in facts.splitlines() if line.startswith("| A09_allin_capex_ratio"))
-    assert "+2.0 %" in a09 and "| consistency |" in a09
-    b14 = next(line for line in facts.splitlines() if line.startswith("| B14_critical_it_mw"))
-    assert "-7.4 %" in b14 and "corrected" in b14
+    rows = re.findall(r"<tr[^>]*>.*?</tr>", str(figures.facts_table(E)))
+    a09 = next(row for row in rows if ">A09</a>" in row)  # the fact's label, in the row's fold
+    assert "<td>+2.0 %</td>" in a09 and "<td>consistency</td>" in a09
+    b14 = next(row for row in rows if ">B14</a>" in row)
+    assert "<td>-7.4 %</td>" in b14 and "<td>corrected</td>" in b14
+    assert 'class="book-more-row"' in a09 and 'class="book-more-row"' not in b14  # corrected rows are shown
     intro = ChapterResults("intro")
     for key, q in E.quantities.items():
         intro.add(key, q.value, q.unit, q.label)

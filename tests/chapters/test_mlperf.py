@@ -131,11 +131,11 @@ def test_figures_and_tables_render(E):
         assert fig.axes and fig.get_size_inches()[0] <= 7.5
         plt.close(fig)
     assert figures.headline_table(E).count("\n") >= 4
-    assert figures.cross_vendor_table(E).count("<tr>") == E["mlperf_cross_vendor_rows_count"] + 1
+    assert figures.cross_vendor_table(E).count("<tr") == E["mlperf_cross_vendor_rows_count"] + 1
     for table in (figures.ladder_table, figures.spread_table, figures.power_table):
         text = table(E)
         assert "|" in text and "nan" not in text.lower().split("|")
-    assert figures.scaling_table(E).count("<tr>") == (E.tables["scaling"]["benchmark"] != "llama2_70b_lora").sum() + 1
-    assert figures.planner_table(E).count("<tr>") == E["mlperf_planner_checked_count"] + 1
-    assert figures.results_table(E).count("<tr>") == len(E.tables["results"]) + 1
+    assert figures.scaling_table(E).count("<tr") == (E.tables["scaling"]["benchmark"] != "llama2_70b_lora").sum() + 1
+    assert figures.planner_table(E).count("<tr") == E["mlperf_planner_checked_count"] + 1
+    assert figures.results_table(E).count("<tr") == len(E.tables["results"]) + 1
     assert not np.isnan(E.tables["results"]["gpu_hours"]).any()
