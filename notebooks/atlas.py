@@ -30,7 +30,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import atlas as chapter
 from analysis.figures import atlas as figures
-from analysis.page.notebook import glue_figure, publish, show_table, start
+from analysis.page.notebook import glue_figure, publish, save, show_table, start
 from analysis.page.tables import answer_from_results
 
 P, upstream = start("atlas", globals(), show_parameters=False)
@@ -264,4 +264,4 @@ show_table(R, figures.gains_table(R))
 # accelerator loses its price or its joules per PFLOP without being added to this list.
 
 # %% tags=["remove-input"]
-R.save()
+save(R)

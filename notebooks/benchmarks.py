@@ -326,4 +326,6 @@ show_table(R, figures.failures_table(R))
 display(Markdown(claims_table("benchmarks", R)))
 
 # %% tags=["remove-cell"]
-R.save()
+from analysis.page.notebook import save
+
+save(R)

@@ -34,7 +34,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import capex as chapter
 from analysis.figures import capex as figures
-from analysis.page.notebook import comparison_table, glue_facts, glue_figure, glue_seed_numbers, publish, start
+from analysis.page.notebook import comparison_table, glue_facts, glue_figure, glue_seed_numbers, publish, save, start
 from analysis.page.tables import answer_from_results
 
 # %% tags=["remove-input"]
@@ -165,4 +165,4 @@ offer_table(R, "capital_charge_vs_life", R.tables["charge_vs_life"], "H100 capit
 from analysis.page.notebook import claims_table
 
 display(Markdown(claims_table("capex", R)))
-R.save()
+save(R)

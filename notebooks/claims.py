@@ -26,7 +26,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import claims as chapter
 from analysis.figures import claims as figures
-from analysis.page.notebook import offer_table, publish, show_table, start
+from analysis.page.notebook import offer_table, publish, save, show_table, start
 from analysis.page.tables import answer_from_results
 
 P, upstream = start("claims", globals(), show_parameters=False)
@@ -113,4 +113,4 @@ display(figures.facts_table(R))
 show_table(R, figures.not_checked_markdown(R))
 
 # %% tags=["remove-cell"]
-R.save()
+save(R)

@@ -41,7 +41,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import cluster as chapter
 from analysis.figures import cluster as figures
-from analysis.page.notebook import claims_table, comparison_table, glue, glue_facts, glue_figure, publish, start
+from analysis.page.notebook import claims_table, comparison_table, glue, glue_facts, glue_figure, publish, save, start
 from analysis.page.tables import answer_from_results
 
 P, upstream = start("cluster", globals(), show_parameters=False)
@@ -278,4 +278,4 @@ glue_figure("fig_cluster_failures", figures.first_failure_by_size(R, P))
 
 # %% tags=["remove-input"]
 display(Markdown(claims_table("cluster", R)))
-R.save()
+save(R)

@@ -37,7 +37,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import downtime as chapter
 from analysis.figures import downtime as figures
-from analysis.page.notebook import bands_table, comparison_table, glue, glue_facts, glue_figure, publish, start
+from analysis.page.notebook import bands_table, comparison_table, glue, glue_facts, glue_figure, publish, save, start
 from analysis.page.tables import answer_from_results
 
 P, upstream = start("downtime", globals(), show_parameters=False)
@@ -183,4 +183,4 @@ from analysis.page.notebook import claims_table
 display(Markdown(claims_table("downtime", R)))
 
 # %% tags=["remove-cell"]
-R.save()
+save(R)

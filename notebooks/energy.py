@@ -400,4 +400,6 @@ display(Markdown(bands_table(R.tables["bands"], R["monte_carlo_draws_count"])))
 display(Markdown(claims_table("energy", R)))
 
 # %% tags=["remove-cell"]
-R.save()
+from analysis.page.notebook import save
+
+save(R)

@@ -25,7 +25,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import intro as chapter
 from analysis.figures import intro as figures
-from analysis.page.notebook import chapters_table, glue_figure, glue_values, publish, start
+from analysis.page.notebook import chapters_table, glue_figure, glue_values, publish, save, start
 from analysis.page.tables import answer_from_results
 
 P, upstream = start("intro", globals(), show_parameters=False)
@@ -159,4 +159,4 @@ display(Markdown(figures.status_markdown(R)))
 # {ref}`rerun` explains parameters, scenario files and the results files each chapter writes.
 
 # %% tags=["remove-cell"]
-R.save()
+save(R)

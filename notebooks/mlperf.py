@@ -29,7 +29,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import mlperf as chapter
 from analysis.figures import mlperf as figures
-from analysis.page.notebook import glue_figure, publish, show_table, start
+from analysis.page.notebook import glue_figure, publish, save, show_table, start
 from analysis.page.tables import answer_from_results
 
 P, upstream = start("mlperf", globals(), show_parameters=False)
@@ -232,4 +232,4 @@ from analysis.page.notebook import offer_table
 offer_table(R, "mlperf_results", R.tables["results"], "MLPerf Training LLM results priced per tier")
 
 # %% tags=["remove-input"]
-R.save()
+save(R)

@@ -233,4 +233,6 @@ glue_figure("fig_network_options_failures", figures.options_failures(R, P))
 # NIC-side bar, so no design spares a large job frequent restarts.
 
 # %% tags=["remove-input"]
-R.save()
+from analysis.page.notebook import save
+
+save(R)

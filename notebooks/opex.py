@@ -236,4 +236,6 @@ offer_table(R, "opex_vs_tariff", R.tables["vs_tariff"], "opex per GPU-month agai
 
 # %% tags=["remove-input"]
 display(Markdown(claims_table("opex", R)))
-R.save()
+from analysis.page.notebook import save
+
+save(R)

@@ -26,7 +26,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import plan as chapter
 from analysis.figures import plan as figures
-from analysis.page.notebook import glue_figure, glue_money, publish, show_table, start
+from analysis.page.notebook import glue_figure, glue_money, publish, save, show_table, start
 from analysis.page.tables import answer_from_results
 
 P, upstream = start("plan", globals(), show_parameters=False)
@@ -440,4 +440,4 @@ show_table(R, figures.backtest_table(R))
 display(Markdown(figures.not_compared_table(R)))
 
 # %% tags=["remove-cell"]
-R.save()
+save(R)

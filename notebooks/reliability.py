@@ -37,7 +37,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import reliability as chapter
 from analysis.figures import reliability as figures
-from analysis.page.notebook import comparison_table, glue, glue_figure, publish, start
+from analysis.page.notebook import comparison_table, glue, glue_figure, publish, save, start
 from analysis.page.tables import answer_from_results
 
 P, upstream = start("reliability", globals(), show_parameters=False)
@@ -413,4 +413,4 @@ offer_table(R, "goodput_by_size", R.tables["goodput_by_size"], "expected goodput
 # subject of the {ref}`next chapter <chapter-downtime>`.
 
 # %% tags=["remove-cell"]
-R.save()
+save(R)

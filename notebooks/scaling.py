@@ -32,7 +32,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import scaling as chapter
 from analysis.figures import scaling as figures
-from analysis.page.notebook import claims_table, comparison_table, glue_facts, glue_figure, publish, start
+from analysis.page.notebook import claims_table, comparison_table, glue_facts, glue_figure, publish, save, start
 from analysis.page.tables import answer_from_results
 
 P, upstream = start("scaling", globals(), show_parameters=False)
@@ -209,4 +209,4 @@ offer_table(R, "strong", R.tables["strong"], "the strong-scaling curve (step par
 display(Markdown(claims_table("scaling", R)))
 
 # %% tags=["remove-cell"]
-R.save()
+save(R)

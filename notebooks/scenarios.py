@@ -26,7 +26,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import scenarios as chapter
 from analysis.figures import scenarios as figures
-from analysis.page.notebook import glue_figure, publish, start
+from analysis.page.notebook import glue_figure, publish, save, start
 from analysis.page.tables import answer_from_results
 
 P, upstream = start("scenarios", globals(), show_parameters=False)
@@ -99,4 +99,4 @@ from analysis.page.notebook import offer_table
 offer_table(R, "scenarios", R.tables["scenarios"], "headline results of every shipped scenario")
 
 # %% tags=["remove-cell"]
-R.save()
+save(R)

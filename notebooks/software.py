@@ -28,7 +28,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import software as chapter
 from analysis.figures import software as figures
-from analysis.page.notebook import claims_table, comparison_table, glue_facts, glue_figure, publish, start
+from analysis.page.notebook import claims_table, comparison_table, glue_facts, glue_figure, publish, save, start
 from analysis.page.tables import answer_from_results
 
 P, upstream = start("software", globals(), show_parameters=False)
@@ -211,4 +211,4 @@ display(Markdown(comparison_table(R, figures.COMPARED["frontier"])))
 display(Markdown(claims_table("software", R)))
 
 # %% tags=["remove-cell"]
-R.save()
+save(R)

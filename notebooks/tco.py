@@ -327,4 +327,6 @@ display(Markdown(bands_table(R.tables["bands"], R["monte_carlo_draws_count"])))
 display(Markdown(claims_table("tco", R)))
 
 # %% tags=["remove-cell"]
-R.save()
+from analysis.page.notebook import save
+
+save(R)

@@ -61,7 +61,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import uncertainty as chapter
 from analysis.figures import uncertainty as figures
-from analysis.page.notebook import glue, glue_figure, publish, start
+from analysis.page.notebook import glue, glue_figure, publish, save, start
 from analysis.page.tables import answer_from_results
 
 P, upstream = start("uncertainty", globals(), show_parameters=False)
@@ -182,4 +182,4 @@ glue("top_breakeven_driver", chapter.top_driver(R, "tornado_breakeven"))
 # is assumed, so published fault rates for GB200 racks would narrow this band the most.
 
 # %% tags=["remove-cell"]
-R.save()
+save(R)

@@ -138,7 +138,7 @@ def test_failed_build_leaves_previous_book_untouched(book):
     nb = book / "notebooks" / "cluster.py"
     original = nb.read_text()
     try:
-        nb.write_text(original.replace("R.save()", "1 / 0\nR.save()"))
+        nb.write_text(original.replace("save(R)", "1 / 0\nsave(R)"))
         proc = run_cli("build", cwd=book)
     finally:
         nb.write_text(original)

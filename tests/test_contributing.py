@@ -71,7 +71,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import toy as chapter
 from analysis.figures import toy as figures
-from analysis.page.notebook import glue_figure, publish, start
+from analysis.page.notebook import glue_figure, publish, save, start
 from analysis.page.tables import answer_from_results
 
 P, upstream = start("toy", globals())
@@ -103,7 +103,7 @@ glue_figure("fig_toy_energy", figures.energy(R))
 # ```
 
 # %% tags=["remove-input"]
-R.save()
+save(R)
 '''
 
 TEST = '''from analysis.chapters import compute_section

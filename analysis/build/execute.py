@@ -120,7 +120,7 @@ def execute_section(section: str, params: dict, out_dir: Path, root: Path, resul
         if km is not None:  # papermill stops only the kernels it started, and every kernel here is ours
             stop_kernel(km)
     if not (results_dir / f"{section}.json").is_file():
-        raise SectionFailed(f"section '{section}' ran but wrote no results JSON; the notebook must end with R.save()")
+        raise SectionFailed(f"section '{section}' ran but wrote no results JSON; the notebook must end with save(R)")
     prepare(executed)
     nbformat.write(executed, str(out_dir / f"{section}.ipynb"))  # out_dir is a staging folder
     return out_dir / f"{section}.ipynb"

@@ -110,9 +110,8 @@ class ChapterResults:
         and ``python -m analysis run`` write, byte for byte."""
         return results_json(self.section, self.parameters, self.quantities, self.names)
 
-    def save(self, folder=None) -> None:
-        """Write the results JSON and its CSV twin into ``folder`` (default: the results folder).
-        Returns nothing, so a notebook's last cell prints nothing."""
+    def save(self, folder) -> None:
+        """Write the results JSON and its CSV twin into ``folder``."""
         save_results(self.section, self.to_json(), self.quantities, folder)
 
     @classmethod

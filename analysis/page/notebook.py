@@ -5,7 +5,7 @@ publish the chapter's results for the prose and the book.
     R = chapter.compute(P, upstream)
     publish(R, P)
     ...
-    R.save()
+    save(R)
 
 ``P`` holds the validated parameter values (``P.gpus``); ``upstream`` the results of the chapters
 it needs; ``R`` is the chapter's :class:`analysis.chapters.ChapterResults`, whose every quantity
@@ -23,7 +23,7 @@ from pathlib import Path
 from analysis.chapters import ChapterResults, compute_section, tracked_parameters
 from analysis.chapters.ledger import difference_rel
 from analysis.chapters.registry import SECTIONS, get_section, in_order, resolve_section
-from analysis.chapters.results import REPO_ROOT, load_results, results_dir, use_results_dir
+from analysis.chapters.results import load_results
 from analysis.data import provenance
 from analysis.data.load import load_table, row
 from analysis.errors import ExecutionError, clip
@@ -163,6 +163,34 @@ def _output_folder(output_path) -> Path | None:
     return Path(output_path).expanduser().resolve().parent
 
 
+REPO_ROOT = Path(__file__).resolve().parents[2]
+RUN_DIR = REPO_ROOT / "_build" / "run"  # where `python -m analysis run` writes, and a notebook run on its own
+_OUTSIDE_FOLDER: Path | None = None  # where a notebook run outside the build writes (start() sets it)
+
+
+def results_dir() -> Path:
+    """Where this chapter's results go: ``$ANALYSIS_RESULTS_DIR`` inside the build (or ``run
+    --notebook``); outside it, the folder :func:`start` chose (beside papermill's output notebook),
+    else ``_build/run``. Never ``_build/results``: that is the published book's, and only the
+    build's swap changes it."""
+    if "ANALYSIS_RESULTS_DIR" in os.environ:
+        return Path(os.environ["ANALYSIS_RESULTS_DIR"])
+    return _OUTSIDE_FOLDER or RUN_DIR
+
+
+def use_results_dir(folder: Path | None) -> None:
+    """Where this process's chapter writes when no build set ``$ANALYSIS_RESULTS_DIR`` (None:
+    ``_build/run``)."""
+    global _OUTSIDE_FOLDER
+    _OUTSIDE_FOLDER = None if folder is None else Path(folder)
+
+
+def save(R: ChapterResults) -> None:
+    """Write the chapter's results JSON and its CSV twin into :func:`results_dir`: a notebook's last
+    cell. Returns nothing, so the cell prints nothing."""
+    R.save(results_dir())
+
+
 def publish(R: ChapterResults, P) -> None:
     """Record on ``R`` the parameters its chapter ran with (``P``; the results file keeps them)
     and glue every quantity under its key for ``{glue:text}``. A whole count is an int
@@ -213,7 +241,7 @@ def _upstream(need: str, given: dict):
     computed here with this chapter's parameters (:func:`analysis.chapters.compute_section`, as
     ``python -m analysis run`` does), never the published book's results, made with other inputs."""
     if "ANALYSIS_RESULTS_DIR" in os.environ:
-        return ChapterResults.from_json(load_results(need))
+        return ChapterResults.from_json(load_results(need, results_dir()))
     return compute_section(need, given)
 
 
