@@ -303,7 +303,8 @@ display(Markdown(comparison_table(R, figures.COMPARED["gb200"])))
 # count and the publisher's peak should land within `mfu_check_tolerance` =
 # {glue:text}`mfu_check_tolerance_frac_pct:.1f` %. Of the {glue:text}`conversion_rows_checked_count:.0f` rows that print
 # both, {glue:text}`conversion_passes_count:.0f` do, {glue:text}`dense_clause`.
-# The {glue:text}`conversion_failures_count:.0f` that do not are listed below with the likely reason.
+# The {glue:text}`conversion_failures_count:.0f` that do not are below with the likely reason: the first
+# row of each model and reason, and all of them in the fold.
 
 # %% tags=["remove-input"]
 show_table(R, figures.failures_table(R))

@@ -49,8 +49,8 @@ display(Markdown(figures.statuses_markdown()))
 # %% [markdown]
 # Which status a row may have is not the book's say-so. While a chapter computes, the package
 # records every report number each result reads (a report fact, a row of a data table that cites
-# the report, a parameter whose default is a report's figure) and every parameter; the column
-# *reads from the report* lists them. A row marked independent must read none, and a consistency
+# the report, a parameter whose default is a report's figure) and every parameter; a row's *More*
+# fold lists them under *reads from the report*. A row marked independent must read none, and a consistency
 # row must read some; where a row reads a default that has a sourced range, the chapter is computed
 # again at each end of it, and a row that agrees at the default but not across the range must say
 # it depends on that default. The build fails when any of this does not hold.
@@ -98,7 +98,8 @@ display(figures.claims_table(R))
 # Each row is a number printed by SemiAnalysis (fact ids from the book's `data/report_facts.csv`)
 # and the result the book's model gives for it, in the chapter that computes it; *also in* lists
 # the other chapters that show the same number. *Corrected* and *context* rows differ from the
-# report, and their notes say by how much and why.
+# report, and their notes say by how much and why. The corrected rows are shown. Type in the filter,
+# or show all, for the others.
 
 # %% tags=["remove-input"]
 display(figures.facts_table(R))

@@ -94,9 +94,8 @@ show_parameters(P, R)
 # everything else.
 #
 # 1. **FLOPs.** Each token costs 6N + 12Lhs model FLOPs, {glue:text}`plan_llama31_405b_flops_per_token_text`,
-#    so the run needs {glue:text}`plan_llama31_405b_total_flop_text` FLOP. For a mixture of experts N
-#    is the active parameters, with the router's scoring of every expert added, and the attention
-#    term uses the attention's own width where it differs from the hidden size.
+#    so the run needs {glue:text}`plan_llama31_405b_total_flop_text` FLOP (for a mixture of experts,
+#    N is the active parameters plus the router).
 # 2. **Throughput.** The published rate is an {term}`MFU` of {glue:text}`plan_llama31_405b_mfu_frac:.1%`, or
 #    {glue:text}`plan_llama31_405b_tokens_per_s_per_gpu:,.0f` tokens per second per GPU. Without a published
 #    rate the planner estimates the MFU (the backtest below says how, and how well).
@@ -125,7 +124,7 @@ show_parameters(P, R)
 #    {glue:text}`plan_llama31_405b_cost_usd_p10_money` to {glue:text}`plan_llama31_405b_cost_usd_p90_money`.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.walkthrough_table(R)))
+show_table(R, figures.walkthrough_table(R))
 
 # %% [markdown]
 # ## One run, four answers
@@ -220,7 +219,7 @@ display(HTML(whatif_panel("plan")))
 # %% tags=["remove-input"]
 glue_money(R, "plan_deadline_h100_cost_usd", "plan_deadline_h100_cost_usd_p10", "plan_deadline_h100_cost_usd_p90",
            "plan_budget_usd_budget", "plan_budget_usd_priced_back_usd")
-display(Markdown(figures.deadline_table(R)))
+show_table(R, figures.deadline_table(R))
 
 # %% [markdown]
 # On {glue:text}`plan_deadline_estimated_count:.0f` of the {glue:text}`plan_deadline_accelerators_count:.0f`
@@ -241,7 +240,7 @@ display(Markdown(figures.deadline_table(R)))
 # the budget again.
 
 # %% tags=["remove-input"]
-display(Markdown(figures.budget_table(R)))
+show_table(R, figures.budget_table(R))
 
 # %% [markdown]
 # Move the budget and the deadline: the tokens it buys on H100 at the book's TCO follow.
@@ -265,6 +264,28 @@ display(HTML(whatif_panel("plan_deadline")))
 # shape, tokens, accelerator and count, the throughput where one was published, and what was published
 # about the outcome: time, energy and carbon on the basis its source used, and cost.
 #
+# **The target this backtest does not meet.** The runs ask a median error of
+# {glue:text}`plan_target_estimated_median_abs_error_frac:.0%` at most on the runs with no published
+# throughput; the planner misses them by {glue:text}`plan_backtest_estimated_median_abs_error_frac:.0%`.
+# The memory term, built from physics (the method below), does not close the gap, and the book
+# does not tune it until it does. What remains is runs of one class and size that differ by more than anything
+# they published explains: Meta's small H100 models ran far below its large ones, its A100 LLaMA
+# runs far above the other A100 runs. The bias targets hold: no GPU class and no size band with
+# {glue:text}`plan_backtest_min_group_runs_count:.0f` or more runs is off by more than
+# {glue:text}`plan_backtest_worst_group_signed_median_error_frac:.0%` in its signed median (the target:
+# {glue:text}`plan_target_class_signed_median_error_frac:.0%`), and the band holds
+# {glue:text}`plan_backtest_within_band_frac:.0%` of the published times, inside the
+# {glue:text}`plan_target_within_band_frac:.0%` to {glue:text}`plan_target_within_band_max_frac:.0%` the
+# targets ask.
+
+# %% [markdown]
+# The targets the backtest is held to, and what it measures:
+
+# %% tags=["remove-input"]
+display(Markdown(figures.targets_table(R)))
+
+# %% [markdown]
+# :::{dropdown} How the planner estimates a throughput, and the forms it was tested against
 # **How the planner estimates a throughput.** NVIDIA's benchmark rows are tuned recipes on a few
 # thousand GPUs, and a production run is slower: the benchmark fit alone misses the published times
 # of runs that give no throughput by {glue:text}`plan_backtest_variant_benchmark_only_estimated_median_abs_error_frac:.0%`
@@ -305,20 +326,6 @@ display(HTML(whatif_panel("plan_deadline")))
 # the memory pressure in place of the size, by
 # {glue:text}`plan_backtest_variant_recompute_pressure_class_estimated_median_abs_error_frac:.0%`.
 #
-# **The target this backtest does not meet.** The runs ask a median error of
-# {glue:text}`plan_target_estimated_median_abs_error_frac:.0%` at most on the runs with no published
-# throughput; the planner misses them by {glue:text}`plan_backtest_estimated_median_abs_error_frac:.0%`.
-# The memory term, built from the physics above, does not close the gap, and the book does not tune
-# it until it does. What remains is runs of one class and size that differ by more than anything
-# they published explains: Meta's small H100 models ran far below its large ones, its A100 LLaMA
-# runs far above the other A100 runs. The bias targets hold: no GPU class and no size band with
-# {glue:text}`plan_backtest_min_group_runs_count:.0f` or more runs is off by more than
-# {glue:text}`plan_backtest_worst_group_signed_median_error_frac:.0%` in its signed median (the target:
-# {glue:text}`plan_target_class_signed_median_error_frac:.0%`), and the band holds
-# {glue:text}`plan_backtest_within_band_frac:.0%` of the published times, inside the
-# {glue:text}`plan_target_within_band_frac:.0%` to {glue:text}`plan_target_within_band_max_frac:.0%` the
-# targets ask.
-#
 # The table measures other forms the same way. A factor per class alone misses by
 # {glue:text}`plan_backtest_variant_recompute_class_factors_estimated_median_abs_error_frac:.0%`. A slope
 # on the GPU's ridge point (dense peak over memory bandwidth) over the hidden size, the reason small
@@ -342,29 +349,25 @@ display(HTML(whatif_panel("plan_deadline")))
 # P90 band of an estimate is drawn from the planner's leave-one-run-out errors: those of its own GPU
 # class where the class has enough runs, of all runs where it has a few, and of runs predicted with
 # their whole class left out where it has none.
+# :::
 
 # %% tags=["remove-input"]
 show_table(R, figures.variants_table(R))
 
 # %% [markdown]
-# The targets the backtest is held to, and what it measures:
-
-# %% tags=["remove-input"]
-display(Markdown(figures.targets_table(R)))
-
-# %% [markdown]
 # By GPU class, with every run's throughput withheld:
 
 # %% tags=["remove-input"]
-display(Markdown(figures.class_table(R)))
+show_table(R, figures.class_table(R))
 
 # %% [markdown]
 # By model size (active parameters), the same runs:
 
 # %% tags=["remove-input"]
-display(Markdown(figures.size_table(R)))
+show_table(R, figures.size_table(R))
 
 # %% [markdown]
+# :::{dropdown} How each published time and throughput is read
 # **Each published time on its own basis.** Published times count different things, and the
 # backtest records, for every one, what it holds (`data/backtest_runs.csv`): whether GPU-hours
 # include failures, whether a time includes ablations or later stages, whether a GPU count is exact
@@ -386,9 +389,11 @@ display(Markdown(figures.size_table(R)))
 # published throughput the planner misses the published times by
 # {glue:text}`plan_backtest_published_throughput_median_abs_error_frac:.1%` (median), and its band holds
 # {glue:text}`plan_backtest_published_throughput_within_band_frac:.0%` of them.
+# :::
 
 # %% [markdown]
-# Run by run, the MFU each run's published time implies beside the one estimated without it:
+# Run by run, the MFU each run's published time implies beside the one estimated without it, opens
+# below; the runs the next section names are quoted there.
 
 # %% tags=["remove-input"]
 show_table(R, figures.estimated_table(R))
@@ -424,20 +429,24 @@ show_table(R, figures.backtest_table(R))
 # H100's; its estimate misses by {glue:text}`plan_backtest_deepseek_v3_pretrain_estimated_error_frac:+.0%`.
 #
 # **Energy and carbon compare only on one basis.** Each published energy is set against the
-# planner's on its source's own basis, the GPU's TDP with or without the PUE its source applied, on
-# the grid its source used: BLOOM's on a French, mostly nuclear grid comes out
+# planner's on its source's own basis: the GPU's TDP, with or without the PUE its source applied, on
+# the grid its source used. Counted at the meter instead, the same run would draw far more; give
+# `--energy-basis`, `--pue` and `--grid` for your own site.
+#
+# :::{dropdown} BLOOM, OLMo and the published energies not compared
+# BLOOM's energy, on a French, mostly nuclear grid, comes out
 # {glue:text}`plan_backtest_bloom_read_energy_error_frac:+.0%` with its throughput read as counting the
 # recompute pass ({glue:text}`plan_backtest_bloom_176b_energy_mwh_error_frac:+.0%` read as the planner
-# counts, the time's error carried into the energy). Counted at the meter instead, the
-# same run would draw far more; give `--energy-basis`, `--pue` and `--grid` for your own site. A
+# counts, the time's error carried into the energy). A
 # measured node power sits below the planner's all-in build-up, which starts from each server's
 # maximum rated power: for OLMo's A100 twin, its time estimated and its power taken at that maximum, the
 # planner's energy comes out {glue:text}`plan_backtest_olmo_7b_twin_a100_energy_mwh_error_frac:+.0%`. Where the planner has no sourced
 # build-up for the basis a source measured, it does not compare
-# ({glue:text}`plan_backtest_energy_not_compared_count:.0f` runs):
+# ({glue:text}`plan_backtest_energy_not_compared_count:.0f` runs; the table below says why for each).
+# :::
 
 # %% tags=["remove-input"]
-display(Markdown(figures.not_compared_table(R)))
+show_table(R, figures.not_compared_table(R))
 
 # %% tags=["remove-cell"]
 save(R)

@@ -37,7 +37,8 @@ STATUS_MEANING = {
 }
 
 
-KEY_STATUSES = ("corrected", "reproduced_independently")  # the rows the verdict counts: shown, the rest fold
+KEY_STATUSES = ("corrected", "reproduced_independently")  # the seed claims the verdict counts: shown, the rest fold
+FACT_KEY_STATUSES = ("corrected",)  # the report figures the verdict counts: shown, the rest fold
 
 
 def _link(href: str, text: str) -> str:
@@ -166,8 +167,9 @@ def claims_table(E):
 def facts_table(E):
     """The report figures the book checks, filterable and sortable: the quantity, its status beside
     it, the book's value, the report's, the difference from the nearer end of the report's range,
-    what the computation read from the report, and the note. The rows the verdict counts are shown;
-    the others wait behind the table's fold, and the filter searches them all."""
+    and the note; what the computation read from the report is in each row's fold. The rows the
+    verdict counts (corrected) are shown; the others wait behind the table's fold, and the filter
+    searches them all."""
     rows = []
     frame = E.tables["report_facts_checked"]
     for f in frame.itertuples():
@@ -176,15 +178,15 @@ def facts_table(E):
             report += f" to {format_quantity(f.report_high, f.unit)}"
         ranges = range_text(f.fact_id, f.unit, E.tables["ranges"]) if f.status == "depends_on_default" else ""
         more = [("Fact", _fact(f.fact_id)), ("Tolerance", html.escape(tolerance(f))),
+                ("Reads from the report", html.escape(report_inputs_text(f))),
                 ("Across the default's range", html.escape(ranges))]
         rows.append({"quantity": _quantity(f.quantity, f.section, True, f.also_in, more), "status": status_label(f.status),
                      "book": format_quantity(f.book_value, f.unit), "report": report,
-                     "difference": difference(f.difference_rel), "reads": report_inputs_text(f),
+                     "difference": difference(f.difference_rel),
                      "note": reader_text(f.note, link=False) if isinstance(f.note, str) else ""})
     return interactive_table(rows, {"quantity": "Quantity", "status": "Status", "book": "This book",
-                                    "report": "Report", "difference": "Difference",
-                                    "reads": "Reads from the report", "note": "Note"},
-                             table_id="ledger-report-facts", key=frame["status"].isin(KEY_STATUSES).to_numpy())
+                                    "report": "Report", "difference": "Difference", "note": "Note"},
+                             table_id="ledger-report-facts", key=frame["status"].isin(FACT_KEY_STATUSES).to_numpy())
 
 
 def statuses_markdown() -> str:

@@ -38,11 +38,6 @@ def _range(lo: float, hi: float, unit: str) -> str:
 # The rows the chapter's prose reads: shown, the others fold behind each table (and its CSV).
 PROSE_OUTCOMES = (("narayanan_gpt3_175b", "days"), ("opt_175b", "days"), ("bloom_176b", "days_with_failures"),
                   ("bloom_176b", "energy_mwh"), ("llama31_405b", "gpu_hours"), ("olmo_7b_twin_a100", "energy_mwh"))
-PROSE_RUNS = ("llama31_8b", "llama31_405b", "deepseek_v3_pretrain")
-PROSE_VARIANTS = ("benchmark_only", "class_slopes", "recompute_class_slopes", "recompute_class_factors",
-                  "recompute_ridge_class", "recompute_params_per_gpu_class", "recompute_class_slopes_huber",
-                  "recompute_gpus_class", "selected")
-
 UNITS = {"gpu_hours": "GPU-hours", "days": "days", "days_with_failures": "days", "energy_mwh": "MWh",
          "co2_t": "t", "cost_usd": "USD"}
 
@@ -59,8 +54,8 @@ def backtest_table(E) -> str:
         rows.append([r.name, outcome, _value(r.published, unit), _value(r.predicted, unit),
                      _range(r.p10, r.p90, unit), shown, _throughput_words(r)])
     key = [i for i, r in enumerate(t.itertuples()) if (r.run_id, r.key) in PROSE_OUTCOMES]
-    return markdown_table(["Run", "Outcome, on its basis", "Published", "Predicted", "P10 to P90", "Error", "Throughput"],
-                          rows, "llrrrrl", key=key, name="backtest", title="every published outcome against the planner")
+    header = ["Run", "Outcome, on its basis", "Published", "Predicted", "P10 to P90", "Error", "Throughput"]
+    return markdown_table(header, rows, "llrrrrl", key=key, columns=["Run", "Outcome, on its basis", "Predicted", "Error"], name="backtest", title="every published outcome against the planner")
 
 
 def _throughput_words(r) -> str:
@@ -80,9 +75,8 @@ def estimated_table(E) -> str:
              "yes" if r.within_band else "no", r.gpus_basis] for r in t.itertuples()]
     header = ["Run", "GPU", "Size", "Throughput published", "Published time, its basis", "Memory pressure",
               "MFU implied", "MFU estimated", "Error on time", "Inside P10-P90", "GPU count"]
-    # in view at 1280 px: what the prose reads; the rest folds into each row and the CSV
-    shown = ["Run", "GPU", "Size", "MFU implied", "MFU estimated", "Error on time", "Inside P10-P90"]
-    return markdown_table(header, rows, "llllllrrrll", key=t["run_id"].isin(PROSE_RUNS).to_numpy(), columns=shown,
+    # folded whole: the runs the prose reads are quoted in it, the table is every run for the reader who asks
+    return markdown_table(header, rows, "llllllrrrll", key=[],
                           name="backtest_estimated", title="every run's time with its throughput estimated")
 
 
@@ -92,8 +86,10 @@ def class_table(E) -> str:
     rows = [[r.gpu_class, count(r.runs), percent(r.median_abs_error_frac), _signed(r.signed_median_error_frac),
              f"{count(r.within_band_count)} of {count(r.runs)}", "yes" if r.enough else "too few runs"]
             for r in t.itertuples()]
+    # in view: the classes with their own error and band, the ones the bias target holds
     return markdown_table(["GPU", "Runs", "Median error", "Signed median", "Inside P10-P90", "Own error and band"],
-                          rows, "lrrrrl")
+                          rows, "lrrrrl", key=t["enough"].to_numpy(dtype=bool), name="backtest_by_class",
+                          title="the backtest's error per GPU class")
 
 
 def size_table(E) -> str:
@@ -103,7 +99,8 @@ def size_table(E) -> str:
              f"{count(r.within_band_count)} of {count(r.runs)}", "yes" if r.enough else "too few runs"]
             for r in t.itertuples()]
     return markdown_table(["Active parameters", "Runs", "Median error", "Signed median", "Inside P10-P90",
-                           "Held to the target"], rows, "lrrrrl")
+                           "Held to the target"], rows, "lrrrrl", key=t["enough"].to_numpy(dtype=bool),
+                          name="backtest_by_size", title="the backtest's error per model size")
 
 
 def deadline_table(E) -> str:
@@ -119,20 +116,30 @@ def deadline_table(E) -> str:
                      f"{money(r.cost_usd)} ({_range(r.cost_p10, r.cost_p90, 'USD')})",
                      "-" if r.meter_mw != r.meter_mw or r.meter_mw is None else f"{number(r.meter_mw)} MW",
                      "estimated" if r.throughput == "estimated" else "its own"])
-    return markdown_table(["Accelerator", "GPUs", "Days, P10 to P90", "Chance of the deadline", "GPUs for 90 %",
-                           "Cost (P10 to P90)", "At the meter", "Throughput evidence"], rows, "lrrrrrrl")
+    # The rows the prose reads: H100, the cheapest and the next (whose bands decide the pick).
+    ranked = t[t["gpus"].notna()].sort_values("cost_usd").index[:2]
+    key = (t["gpu_id"] == "h100_sxm") | t.index.isin(ranked)
+    header = ["Accelerator", "GPUs", "Days, P10 to P90", "Chance of the deadline", "GPUs for 90 %",
+              "Cost (P10 to P90)", "At the meter", "Throughput evidence"]
+    return markdown_table(header, rows, "lrrrrrrl", key=key.to_numpy(),
+                          columns=["Accelerator", "GPUs", "Chance of the deadline", "Cost (P10 to P90)"], name="deadline", title="the smallest job that meets the deadline, per accelerator")
 
 
-def budget_table(E, limit: int = 12) -> str:
+def budget_table(E) -> str:
     """Markdown: the tokens the chapter's budget buys by its deadline, per accelerator and price
-    tier, most first (the first ``limit`` rows)."""
+    tier, most first. Shown: the two best rows and H100's at the book's TCO and the market range,
+    the rows the prose reads; the rest fold."""
     t = E.tables["budget"]
-    t = t[t["gpus"].notna()].head(limit)
+    t = t[t["gpus"].notna()].reset_index(drop=True)
+    key = (t.index < 2) | ((t["gpu_id"] == "h100_sxm") & t["tier"].isin(["owning (the book's TCO)", "market range"]))
     rows = [[gpu_name(r.gpu_id) + (" (best)" if r.best else ""), r.tier + (" (stand-in price)" if r.proxy else ""),
              money(r.usd_per_gpu_hour), count(r.gpus), f"{count(r.tokens)} ({count(r.tokens_p10)} to {count(r.tokens_p90)})",
              number(r.days), "estimated" if r.throughput == "estimated" else "its own"] for r in t.itertuples()]
-    return markdown_table(["Accelerator", "Price tier", "Per GPU-hour", "GPUs", "Tokens bought (P10 to P90)", "Days",
-                           "Throughput evidence"], rows, "llrrrrl")
+    header = ["Accelerator", "Price tier", "Per GPU-hour", "GPUs", "Tokens bought (P10 to P90)", "Days",
+              "Throughput evidence"]
+    return markdown_table(header, rows, "llrrrrl", key=key.to_numpy(), name="budget",
+                          columns=["Accelerator", "Price tier", "Per GPU-hour", "Tokens bought (P10 to P90)"],
+                          title="the tokens the budget buys, per accelerator and price tier")
 
 
 def targets_table(E) -> str:
@@ -168,14 +175,15 @@ def targets_table(E) -> str:
 
 
 def variants_table(E) -> str:
-    """Markdown: the forms of the production term, each measured leave-one-run-out the same way."""
+    """Markdown: the forms of the production term, each measured leave-one-run-out the same way,
+    folded whole (the method's fold above it reads them)."""
     t = E.tables["backtest_variants"]
     signed = [c for c in t.columns if c.endswith("signed median")]
     rows = [[r["label"][0].upper() + r["label"][1:], percent(r["estimated_median_abs_error_frac"]),
              percent(r["all_median_abs_error_frac"]), *[_signed(r[c]) for c in signed]] for _, r in t.iterrows()]
     return markdown_table(["Production term", "Median error, no published throughput", "Median error, every run",
                            *[c.replace("signed median", "signed median error") for c in signed]], rows,
-                          "l" + "r" * (2 + len(signed)), key=t["key"].isin(PROSE_VARIANTS).to_numpy(),
+                          "l" + "r" * (2 + len(signed)), key=[],
                           name="backtest_variants", title="every form of the production term")
 
 
@@ -183,7 +191,8 @@ def not_compared_table(E) -> str:
     """Markdown: published energies the backtest cannot set beside the planner's, and why."""
     t = E.tables["backtest_not_compared"]
     rows = [[r.name, gpu_name(r.gpu_id), r.basis, r.reason] for r in t.itertuples()]
-    return markdown_table(["Run", "Accelerator", "Published basis", "Why not compared"], rows, "llll")
+    return markdown_table(["Run", "Accelerator", "Published basis", "Why not compared"], rows, "llll", key=[],
+                          name="backtest_not_compared", title="published energies the backtest does not compare")
 
 
 def one_run_table(E) -> str:
@@ -217,7 +226,10 @@ def walkthrough_table(E) -> str:
              ("Energy, GPU TDP x GPU-hours (MWh)", count(E[P + "_energy_gpu_tdp_mwh"])),
              ("Energy at the meter, all-in IT x PUE (MWh)", count(E[P + "_energy_facility_mwh"])),
              ("CO2, GPU TDP basis, US grid (t)", count(E[P + "_co2_gpu_tdp_t"]))]
-    return markdown_table(["Step", "Llama 3.1 405B, 15T tokens, 16,384 H100"], steps, "lr")
+    # folded whole: the numbered steps above read every value; the table is their one-glance copy
+    run = (f"{model_name(E.names['model'])}, {number(E[P + '_train_trillion_tokens'])}T tokens, "
+           f"{count(E[P + '_gpus'])} {gpu_short_name(E.names['gpu'])}")
+    return markdown_table(["Step", run], steps, "lr", key=[], name="walkthrough", title="the seven steps, one number each")
 
 
 def backtest(E):

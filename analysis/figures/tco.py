@@ -103,8 +103,11 @@ def market_table(E, system: str) -> str:
         rows.append([figure, whose, r.period or "", _price(r.low, r.high),
                      "" if r.kind == "owning" else _signed(r.margin_over_book_tco),
                      "" if r.kind == "owning" else percent(r.breakeven_utilization)])
-    return markdown_table([f"{SYSTEMS[system]}, USD per GPU-hour", "Whose price", "Date", "Price",
-                           "Renter's margin over the book's TCO", "Owning costs less above"], rows, "lllrrr")
+    # in view on a phone: each price and what it means for an owner; whose price and when fold in
+    header = [f"{SYSTEMS[system]}, USD per GPU-hour", "Whose price", "Date", "Price",
+              "Renter's margin over the book's TCO", "Owning costs less above"]
+    return markdown_table(header, rows, "lllrrr", columns=[header[0], "Price", "Renter's margin over the book's TCO",
+                                                          "Owning costs less above"])
 
 
 def market(E):
@@ -193,8 +196,13 @@ def owning_anchors_table(E) -> str:
                      "" if np.isnan(r.all_in_kw_per_gpu) else f"{r.all_in_kw_per_gpu * 1000:,.0f}",
                      "" if np.isnan(r.book_tco_usd_per_gpu_hour) else f"{r.book_tco_usd_per_gpu_hour:.2f}",
                      r.model_date])
-    return markdown_table(["Accelerator", "SemiAnalysis basis", "Owning, USD per GPU-hour", "3-year rental, USD per GPU-hour",
-                           "All-in W per GPU", "This book's TCO, USD per GPU-hour", "Model date"], rows, "llrrrrl")
+    # in view: the two systems the book prices, the ones the prose compares; the rest fold
+    header = ["Accelerator", "SemiAnalysis basis", "Owning, USD per GPU-hour", "3-year rental, USD per GPU-hour",
+              "All-in W per GPU", "This book's TCO, USD per GPU-hour", "Model date"]
+    key = E.tables["owning_anchors"]["book_tco_usd_per_gpu_hour"].notna().to_numpy()
+    return markdown_table(header, rows, "llrrrrl", key=key, columns=["Accelerator", "Owning, USD per GPU-hour",
+                                                                     "3-year rental, USD per GPU-hour",
+                                                                     "This book's TCO, USD per GPU-hour"])
 
 
 def verdict(R) -> str:
