@@ -49,34 +49,35 @@ display(Markdown(answer_from_results(R, figures.ANSWER, figures.verdict(R), more
 glue_figure("fig_reliability_mtbf", figures.job_mtbf(R))
 
 # %% [markdown]
-# {numref}`fig-reliability-mtbf` shows how often a training job can expect to stop as it grows, from
-# the rates measured on Llama 3 and on Meta's research clusters.
+# {numref}`fig-reliability-mtbf` shows how often a training job can expect to stop as it grows. It
+# draws on the rates measured on Llama 3 and on Meta's research clusters.
 #
 # ```{glue:figure} fig_reliability_mtbf
 # :name: fig-reliability-mtbf
 # :alt: Falling straight lines on log-log axes of job MTBF in hours against job size from 8 to 300,000 GPUs: the per-GPU projection from Llama 3's rate passing through the measured Llama 3 point, a higher line for GPU-class causes only, a shaded A100 band, a lower GB200 line and a dashed links-only line. Below the projection sit Kokolis et al.'s measured points at 8 and 1,024 GPUs (an arrow marks the gap at 1,024), OPT-175B's upper bound at 1,024 and Kokolis et al.'s projections as hollow squares; a dashed purple line is the power-law fit to the measured points, shallower than the projection.
 #
-# Job {term}`MTBF` against job size. Lines project per-GPU rates as 1/GPUs; points are measured job
-# MTTFs and hollow squares Kokolis et al.'s projections; the dashed purple line is the fit to the
-# measured points. Jobs of {glue:text}`kokolis_large_job_gpus:,.0f` GPUs on Meta's research
+# Job {term}`MTBF` against job size. Lines project per-GPU rates as 1/GPUs. Points are measured job
+# MTTFs, and hollow squares are Kokolis et al.'s projections. The dashed purple line is the fit to
+# the measured points. Jobs of {glue:text}`kokolis_large_job_gpus:,.0f` GPUs on Meta's research
 # clusters failed {glue:text}`measured_vs_projected_failure_rate_1024_gpus_ratio:.1f` times as
 # often as the projection (arrow). At {glue:text}`gpus:,.0f` GPUs (dotted line) the chosen model
-# stops a job every {glue:text}`cluster_job_mtbf_minutes:.0f` minutes, and GB200 {term}`NVL72` more often
-# still if its backplane adds the assumed faults.
+# stops a job every {glue:text}`cluster_job_mtbf_minutes:.0f` minutes. GB200 {term}`NVL72` stops
+# more often still if its backplane adds the assumed faults.
 # ```
 #
 # The lines differ in level but not in slope: whatever the per-GPU rate, a bigger job stops more
-# often in proportion. The measured points below the lines are the warning: jobs smaller than
+# often in proportion. The measured points below the lines are the warning. Jobs smaller than
 # Llama 3's have failed more often than the projection says.
 
 # %% [markdown]
-# A synchronous training job stops whenever any one of its GPUs, hosts or links fails, so the
+# A synchronous training job stops whenever any one of its GPUs, hosts or links fails. The
 # bigger the job, the more often it stops. Each stop costs the work since the last checkpoint, the
 # time to notice the failure and the time to restart. This chapter measures those costs on the one
 # frontier run with a published failure table, Meta's Llama 3 405B
-# ({ref}`Meta, 2024 <src-meta_llama3_2024>`): what stopped it, how the mean time between failures
-# (MTBF) of a job falls as the job grows, how often a job should checkpoint, where its wall-clock
-# time goes, and how much of it trains, simulated run by run. The
+# ({ref}`Meta, 2024 <src-meta_llama3_2024>`). It covers what stopped the run, and how the mean time
+# between failures (MTBF) of a job falls as the job grows. It then works out how often a job should
+# checkpoint and where its wall-clock time goes. Last, it simulates run by run how much of that time
+# trains. The
 # {ref}`next chapter <chapter-downtime>` prices the same failures into the GB200 NVL72 against H100
 # comparison. Every assumption is a parameter with a range: rerun with
 # `python -m analysis run reliability -p restart_minutes 15 -p checkpoint_write_seconds 30`.
@@ -89,12 +90,12 @@ show_parameters(P, R)
 # %% [markdown]
 # ## What interrupted Llama 3 405B
 #
-# Meta trained Llama 3 405B on {glue:text}`llama3_gpus:,.0f` H100s and published what stopped the
-# job during a {glue:text}`llama3_snapshot_days:.0f`-day snapshot of pre-training (its paper's
-# cause table, in `data/llama3_interruptions.csv`, read via
-# {ref}`Lockwood <src-klockwood_component_reliability>` and {ref}`DCD <src-dcd_llama3_2024>`).
-# Dividing each cause's count by the GPU-hours of the snapshot gives a rate per GPU-hour that does
-# not depend on the job's size, which is what lets the book scale it to other jobs. One function,
+# Meta trained Llama 3 405B on {glue:text}`llama3_gpus:,.0f` H100s. It published what stopped the
+# job during a {glue:text}`llama3_snapshot_days:.0f`-day snapshot of pre-training. The counts come
+# from its paper's cause table (in `data/llama3_interruptions.csv`), read via
+# {ref}`Lockwood <src-klockwood_component_reliability>` and {ref}`DCD <src-dcd_llama3_2024>`.
+# Dividing each cause's count by the GPU-hours of the snapshot gives a rate per GPU-hour. That rate
+# does not depend on the job's size, which is what lets the book scale it to other jobs. One function,
 # `analysis.reliability.llama3_snapshot`, loads these counts for every chapter that uses them.
 
 # %% tags=["remove-cell"]
@@ -106,23 +107,23 @@ glue("failure_model_text", figures.failure_model_text(R))
 # {glue:text}`llama3_snapshot_days:.0f` days is
 # {glue:text}`llama3_unexpected_interruptions_per_day:.2f` a day, one every
 # {glue:text}`llama3_job_mtbf_hours:.2f` hours (DCD: "one failure every
-# {glue:text}`llama3_published_hours_between_failures:.0f` hours"); another
+# {glue:text}`llama3_published_hours_between_failures:.0f` hours"). Another
 # {glue:text}`llama3_planned_interruptions_count:.0f` planned interruptions were firmware, hardware
 # or configuration updates. Spread over {glue:text}`llama3_gpus:,.0f` GPUs, each GPU's share of the
 # job stopped it once every {glue:text}`llama3_gpu_mtbf_hours:,.0f` hours
-# ({glue:text}`llama3_gpu_mtbf_years:.1f` years); counting only GPU-class causes, once every
+# ({glue:text}`llama3_gpu_mtbf_years:.1f` years). Counting only GPU-class causes, it was once every
 # {glue:text}`llama3_gpu_class_mtbf_hours:,.0f` hours. Meta's two A100 research clusters imply
 # {glue:text}`kokolis_rsc1_gpu_mtbf_hours:,.0f` and {glue:text}`kokolis_rsc2_gpu_mtbf_hours:,.0f`
-# hours per GPU from their node failure rates ({ref}`Kokolis et al. <src-kokolis_2024>`): Llama 3
+# hours per GPU from their node failure rates ({ref}`Kokolis et al. <src-kokolis_2024>`). Llama 3
 # sits between the two.
 #
-# GPU-class causes (the GPU itself, its HBM3 and SRAM, its system processor, thermal sensors, silent
-# data corruption) make up {glue:text}`llama3_gpu_class_frac:.1%` of the interruptions by count.
-# The paper prints {glue:text}`llama3_printed_gpu_class_pct:.1f` %, because one printed share does
-# not match its count: "{glue:text}`misprinted_component`" has
+# GPU-class causes make up {glue:text}`llama3_gpu_class_frac:.1%` of the interruptions by count.
+# They are the GPU itself, its HBM3 and SRAM, its system processor, thermal sensors and silent data
+# corruption. The paper prints {glue:text}`llama3_printed_gpu_class_pct:.1f` %, because one printed
+# share does not match its count. "{glue:text}`misprinted_component`" has
 # {glue:text}`llama3_misprinted_count:.0f` interruptions, {glue:text}`llama3_misprinted_counts_pct:.1f` %
-# of the total, printed as {glue:text}`llama3_misprinted_printed_pct:.1f` % (the printed shares add
-# up to {glue:text}`llama3_printed_pct_sum:.1f` %). The counts add up to the published total of
+# of the total, but is printed as {glue:text}`llama3_misprinted_printed_pct:.1f` %. The printed
+# shares add up to {glue:text}`llama3_printed_pct_sum:.1f` %. The counts add up to the published total of
 # {glue:text}`llama3_interruptions_count:.0f` with the planned ones, so the book uses the counts.
 # {numref}`fig-reliability-causes` ranks the causes of the unexpected interruptions by count.
 
@@ -138,8 +139,8 @@ glue_figure("fig_reliability_causes", figures.causes(R))
 # dominate; software and the network follow.
 # ```
 #
-# The GPUs and their memory stopped the job far more often than the network did, so on a run like
-# this one a better fabric alone would not have bought much reliability. The table below counts the
+# The GPUs and their memory stopped the job far more often than the network did. On a run like
+# this one, then, a better fabric alone would not have bought much reliability. The table below counts the
 # causes by category.
 
 # %% tags=["remove-input"]
@@ -151,13 +152,13 @@ offer_table(R, "categories", R.tables["categories"], "Llama 3's interruptions, r
 # %% [markdown]
 # Of these, the GPU, host and unplanned-maintenance causes
 # ({glue:text}`llama3_repair_frac:.0%` of the total) take a server out of service until it is
-# repaired; software bugs, NCCL timeouts and switch or cable faults stop the job without
+# repaired. Software bugs, NCCL timeouts and switch or cable faults stop the job without
 # retiring a server. The {ref}`downtime chapter <chapter-downtime>` prices that split.
 #
 # ## Job MTBF against cluster size
 #
 # Failures of independent GPUs add up, so a job on *n* GPUs fails *n* times as often as one GPU's
-# share: its MTBF is the per-GPU MTBF divided by *n*. That is a projection: one per-GPU rate,
+# share. Its MTBF is the per-GPU MTBF divided by *n*. That is a projection: one per-GPU rate,
 # measured on Llama 3's job of {glue:text}`llama3_gpus:,.0f` GPUs, carried to every other size. The node failure rates of
 # Kokolis et al.'s two A100 research clusters bracket it. Job-level failures have also been
 # measured directly, and they tell a different story at smaller sizes.
@@ -165,45 +166,46 @@ offer_table(R, "categories", R.tables["categories"], "Llama 3's interruptions, r
 # ### Measured job failures against the projection
 #
 # On Meta's research clusters, Kokolis et al. measured the mean time to failure ({term}`MTTF`) of jobs by
-# size: {glue:text}`kokolis_1024_gpus_job_mttf_hours:.1f` hours for jobs of
+# size. It was {glue:text}`kokolis_1024_gpus_job_mttf_hours:.1f` hours for jobs of
 # {glue:text}`kokolis_large_job_gpus:,.0f` GPUs and {glue:text}`kokolis_8_gpus_job_mttf_hours:,.0f`
 # hours ({glue:text}`kokolis_8_gpus_job_mttf_days:.1f` days) for jobs of
-# {glue:text}`kokolis_small_job_gpus:.0f` GPUs (their Fig. 7,
-# read as quoted by {ref}`Lockwood <src-klockwood_kokolis_notes>`; the paper's own page could not
-# be opened). Llama 3's per-GPU rate projects {glue:text}`per_gpu_job_mtbf_1024_gpus_hours:.1f`
+# {glue:text}`kokolis_small_job_gpus:.0f` GPUs. These values are from their Fig. 7,
+# read as quoted by {ref}`Lockwood <src-klockwood_kokolis_notes>`. The paper's own page could not
+# be opened. Llama 3's per-GPU rate projects {glue:text}`per_gpu_job_mtbf_1024_gpus_hours:.1f`
 # and {glue:text}`per_gpu_job_mtbf_8_gpus_hours:,.0f` hours. The measured jobs failed
 # {glue:text}`measured_vs_projected_failure_rate_1024_gpus_ratio:.1f` and
 # {glue:text}`measured_vs_projected_failure_rate_8_gpus_ratio:.1f` times as often as projected.
 # The shape holds: between their two sizes the MTTF falls as GPUs to the power
 # −{glue:text}`kokolis_job_mttf_exponent:.2f`, close to 1/GPUs. What differs is the level. Those
 # clusters ran A100s and millions of research jobs of every size; Llama 3 was one hardened H100
-# job, and the copies read do not say which failures Fig. 7 counts. Kokolis et al.'s own RSC-1 node failure rate
+# job. The copies read also do not say which failures Fig. 7 counts. Kokolis et al.'s own RSC-1 node failure rate
 # gives {glue:text}`kokolis_node_model_1024_gpus_job_mttf_hours:.0f` hours at
-# {glue:text}`kokolis_large_job_gpus:,.0f` GPUs, above their measurement, a gap the copies read do
-# not explain. OPT-175B's logbook records more than {glue:text}`opt_175b_restarts_count:.0f`
+# {glue:text}`kokolis_large_job_gpus:,.0f` GPUs, above their measurement. The copies read do not
+# explain that gap. OPT-175B's logbook records more than {glue:text}`opt_175b_restarts_count:.0f`
 # restarts in {glue:text}`opt_175b_restart_window_days:.0f` days on {glue:text}`opt_175b_gpus:,.0f`
 # A100s ({ref}`metaseq <src-metaseq_opt_chronicles>`), at most
-# {glue:text}`opt_175b_max_hours_between_restarts:.1f` hours apart, for hardware, infrastructure
-# and training-stability causes alike.
+# {glue:text}`opt_175b_max_hours_between_restarts:.1f` hours apart. They came from hardware,
+# infrastructure and training-stability causes alike.
 #
 # At Llama 3's size the projection is Llama 3's measurement by construction,
-# {glue:text}`llama3_job_mtbf_hours:.2f` hours; Kokolis et al. projected
+# {glue:text}`llama3_job_mtbf_hours:.2f` hours. Kokolis et al. projected
 # {glue:text}`kokolis_projected_16384_gpus_job_mttf_hours:.1f` hours for a job of that size on
 # RSC-1. The book's alternative to the projection is a fit to the measured jobs: a power law,
-# MTTF = *a* GPUs^−*b*, fitted by least squares in log-log space to the
-# {glue:text}`job_mttf_fit_points_count:.0f` measured rows (Kokolis et al.'s two sizes and Llama
-# 3's job; `analysis.reliability.measured_job_mtbf_hours`). Its exponent *b* is
-# {glue:text}`job_mttf_fit_exponent:.2f`, and it misses its own points by up to a factor of
-# {glue:text}`job_mttf_fit_max_misfit_ratio:.1f`, because the clusters disagree: the fit summarises
-# the published record, it is not a law. Against the projection, the fit has
+# MTTF = *a* GPUs^−*b*. It is fitted by least squares in log-log space to the
+# {glue:text}`job_mttf_fit_points_count:.0f` measured rows. The rows are Kokolis et al.'s two sizes
+# and Llama 3's job (`analysis.reliability.measured_job_mtbf_hours`). Its exponent *b* is
+# {glue:text}`job_mttf_fit_exponent:.2f`. It misses its own points by up to a factor of
+# {glue:text}`job_mttf_fit_max_misfit_ratio:.1f`, because the clusters disagree. The fit summarises
+# the published record; it is not a law. Against the projection, the fit has
 # {glue:text}`fit_vs_per_gpu_failure_rate_1024_gpus_ratio:.1f` times as many failures at
-# {glue:text}`kokolis_large_job_gpus:,.0f` GPUs, {glue:text}`fit_vs_per_gpu_failure_rate_llama3_ratio:.1f` times at Llama 3's size
+# {glue:text}`kokolis_large_job_gpus:,.0f` GPUs. It has
+# {glue:text}`fit_vs_per_gpu_failure_rate_llama3_ratio:.1f` times as many at Llama 3's size
 # ({glue:text}`fit_job_mtbf_llama3_hours:.1f` hours) and
 # {glue:text}`fit_vs_per_gpu_failure_rate_cluster_ratio:.2f` times at {glue:text}`gpus:,.0f` GPUs.
 # Its slope is shallower, so the two meet near {glue:text}`fit_meets_per_gpu_gpus:,.0f` GPUs. The
 # parameter `failure_model` chooses which of the two sets the job MTBF of the modelled jobs
-# below (the cluster and the sweeps over job size, with their intervals and {term}`goodput`); Llama 3's
-# own run stays on its counts. This build uses the {glue:text}`failure_model_text`; try
+# below. Those are the cluster and the sweeps over job size, with their intervals and
+# {term}`goodput`. Llama 3's own run stays on its counts. This build uses the {glue:text}`failure_model_text`; try
 # `python -m analysis run reliability -p failure_model measured-fit`.
 
 # %% tags=["remove-input"]
@@ -215,15 +217,15 @@ offer_table(R, "measured_job_failures", R.tables["measured_job_failures"],
 # At {glue:text}`gpus:,.0f` GPUs, the {glue:text}`failure_model_text` gives a job MTBF of
 # {glue:text}`cluster_job_mtbf_minutes:.1f` minutes. SemiAnalysis's 2024 report gets
 # {glue:text}`first_failure_minutes:.2f` minutes from links alone (the cluster chapter's
-# `first_failure_minutes`, reused here): {glue:text}`links_per_gpu:g` link per GPU with a
-# {glue:text}`backend_link_mttf_years:g`-year MTTF each. The causes differ: Llama 3's
+# `first_failure_minutes`, reused here). The calculation takes {glue:text}`links_per_gpu:g` link per GPU, each
+# with a {glue:text}`backend_link_mttf_years:g`-year MTTF. The causes differ. Llama 3's
 # network interruptions imply {glue:text}`llama3_link_mttf_years:.0f` years per GPU
-# link, and {glue:text}`llama3_gpu_class_frac:.0%` of its interruptions came from the GPUs. With
-# {glue:text}`gb200_nvlink_faults_per_rack_month:g` NVLink fault per rack per month (an assumption;
-# Llama 3's causes add up to {glue:text}`llama3_interruptions_per_rack_month:.2f` per
-# {glue:text}`gb200_gpus_per_rack:.0f` GPUs per month), a GB200 NVL72 job of
-# {glue:text}`gpus:,.0f` GPUs fails every {glue:text}`gb200_cluster_job_mtbf_minutes:.1f` minutes
-# (per-GPU scaling of the same rates).
+# link, and {glue:text}`llama3_gpu_class_frac:.0%` of its interruptions came from the GPUs. The book
+# assumes {glue:text}`gb200_nvlink_faults_per_rack_month:g` NVLink fault per rack per month on GB200
+# NVL72. Llama 3's causes, for comparison, add up to
+# {glue:text}`llama3_interruptions_per_rack_month:.2f` per {glue:text}`gb200_gpus_per_rack:.0f` GPUs
+# per month. With that assumption and per-GPU scaling of the same rates, a GB200 NVL72 job of
+# {glue:text}`gpus:,.0f` GPUs fails every {glue:text}`gb200_cluster_job_mtbf_minutes:.1f` minutes.
 
 # %% tags=["remove-input"]
 display(Markdown(comparison_table(R, [("first_failure_minutes", "B27_first_failure_min")])))
@@ -232,36 +234,38 @@ display(Markdown(comparison_table(R, [("first_failure_minutes", "B27_first_failu
 # ## How often to checkpoint
 #
 # Checkpointing more often loses less work per failure but spends more time writing. Young
-# (1974) put the optimum compute time between checkpoints at sqrt(2 *δ* *M*), for a write time
-# *δ* and a job MTBF *M* ({ref}`Young <src-young_1974>`); Daly (2006) refined it to
-# sqrt(2*δM*) [1 + ⅓ sqrt(*δ*/2*M*) + ⅑ (*δ*/2*M*)] − *δ* while *δ* < 2*M*, and *M* once a
-# checkpoint takes twice the MTBF or longer ({ref}`Daly <src-daly_2006>`).
+# (1974) put the optimum compute time between checkpoints at sqrt(2 *δ* *M*)
+# ({ref}`Young <src-young_1974>`). Here *δ* is the write time and *M* the job MTBF. Daly (2006)
+# refined it to sqrt(2*δM*) [1 + ⅓ sqrt(*δ*/2*M*) + ⅑ (*δ*/2*M*)] − *δ* while *δ* < 2*M*
+# ({ref}`Daly <src-daly_2006>`). Once a checkpoint takes twice the MTBF or longer, Daly's interval
+# is *M*.
 #
 # Llama 3 does not publish how long a checkpoint takes. It does publish the state each GPU saves
 # (up to {glue:text}`llama3_checkpoint_gb_per_gpu_max:.0f` GB) and its storage's sustained bandwidth
-# ({glue:text}`llama3_storage_tb_per_s:.0f` TB/s): a synchronous save of every GPU's largest shard
+# ({glue:text}`llama3_storage_tb_per_s:.0f` TB/s). A synchronous save of every GPU's largest shard
 # would take {glue:text}`llama3_sync_checkpoint_seconds:.0f` s. Asynchronous checkpointing pauses
-# training only for the copy to host memory, {glue:text}`dcp_async_checkpoint_seconds:.1f` s
-# instead of {glue:text}`dcp_sync_checkpoint_seconds:.1f` s for a 7B model with PyTorch DCP
-# ({ref}`PyTorch, 2024 <src-pytorch_dcp_async_2024>`). The book assumes a pause of
+# training only for the copy to host memory. For a 7B model with PyTorch DCP, that pause is
+# {glue:text}`dcp_async_checkpoint_seconds:.1f` s instead of
+# {glue:text}`dcp_sync_checkpoint_seconds:.1f` s ({ref}`PyTorch, 2024 <src-pytorch_dcp_async_2024>`). The book assumes a pause of
 # {glue:text}`checkpoint_write_seconds:g` s.
 #
 # A frontier model's checkpoint is larger, but spread over more GPUs. SemiAnalysis gives a
 # GPT-4-size model's training state as {glue:text}`frontier_training_state_b18_tb:.1f` TB
-# ({glue:text}`frontier_training_state_b18_bytes_per_param:.0f` bytes a parameter: the weights and
-# both Adam moments in 16 bits; {ref}`SemiAnalysis, 2024 <src-sa_100k_2024>`). Mixed-precision Adam
+# ({ref}`SemiAnalysis, 2024 <src-sa_100k_2024>`). That is
+# {glue:text}`frontier_training_state_b18_bytes_per_param:.0f` bytes a parameter: the weights and
+# both Adam moments in 16 bits. Mixed-precision Adam
 # with 32-bit master weights and moments saves 14 bytes a parameter, or
 # {glue:text}`frontier_training_state_tb:.1f` TB ({ref}`Rajbhandari et al., 2020 <src-rajbhandari_zero_2020>`).
 # Over {glue:text}`gpus:,.0f` GPUs that is {glue:text}`frontier_checkpoint_gb_per_gpu:.2f` GB a
-# GPU, and a synchronous save at Llama 3's storage bandwidth takes
-# {glue:text}`frontier_sync_checkpoint_seconds:.1f` s
-# ({glue:text}`frontier_b18_sync_checkpoint_seconds:.1f` s for SemiAnalysis's figure): inside the
-# assumed pause's range, and shorter than Llama 3's own synchronous save.
+# GPU. A synchronous save at Llama 3's storage bandwidth takes
+# {glue:text}`frontier_sync_checkpoint_seconds:.1f` s, or
+# {glue:text}`frontier_b18_sync_checkpoint_seconds:.1f` s for SemiAnalysis's figure. Both are inside
+# the assumed pause's range, and shorter than Llama 3's own synchronous save.
 #
 # For Llama 3's job MTBF and a {glue:text}`checkpoint_write_seconds:g`-s pause, Young's interval is
 # {glue:text}`young_interval_minutes:.2f` minutes and Daly's {glue:text}`daly_interval_minutes:.2f`
-# minutes; at {glue:text}`gpus:,.0f` GPUs Daly's shrinks to
-# {glue:text}`cluster_daly_interval_minutes:.2f` minutes, close to SemiAnalysis's example of
+# minutes. At {glue:text}`gpus:,.0f` GPUs Daly's shrinks to
+# {glue:text}`cluster_daly_interval_minutes:.2f` minutes. That is close to SemiAnalysis's example of
 # {glue:text}`checkpoint_interval_steps:,.0f` steps of {glue:text}`step_time_seconds:g` s
 # ({glue:text}`sa_checkpoint_interval_minutes:.1f` minutes). The two formulas part only when the
 # write time approaches the MTBF, as {numref}`fig-reliability-interval` shows.
@@ -276,24 +280,25 @@ glue_figure("fig_reliability_interval", figures.intervals(R))
 #
 # The optimal interval grows as the square root of both the MTBF and the write time. Daly's
 # formula (solid) and Young's (dashed) differ only where the write time is a sizeable share of the
-# MTBF; there Daly's checkpoints once per MTBF. The top axis converts the MTBF into a job size.
+# MTBF. There, Daly's checkpoints once per MTBF. The top axis converts the MTBF into a job size.
 # ```
 #
-# Both job sizes marked on the chart need an interval of minutes, not hours: a large job must
-# checkpoint often, and it is the write time, not the choice between the two formulas, that sets how
+# Both job sizes marked on the chart need an interval of minutes, not hours. A large job must
+# checkpoint often. It is the write time, not the choice between the two formulas, that sets how
 # often.
 
 # %% [markdown]
 # ## Where the time goes
 #
-# Between two failures a job finishes some whole intervals and checkpoints them; a failure throws
-# away the interval in progress, then the job waits to detect the failure and restart. The
-# expected share of wall-clock time in each state follows exactly from the MTBF, the interval, the
-# write time, the detection and restart times and the rate of planned restarts
-# (`analysis.reliability.expected_time_fractions`). Three cases: Llama 3 with Daly's interval,
-# {glue:text}`gpus:,.0f` GPUs with SemiAnalysis's persistent checkpoints, and the same cluster
-# recovering from copies of the state in other GPUs' memory, which loses at most one step and
-# pauses for the copy ({glue:text}`weights_copy_seconds:.1f` s over the backend network).
+# Between two failures a job finishes some whole intervals and checkpoints them. A failure throws
+# away the interval in progress. Then the job waits to detect the failure and restart. The
+# expected share of wall-clock time in each state follows exactly from a few inputs
+# (`analysis.reliability.expected_time_fractions`). They are the MTBF, the interval, the write
+# time, the detection and restart times and the rate of planned restarts. The table below has three
+# cases. The first is Llama 3 with Daly's interval. The second is {glue:text}`gpus:,.0f` GPUs with
+# SemiAnalysis's persistent checkpoints. The third is the same cluster recovering from copies of the
+# state in other GPUs' memory. That recovery loses at most one step and pauses for the copy
+# ({glue:text}`weights_copy_seconds:.1f` s over the backend network).
 
 # %% tags=["remove-input"]
 display(Markdown(figures.time_shares_table(R)))
@@ -305,14 +310,15 @@ glue("largest_loss_in_memory", largest_in_memory)
 # With a {glue:text}`failure_detection_minutes:g`-minute detection and a
 # {glue:text}`restart_minutes:g`-minute restart (both assumptions), Llama 3 spends
 # {glue:text}`llama3_expected_goodput_frac:.1%` of its time training. At {glue:text}`gpus:,.0f`
-# GPUs, where failures come every {glue:text}`cluster_job_mtbf_minutes:.0f` minutes, the same
-# recovery leaves {glue:text}`cluster_goodput_frac:.0%`, and the largest loss is
+# GPUs, failures come every {glue:text}`cluster_job_mtbf_minutes:.0f` minutes, and the same
+# recovery leaves {glue:text}`cluster_goodput_frac:.0%`. The largest loss is
 # {glue:text}`largest_loss_cluster`. Recovering from peers' memory instead keeps
 # {glue:text}`cluster_in_memory_goodput_frac:.0%`; what is left is mostly
-# {glue:text}`largest_loss_in_memory`. Per failure, the report's arithmetic compares the worst case
-# of a checkpoint restart, {glue:text}`checkpoint_restart_lost_gpu_days:.0f` GPU-days, with
-# {glue:text}`in_memory_recovery_lost_gpu_days:.2f` GPU-days for in-memory recovery; on average a restart
-# loses half an interval, {glue:text}`checkpoint_restart_mean_lost_gpu_days:.0f` GPU-days, plus the restart
+# {glue:text}`largest_loss_in_memory`. Per failure, the report's arithmetic compares a checkpoint
+# restart with in-memory recovery. The restart's worst case loses
+# {glue:text}`checkpoint_restart_lost_gpu_days:.0f` GPU-days; in-memory recovery loses
+# {glue:text}`in_memory_recovery_lost_gpu_days:.2f` GPU-days. On average a restart loses half an
+# interval, {glue:text}`checkpoint_restart_mean_lost_gpu_days:.0f` GPU-days, plus the restart
 # itself.
 
 # %% tags=["remove-input"]
@@ -321,7 +327,8 @@ display(Markdown(comparison_table(R, [
     ("in_memory_copy_lost_gpu_days", "B26_gpu_days_copy")])))
 
 # %% [markdown]
-# Move the job size, the checkpoint interval and the write time below to see the expected goodput and the job MTBF this chapter's model gives.
+# Move the job size, the checkpoint interval and the write time below. The panel shows the expected
+# goodput and the job MTBF this chapter's model gives.
 
 # %% tags=["remove-input"]
 from IPython.display import HTML
@@ -334,9 +341,9 @@ display(HTML(whatif_panel("goodput")))
 # ## Goodput, simulated
 #
 # The analytic shares are long-run averages. A seeded Monte Carlo
-# (`analysis.goodput.simulate_goodput`) plays the same model forward run by run: failures arrive
-# as a Poisson process, each loses the work since the last checkpoint and costs detection and
-# restart time, and planned interruptions cost a restart each. It returns the distribution of the
+# (`analysis.goodput.simulate_goodput`) plays the same model forward run by run. Failures arrive
+# as a Poisson process. Each loses the work since the last checkpoint and costs detection and
+# restart time. Planned interruptions cost a restart each. It returns the distribution of the
 # effective-training-time ratio over {glue:text}`goodput_trials:,.0f` simulated
 # {glue:text}`llama3_snapshot_days:.0f`-day Llama 3 runs (seed {glue:text}`goodput_seed:.0f`).
 
@@ -345,15 +352,16 @@ glue("recovery_budget_text", figures.recovery_budget_text(R))
 
 # %% [markdown]
 # The simulated runs average {glue:text}`llama3_effective_training_time_frac:.1%` effective
-# training time (5th to 95th percentile {glue:text}`llama3_effective_training_time_p5_frac:.1%` to
-# {glue:text}`llama3_effective_training_time_p95_frac:.1%`), against Meta's "more than
-# {glue:text}`llama3_published_effective_training_time_frac:.0%`";
-# {glue:text}`llama3_runs_above_published_frac:.0%` of runs clear it. The mean differs from the
-# analytic expectation by {glue:text}`llama3_mc_minus_analytic_pp:.2g` percentage points. The
-# inputs that Meta did not publish matter: with Daly's interval and the assumed write time, Meta's
-# mark holds as long as detection plus restart {glue:text}`recovery_budget_text` per failure (the
-# book assumes {glue:text}`recovery_minutes:g` minutes). Meta's figure is therefore also a
-# statement about its automation: on average, noticing a failure and restarting the job cannot
+# training time, against Meta's "more than
+# {glue:text}`llama3_published_effective_training_time_frac:.0%`". Their 5th to 95th percentiles are
+# {glue:text}`llama3_effective_training_time_p5_frac:.1%` and
+# {glue:text}`llama3_effective_training_time_p95_frac:.1%`.
+# {glue:text}`llama3_runs_above_published_frac:.0%` of runs clear Meta's figure. The mean differs
+# from the analytic expectation by {glue:text}`llama3_mc_minus_analytic_pp:.2g` percentage points.
+# The inputs that Meta did not publish matter. With Daly's interval and the assumed write time,
+# Meta's mark holds as long as detection plus restart {glue:text}`recovery_budget_text` per failure.
+# The book assumes {glue:text}`recovery_minutes:g` minutes. Meta's figure is therefore also a
+# statement about its automation. On average, noticing a failure and restarting the job cannot
 # have taken much longer.
 # {numref}`fig-reliability-llama3-goodput` shows how the simulated runs spread around that mean.
 
@@ -365,17 +373,17 @@ glue_figure("fig_reliability_llama3_goodput", figures.llama3_goodput(R))
 # :name: fig-reliability-llama3-goodput
 # :alt: A narrow histogram of the effective training time of simulated Llama 3 runs, with a solid line at the analytic expectation in its middle and a dashed line at Meta's published bound to its left.
 #
-# The distribution of effective training time over simulated Llama 3 runs; its spread
+# The distribution of effective training time over simulated Llama 3 runs. Its spread
 # comes from the number and timing of failures, which vary from run to run.
 # ```
 #
-# The spread is narrow, so chance alone moves a run's effective training time little; the time to
+# The spread is narrow, so chance alone moves a run's effective training time little. The time to
 # recover moves it far more, as {numref}`fig-reliability-goodput` shows.
 # {glue:text}`llama3_runs_above_published_frac:.0%` of the simulated runs clear Meta's mark (dashed
 # line).
 
 # %% [markdown]
-# Scaling the job up (its MTBF from the {glue:text}`failure_model_text`), goodput falls, and
+# Goodput falls as the job scales up, with its MTBF from the {glue:text}`failure_model_text`.
 # {numref}`fig-reliability-goodput` shows how fast it falls with the checkpoint interval (top) and
 # with the time to recover (bottom). Dots are Monte Carlo means with their 5th-95th percentile
 # range, at Llama 3's size and at {glue:text}`gpus:,.0f` GPUs.
@@ -394,21 +402,22 @@ offer_table(R, "goodput_by_size", R.tables["goodput_by_size"], "expected goodput
 # fast goodput falls with size.
 # ```
 #
-# For a planner both panels say the same: past Llama 3's size, how fast a job recovers decides how
-# much of the cluster trains, and no checkpoint schedule makes up for a slow restart.
+# For a planner both panels say the same. Past Llama 3's size, how fast a job recovers decides how
+# much of the cluster trains. No checkpoint schedule makes up for a slow restart.
 
 # %% [markdown]
 # ## What this settles
 #
 # The first-failure arithmetic of claim S22 is reproduced in the
-# {ref}`cluster chapter <chapter-cluster>`; this chapter reuses its functions and sets Llama 3's
+# {ref}`cluster chapter <chapter-cluster>`. This chapter reuses its functions and sets Llama 3's
 # measured failure rate beside it. Scaling that rate as 1/GPUs is exact at Llama 3's size and
-# optimistic below it: measured jobs of {glue:text}`kokolis_large_job_gpus:,.0f` GPUs failed
+# optimistic below it. Measured jobs of {glue:text}`kokolis_large_job_gpus:,.0f` GPUs failed
 # {glue:text}`measured_vs_projected_failure_rate_1024_gpus_ratio:.1f` times as often. A plan for a
-# job of that size should not take the projection for granted; `failure_model` `measured-fit` puts
-# the measured record in its place. Meta's "more than
+# job of that size should not take the projection for granted. Setting `failure_model` to
+# `measured-fit` puts the measured record in its place. Meta's "more than
 # {glue:text}`llama3_published_effective_training_time_frac:.0%`" effective training time is reproduced
-# by the model with the assumed recovery times, and bounds how slow Meta's recovery can have been.
+# by the model with the assumed recovery times. That figure also bounds how slow Meta's recovery can
+# have been.
 # What these failures cost GB200 NVL72, whose faults take a whole rack out of service, is the
 # subject of the {ref}`next chapter <chapter-downtime>`.
 

@@ -66,32 +66,33 @@ glue_figure("fig_tco_breakeven", figures.breakeven(R))
 
 # %% [markdown]
 # {numref}`fig-tco-breakeven` shows the speed-up per GPU that GB200 needs to match the H100's cost
-# per token, against what GB200 costs to buy and to run.
+# per token. It plots that speed-up against what GB200 costs to buy and to run.
 #
 # ```{glue:figure} fig_tco_breakeven
 # :name: fig-tco-breakeven
 # :alt: Three rising lines of the GB200 break-even speed-up against GB200 all-in capex per GPU, for lower, equal and higher GB200 opex, with a dot at this build's point and a dotted line at the report's ratio.
 #
-# The speed-up GB200 needs rises in a straight line with its capex per GPU; its opex shifts the
+# The speed-up GB200 needs rises in a straight line with its capex per GPU. Its opex shifts the
 # line up or down.
 # ```
 #
 # Over the ranges drawn, GB200's purchase price moves the break-even much more than its running cost
-# does: a discount on the rack is worth more to a GB200 buyer than a cut in its running costs.
+# does. A discount on the rack is worth more to a GB200 buyer than a cut in its running costs.
 
 # %% [markdown]
 # Total cost of ownership per {term}`GPU-hour` is the capital charge from the {ref}`capex chapter
 # <chapter-capex>` plus the running cost from the {ref}`opex chapter <chapter-opex>`. SemiAnalysis
-# prices every H100 training token at its {term}`TCO` with no rental margin, and argues that GB200 {term}`NVL72`
+# prices every H100 training token at its {term}`TCO` with no rental margin. It argues that GB200 {term}`NVL72`
 # must be faster per GPU by its TCO ratio to be worth buying ({ref}`SemiAnalysis, 2025
-# <src-sa_gb200_2025>`). The report does not publish its opex items or its cost of capital, so this
-# chapter builds its own TCO from independent public sources and sets it against both of the
-# report's numbers, prices every benchmark run per million tokens, and compares owning with renting.
+# <src-sa_gb200_2025>`). The report does not publish its opex items or its cost of capital. This
+# chapter therefore builds its own TCO from independent public sources. It sets that TCO against both
+# of the report's numbers. It also prices every benchmark run per million tokens, and compares owning
+# with renting.
 # Every TCO here is per hour a GPU is used, at a utilization of {glue:text}`utilization_pct:.0f` % of
-# its hours: capital, space and maintenance are paid for every hour, so at half the utilization they
-# cost twice as much per hour used. Electricity is counted at the average draw, the rated power
-# times the {glue:text}`load_factor_frac:.0%` a GPU draws while it trains, the energy basis of every
-# chapter; the datacenter rent at the rated IT power. Rerun it with your own inputs:
+# its hours. Capital, space and maintenance are paid for every hour. At half the utilization, they
+# cost twice as much per hour used. Electricity is counted at the average draw, the energy basis of
+# every chapter. That draw is the rated power times the {glue:text}`load_factor_frac:.0%` a GPU draws
+# while it trains. The datacenter rent is counted at the rated IT power. Rerun it with your own inputs:
 # `python -m analysis run tco -p utilization 0.8 -p cost_of_capital 0.12`.
 
 # %% tags=["remove-input"]
@@ -109,23 +110,25 @@ display(Markdown(comparison_table(R, [("h100_tco_usd_per_gpu_hour", "A13_h100_us
 
 # %% [markdown]
 # An H100 costs \${glue:text}`h100_tco_usd_per_gpu_hour:.2f` per hour to own and run, of which
-# {glue:text}`h100_capex_share_of_tco_pct:.0f` % is capital; a GB200 GPU costs
+# {glue:text}`h100_capex_share_of_tco_pct:.0f` % is capital. A GB200 GPU costs
 # \${glue:text}`gb200_tco_usd_per_gpu_hour:.2f`. The ratio, {glue:text}`gb200_breakeven_speedup:.2f`x,
-# is the speed-up per GPU that GB200 must deliver to match the H100's training work per TCO dollar;
-# the report puts it at about {glue:text}`fact_A12_tco_ratio:.1f`x, and the book's lands
+# is the speed-up per GPU that GB200 must deliver to match the H100's training work per TCO dollar.
+# The report puts it at about {glue:text}`fact_A12_tco_ratio:.1f`x, and the book's lands
 # {glue:text}`gb200_breakeven_speedup_vs_report_pct:+.0f` % from it. Both systems share every rate, so
-# the ratio is set mostly by the capex ratio, {glue:text}`gb200_to_h100_capex_ratio:.2f`x (the report's own
-# prices), and the ratio of their watts, {glue:text}`gb200_to_h100_it_w_ratio:.2f`x (power and datacenter
-# space); maintenance, a small item, follows the price of the GPU that fails.
+# the ratio is set mostly by the capex ratio and the ratio of their watts. The capex ratio is
+# {glue:text}`gb200_to_h100_capex_ratio:.2f`x, from the report's own prices. The ratio of their watts,
+# {glue:text}`gb200_to_h100_it_w_ratio:.2f`x, drives the power and datacenter space costs. Maintenance, a small
+# item, follows the price of the GPU that fails.
 
 # %% [markdown]
 # ### The book's estimate against the report's H100 basis
 #
 # Apart from SemiAnalysis's own prices and watts, every input above is sourced independently of
-# the report: CBRE's wholesale rents for the datacenter, maintenance built from the
-# parts that fail (both in the {ref}`opex chapter <chapter-opex>`; below), and a
-# {glue:text}`cost_of_capital_pct:.0f` % cost of capital over {glue:text}`useful_life_years:g` years.
-# The {term}`cost of capital` is CoreWeave's effective rate on its unsecured 2030 notes, between
+# the report. The datacenter is priced at CBRE's wholesale rents, and maintenance is built from the
+# parts that fail. Both are built in the {ref}`opex chapter <chapter-opex>` and shown below.
+# The last input is a {glue:text}`cost_of_capital_pct:.0f` % cost of capital over
+# {glue:text}`useful_life_years:g` years.
+# The {term}`cost of capital` is CoreWeave's effective rate on its unsecured 2030 notes. It lies between
 # hyperscaler bond yields and CoreWeave's GPU-backed loans:
 
 # %% tags=["remove-input"]
@@ -134,56 +137,57 @@ display(Markdown(opex_figures.anchors_table(R)))
 # %% [markdown]
 # On these inputs the H100 lands {glue:text}`h100_tco_vs_report_pct:+.0f` % from the report's
 # \${glue:text}`fact_A13_h100_usd_per_gpu_hour:.2f` per GPU-hour (A13). The report's basis is a check
-# of the model here, not an input. After this build's opex the report's basis leaves
-# \${glue:text}`a13_h100_capex_usd_per_gpu_hour:.3f` per hour for capital; free capital (straight-line
+# of the model here, not an input. After this build's opex, the report's basis leaves
+# \${glue:text}`a13_h100_capex_usd_per_gpu_hour:.3f` per hour for capital. Free capital (straight-line
 # depreciation plus opex) would cost \${glue:text}`h100_tco_at_zero_cost_of_capital_usd_per_gpu_hour:.2f`
 # per hour. The table gives the
-# cost of capital that would make the H100 cost \${glue:text}`fact_A13_h100_usd_per_gpu_hour:.2f`,
-# with this build's opex and with the seed's unverifiable opex (S09) instead. With the seed's opex
-# and a four-year life it is the rate an earlier edition of this book used as its default,
-# calibrated to the report's basis; the book no longer does that.
+# cost of capital that would make the H100 cost \${glue:text}`fact_A13_h100_usd_per_gpu_hour:.2f`.
+# It gives that rate with this build's opex, and with the seed's unverifiable opex (S09) instead. With the
+# seed's opex and a four-year life, it is the rate an earlier edition of this book used as its
+# default. That default was calibrated to the report's basis. The book no longer does that.
 
 # %% tags=["remove-input"]
 display(Markdown(figures.a13_check_table(R)))
 
 # %% [markdown]
 # The report's basis fits a cheaper datacenter than a wholesale rent, a longer life or a cheaper
-# cost of capital; its text does not say which. Opex is
-# {glue:text}`h100_opex_share_of_tco_pct:.0f` % of the book's H100 TCO; the uncertainty bands at the end
-# of this chapter carry each input's range. Every cost below uses the book's TCO, and the claims
+# cost of capital. Its text does not say which. Opex is
+# {glue:text}`h100_opex_share_of_tco_pct:.0f` % of the book's H100 TCO. The uncertainty bands at the end
+# of this chapter carry each input's range. Every cost below uses the book's TCO. The claims
 # ledger lists each of the report's cost figures as a check of the model.
 #
 # ### Maintenance, built from the parts that fail
 #
-# The {ref}`opex chapter <chapter-opex>` builds maintenance from what fails and what it costs: the GPUs
-# swapped (Llama 3's GPU faults, of which Crusoe's share ends in a swap), priced at the GPU's share of
-# the server price and bought only after the OEM's warranty; the other parts; the technicians' hours;
-# a spares pool. It comes to \${glue:text}`h100_maintenance_usd_per_gpu_hour:.3f` per H100-hour,
-# {glue:text}`h100_maintenance_share_of_tco_pct:.1f` % of the TCO. The book's earlier default,
-# {glue:text}`earlier_default_maintenance_pct_per_year:.1f` % of capex a year, read every GPU and HBM3 fault
-# of Llama 3 as a whole GPU replaced at its all-in price with no warranty, and made the H100 cost
+# The {ref}`opex chapter <chapter-opex>` builds maintenance from what fails and what it costs. It
+# counts the GPUs swapped: Llama 3's GPU faults, of which Crusoe's share ends in a swap. A swapped GPU
+# is priced at the GPU's share of the server price, and bought only after the OEM's warranty. The
+# chapter adds the other parts, the technicians' hours and a spares pool.
+# It comes to \${glue:text}`h100_maintenance_usd_per_gpu_hour:.3f` per H100-hour,
+# {glue:text}`h100_maintenance_share_of_tco_pct:.1f` % of the TCO. The book's earlier default was
+# {glue:text}`earlier_default_maintenance_pct_per_year:.1f` % of capex a year. It read every GPU and HBM3 fault
+# of Llama 3 as a whole GPU replaced at its all-in price with no warranty. That made the H100 cost
 # \${glue:text}`h100_tco_at_earlier_maintenance_usd_per_gpu_hour:.2f` per GPU-hour. With every maintenance
-# component at the cheap or the dear end of its sourced range the H100 costs
+# component at the cheap or the dear end of its sourced range, the H100 costs
 # \${glue:text}`h100_tco_at_maintenance_low_usd_per_gpu_hour:.2f` to
-# \${glue:text}`h100_tco_at_maintenance_high_usd_per_gpu_hour:.2f`; with no warranty at all,
-# \${glue:text}`h100_tco_without_warranty_usd_per_gpu_hour:.2f`; on a vendor's support contract at list
-# price, \${glue:text}`h100_tco_with_support_contract_usd_per_gpu_hour:.2f`.
+# \${glue:text}`h100_tco_at_maintenance_high_usd_per_gpu_hour:.2f`. With no warranty at all, it costs
+# \${glue:text}`h100_tco_without_warranty_usd_per_gpu_hour:.2f`. On a vendor's support contract at list
+# price, it costs \${glue:text}`h100_tco_with_support_contract_usd_per_gpu_hour:.2f`.
 #
 # ### SemiAnalysis's own owning costs
 #
 # SemiAnalysis now publishes the output of its AI Cloud TCO model in the open registry of its
-# InferenceX dashboard ({ref}`SemiAnalysis, 2026 <src-semianalysis_inferencex_registry>`): the cost
-# of owning one GPU-hour at large-hyperscaler volume, a 3-year rental and the all-in power per GPU,
-# dated to its July 2026 model. They are model values of the report's publisher, not transactions,
-# and not an input here; the book sets its own TCO beside them. The registry owns an H100-hour for
-# \${glue:text}`sa_registry_h100_owning_usd_per_gpu_hour:.2f`, the book's TCO is
-# {glue:text}`h100_tco_vs_sa_registry_pct:+.0f` % from it, and its GB200 NVL72 at
+# InferenceX dashboard ({ref}`SemiAnalysis, 2026 <src-semianalysis_inferencex_registry>`). It gives the cost
+# of owning one GPU-hour at large-hyperscaler volume, a 3-year rental and the all-in power per GPU.
+# Its values are dated to its July 2026 model. They are model values of the report's publisher, not
+# transactions, and not an input here. The book sets its own TCO beside them. The registry owns an
+# H100-hour for \${glue:text}`sa_registry_h100_owning_usd_per_gpu_hour:.2f`, and the book's TCO is
+# {glue:text}`h100_tco_vs_sa_registry_pct:+.0f` % from it. Its GB200 NVL72 at
 # \${glue:text}`sa_registry_gb200_owning_usd_per_gpu_hour:.2f` makes a GB200 / H100 ratio of
-# {glue:text}`sa_registry_gb200_to_h100_owning_ratio:.2f`x, which the book's
-# {glue:text}`gb200_breakeven_speedup:.2f`x is {glue:text}`gb200_breakeven_speedup_vs_sa_registry_pct:+.1f` %
-# from. Its all-in power per GPU, {glue:text}`sa_registry_h100_all_in_w_per_gpu:,.0f` W for the H100 and
-# {glue:text}`sa_registry_gb200_all_in_w_per_gpu:,.0f` W for the GB200, counts the chip and its share of
-# the host and network, as the book's IT power per GPU does (before the PUE).
+# {glue:text}`sa_registry_gb200_to_h100_owning_ratio:.2f`x. The book's ratio,
+# {glue:text}`gb200_breakeven_speedup:.2f`x, is {glue:text}`gb200_breakeven_speedup_vs_sa_registry_pct:+.1f` %
+# from it. The registry's all-in power per GPU is {glue:text}`sa_registry_h100_all_in_w_per_gpu:,.0f` W
+# for the H100 and {glue:text}`sa_registry_gb200_all_in_w_per_gpu:,.0f` W for the GB200. It counts the
+# chip and its share of the host and network. The book's IT power per GPU does the same (before the PUE).
 
 # %% tags=["remove-input"]
 display(Markdown(figures.owning_anchors_table(R)))
@@ -194,12 +198,12 @@ offer_table(R, "owning_anchors", R.tables["owning_anchors"], "SemiAnalysis's pub
 # %% [markdown]
 # ## Dollars per million training tokens
 #
-# A benchmark's tokens per second per GPU turn the hourly TCO into a price per token:
+# A benchmark's tokens per second per GPU turn the hourly TCO into a price per token.
 # \$/1M tokens = TCO per GPU-hour / 3,600 / (tokens/s/GPU) x 10⁶. Where a publisher reports only
 # {term}`MFU`, the FLOP accounting of the {ref}`cluster chapter <chapter-cluster>` converts it to tokens/s
 # first. H100 rows use the H100 TCO and GB200 rows the GB200 TCO. Priced at the report's own
-# \${glue:text}`fact_A13_h100_usd_per_gpu_hour:.2f`, the same throughputs give the report's figures, which checks its throughput and FLOP
-# arithmetic; at the book's TCO they land higher by the TCO gap:
+# \${glue:text}`fact_A13_h100_usd_per_gpu_hour:.2f`, the same throughputs give the report's figures.
+# That checks its throughput and FLOP arithmetic. At the book's TCO they land higher by the TCO gap:
 
 # %% tags=["remove-input"]
 display(Markdown(comparison_table(R, [
@@ -213,11 +217,12 @@ display(Markdown(comparison_table(R, [
 
 # %% [markdown]
 # GPT-3 175B in {term}`FP8` cost {glue:text}`gpt3_175b_fp8_cents_per_million_tokens_jan2024:.1f`¢ per million tokens with January 2024
-# software and {glue:text}`gpt3_175b_fp8_cents_per_million_tokens:.1f`¢ with December 2024 software, on the same H100s.
+# software. With December 2024 software, on the same H100s, it cost
+# {glue:text}`gpt3_175b_fp8_cents_per_million_tokens:.1f`¢.
 # Llama 3.1 405B in {term}`BF16` costs \${glue:text}`llama31_405b_bf16_usd_per_million_tokens:.2f` per million
-# tokens, \${glue:text}`llama31_405b_bf16_cost_15t_tokens_million_usd:.1f`M for {glue:text}`llama31_405b_train_trillion_tokens:.0f`T tokens: one
-# clean pass at NVIDIA's benchmark speed, before any experiment, failure or restart (the
-# {ref}`plan chapter <chapter-plan>` prices the run at Meta's measured speed with its failures). Every benchmark row:
+# tokens, or \${glue:text}`llama31_405b_bf16_cost_15t_tokens_million_usd:.1f`M for {glue:text}`llama31_405b_train_trillion_tokens:.0f`T tokens.
+# That is one clean pass at NVIDIA's benchmark speed, before any experiment, failure or restart. The
+# {ref}`plan chapter <chapter-plan>` prices the run at Meta's measured speed with its failures. Every benchmark row:
 
 # %% tags=["remove-input"]
 offer_table(R, "usd_per_million_tokens_by_row", R.tables["usd_per_million_tokens_by_row"],
@@ -227,13 +232,13 @@ display(Markdown(figures.usd_per_million_tokens_table(R)))
 # %% [markdown]
 # ## The speed-up GB200 must deliver
 #
-# Performance per TCO dollar is throughput divided by TCO per GPU-hour, so GB200 beats the H100
+# Performance per TCO dollar is throughput divided by TCO per GPU-hour. GB200 therefore beats the H100
 # only if its per-GPU throughput exceeds the H100's by more than the TCO ratio. The ratio moves
-# with what GB200 costs to buy and to run; {numref}`fig-tco-breakeven`, at the top of this chapter,
+# with what GB200 costs to buy and to run. {numref}`fig-tco-breakeven`, at the top of this chapter,
 # holds the H100 at this build's TCO.
 
 # %% [markdown]
-# Change the server price, life, cost of capital, utilization, power, PUE and tariff below and watch the TCO, the cost per million tokens and GB200's break-even move.
+# Change the server price, life, cost of capital, utilization, power, PUE and tariff below. Then watch the TCO, the cost per million tokens and GB200's break-even move.
 
 # %% tags=["remove-input"]
 from IPython.display import HTML
@@ -247,11 +252,11 @@ display(HTML(whatif_panel("tco")))
 #
 # Owning at full use should cost clearly less than renting, because a renter also pays the
 # provider's margin. The tables set the book's cost of owning (its TCO) beside what the market shows
-# for the same GPU: SemiAnalysis's own owning costs, and one rental price per tier of the book's
-# price ladder, each with whose price it is. For each rental, the renter's margin is price / TCO - 1,
-# and "owning costs less above" is the utilization at which the owner's cost per used hour equals
-# that price: every item of the TCO is paid for each hour owned, so owning costs the TCO at full use
-# divided by the utilization.
+# for the same GPU. They list SemiAnalysis's own owning costs, and one rental price per tier of the
+# book's price ladder. Each row says whose price it is. For each rental, the renter's margin
+# is price / TCO - 1. The column "owning costs less above" is the utilization at which the owner's
+# cost per used hour equals that price. Every item of the TCO is paid for each hour owned. Owning
+# therefore costs the TCO at full use divided by the utilization.
 
 # %% tags=["remove-input"]
 display(Markdown(figures.market_table(R, "h100")))
@@ -260,17 +265,17 @@ offer_table(R, "market", R.tables["market"], "the book's TCO beside owners' cost
 glue_figure("fig_tco_market", figures.market(R))
 
 # %% [markdown]
-# At full use an H100 costs the book \${glue:text}`h100_tco_usd_per_gpu_hour:.2f` per GPU-hour to own,
-# {glue:text}`h100_tco_vs_report_owner_pct:+.0f` % from the report's owner's
+# At full use an H100 costs the book \${glue:text}`h100_tco_usd_per_gpu_hour:.2f` per GPU-hour to own.
+# That is {glue:text}`h100_tco_vs_report_owner_pct:+.0f` % from the report's owner's
 # \${glue:text}`fact_A13_h100_usd_per_gpu_hour:.2f` and {glue:text}`h100_tco_vs_sa_registry_pct:+.0f` % from
-# SemiAnalysis's registry, whose owning tier names capex, networking, colocation, power and the cost
-# of capital but no maintenance. A 3-year rental at \${glue:text}`h100_3_year_rent_usd_per_gpu_hour:.2f`
-# (SemiAnalysis) carries a {glue:text}`h100_3_year_renter_margin_pct:.0f` % margin over it, and owning
-# costs less than that rental at any utilization above
-# {glue:text}`h100_3_year_breakeven_utilization_pct:.0f` %; against a 1-year contract at
-# \${glue:text}`h100_1_year_rent_usd_per_gpu_hour:.2f`, above
-# {glue:text}`h100_1_year_breakeven_utilization_pct:.0f` %, and against Oracle's on-demand list price,
-# \${glue:text}`h100_on_demand_rent_usd_per_gpu_hour:.2f`, above
+# SemiAnalysis's registry. The registry's owning tier names capex, networking, colocation, power and
+# the cost of capital but no maintenance. A 3-year rental at
+# \${glue:text}`h100_3_year_rent_usd_per_gpu_hour:.2f` (SemiAnalysis) carries a
+# {glue:text}`h100_3_year_renter_margin_pct:.0f` % margin over it. Owning costs less than that rental
+# at any utilization above {glue:text}`h100_3_year_breakeven_utilization_pct:.0f` %. Against a 1-year
+# contract at \${glue:text}`h100_1_year_rent_usd_per_gpu_hour:.2f`, owning costs less above
+# {glue:text}`h100_1_year_breakeven_utilization_pct:.0f` %. Against Oracle's on-demand list price,
+# \${glue:text}`h100_on_demand_rent_usd_per_gpu_hour:.2f`, it costs less above
 # {glue:text}`h100_on_demand_breakeven_utilization_pct:.0f` %. A GB200 NVL72 GPU owned at
 # \${glue:text}`gb200_tco_usd_per_gpu_hour:.2f` beats SemiAnalysis's 3-year rental,
 # \${glue:text}`gb200_3_year_rent_usd_per_gpu_hour:.2f`, above
@@ -284,14 +289,14 @@ glue_figure("fig_tco_market", figures.market(R))
 # The book's cost of owning against SemiAnalysis's owners' costs and one rental price per tier.
 # ```
 #
-# The book's owner pays more than SemiAnalysis's, and every rental tier costs more than either: the
+# The book's owner pays more than SemiAnalysis's, and every rental tier costs more than either. The
 # longer the commitment, the cheaper the rental and the higher the utilization owning needs to beat it.
 
 # %% [markdown]
 # ### Every dated rental price
 #
 # Cloud prices for an H100-hour have ranged widely since 2023. {numref}`fig-tco-rent-vs-own` sets
-# each dated price, oldest first, against the book's TCO of owning; a price below the line means a
+# each dated price, oldest first, against the book's TCO of owning. A price below the line means a
 # provider with cheaper capital, older hardware already depreciated, or a price war.
 
 # %% tags=["remove-input"]
@@ -305,8 +310,8 @@ glue_figure("fig_tco_rent_vs_own", figures.rent_vs_own(R))
 # Rental prices fell from several times the cost of owning in 2023 to near it by late 2025.
 # ```
 #
-# The range at one date is often as wide as the fall over the years, so which offer a renter takes
-# matters as much as when. The full register, every accelerator, opens below.
+# The range at one date is often as wide as the fall over the years. Which offer a renter takes
+# therefore matters as much as when. The full register, every accelerator, opens below.
 
 # %% tags=["remove-input"]
 display(figures.rental_registry(R))
@@ -315,7 +320,7 @@ offer_table(R, "rental", R.tables["rental"], "every dated rental price, with its
 # %% [markdown]
 # ## How sure: P10, P50 and P90
 #
-# Prices, lives, rates and tariffs are not known exactly. Drawing them all within their ranges gives these bands for this chapter's headline numbers (the cost per token is for Llama 3.1 405B in BF16 on {glue:text}`llama31_405b_bf16_reference_gpus:,.0f` H100s). Maintenance makes {glue:text}`maintenance_share_of_h100_tco_band_pct:.0f` % of the H100 TCO's band: holding its components at this build's values narrows the band from \${glue:text}`h100_tco_band_width_usd_per_gpu_hour:.2f` to \${glue:text}`h100_tco_band_width_without_maintenance_usd_per_gpu_hour:.2f` per GPU-hour.
+# Prices, lives, rates and tariffs are not known exactly. Drawing them all within their ranges gives these bands for this chapter's headline numbers. The cost per token is for Llama 3.1 405B in BF16 on {glue:text}`llama31_405b_bf16_reference_gpus:,.0f` H100s. Maintenance makes {glue:text}`maintenance_share_of_h100_tco_band_pct:.0f` % of the H100 TCO's band. Holding its components at this build's values narrows the band from \${glue:text}`h100_tco_band_width_usd_per_gpu_hour:.2f` to \${glue:text}`h100_tco_band_width_without_maintenance_usd_per_gpu_hour:.2f` per GPU-hour.
 
 # %% tags=["remove-input"]
 display(Markdown(bands_table(R.tables["bands"], R["monte_carlo_draws_count"])))
