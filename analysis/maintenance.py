@@ -93,17 +93,18 @@ def llama3_fault_rates() -> dict:
     parts["faults_per_gpu_year"] = faults_per_device_year(faults.loc[parts.index, "count"].astype(float), gpus, days)
     parts["mid_usd"] = ((parts["price_usd"] + parts["price_usd_high"].fillna(parts["price_usd"])) / 2).fillna(0.0)
     gpu = float(faults.loc[faults["category"] == GPU_CATEGORY, "count"].sum())
+    # the parts' totals, summed once here: every TCO evaluation (thousands in a build) reads them
     return {"gpu": faults_per_device_year(gpu, gpus, days), "gpu_faults": gpu, "gpus": gpus, "days": days,
-            "parts": pd.DataFrame(parts[["part", "faults_per_gpu_year", "mid_usd"]])}
+            "parts": pd.DataFrame(parts[["part", "faults_per_gpu_year", "mid_usd"]]),
+            "parts_swaps": float(parts["faults_per_gpu_year"].sum()),
+            "parts_usd": float((parts["faults_per_gpu_year"] * parts["mid_usd"]).sum())}
 
 
 def other_parts_per_gpu_year(fault_ratio=1.0) -> tuple:
     """Swaps and the price of parts other than the GPU per GPU-year [count, USD before warranty],
     at Llama 3's rates scaled by ``fault_ratio`` (GB200 against H100)."""
-    parts = llama3_fault_rates()["parts"]
-    swaps = float(parts["faults_per_gpu_year"].sum())
-    usd = float((parts["faults_per_gpu_year"] * parts["mid_usd"]).sum())
-    return swaps * fault_ratio, usd * fault_ratio
+    rates = llama3_fault_rates()
+    return rates["parts_swaps"] * fault_ratio, rates["parts_usd"] * fault_ratio
 
 
 # The book's earlier default read these of Llama 3's faults as GPUs replaced (the GPU itself and its
