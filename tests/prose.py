@@ -110,15 +110,14 @@ def words(sentence: str) -> int:
     return sum(1 for token in sentence.split() if re.search(r"[A-Za-z0-9]", token))
 
 
-def median_words(html: str) -> float:
+def page_summary(html: str) -> tuple[float, int, int]:
+    """A page's median sentence in words, its sentences, and those over 30 words."""
     lengths = [words(s) for s in sentences(html)]
-    return statistics.median(lengths) if lengths else 0.0
+    return (statistics.median(lengths) if lengths else 0.0), len(lengths), sum(n > 30 for n in lengths)
 
 
 if __name__ == "__main__":
     root = Path(sys.argv[1] if len(sys.argv) > 1 else "_build/html") / "book" / "generated"
     for page in sorted(root.glob("*.html")):
-        found = sentences(page.read_text(encoding="utf-8"))
-        lengths = sorted(words(s) for s in found)
-        print(f"{page.stem:14} median {statistics.median(lengths) if lengths else 0:5.1f}  sentences {len(lengths):4}"
-              f"  over 30 words {sum(n > 30 for n in lengths):3}")
+        median, n, long = page_summary(page.read_text(encoding="utf-8"))
+        print(f"{page.stem:14} median {median:5.1f}  sentences {n:4}  over 30 words {long:3}")

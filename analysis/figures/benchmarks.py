@@ -192,11 +192,11 @@ def gb200_figure(E):
 
 def failures_table(E) -> str:
     """The rows whose printed MFU does not follow from their throughput, with the likely reason."""
+    t = E.tables["conversion_failures"]
     rows = [[model_name(r.model_id), gpu_name(r.gpu_id), r.precision.upper(), f"{r.gpus:,}", pct(r.mfu_reported, 2),
              pct(r.mfu_reproduced, 2), f"{r.ratio:.3f}", flop(r.publisher_flops_per_token, ""),
-             flop(r.flops_per_token, ""), r.diagnosis] for r in E.tables["conversion_failures"].itertuples()]
+             flop(r.flops_per_token, ""), r.diagnosis] for r in t.itertuples()]
     # in view: the first row of each model and reason, the rows the prose explains; the rest fold
-    t = E.tables["conversion_failures"].reset_index(drop=True)
     key = (~t.duplicated(["model_id", "diagnosis"])).to_numpy()
     return markdown_table(["Model", "GPU", "Precision", "GPUs", "Printed MFU", "Reproduced MFU", "Ratio",
                            "Publisher FLOP/token", "6N+12Lhs FLOP/token", "Likely reason"], rows, "lllrrrrrrl",

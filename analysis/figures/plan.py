@@ -55,7 +55,8 @@ def backtest_table(E) -> str:
                      _range(r.p10, r.p90, unit), shown, _throughput_words(r)])
     key = [i for i, r in enumerate(t.itertuples()) if (r.run_id, r.key) in PROSE_OUTCOMES]
     header = ["Run", "Outcome, on its basis", "Published", "Predicted", "P10 to P90", "Error", "Throughput"]
-    return markdown_table(header, rows, "llrrrrl", key=key, columns=["Run", "Outcome, on its basis", "Predicted", "Error"], name="backtest", title="every published outcome against the planner")
+    return markdown_table(header, rows, "llrrrrl", key=key, columns=["Run", "Outcome, on its basis", "Predicted", "Error"],
+                          name="backtest", title="every published outcome against the planner")
 
 
 def _throughput_words(r) -> str:
@@ -122,7 +123,8 @@ def deadline_table(E) -> str:
     header = ["Accelerator", "GPUs", "Days, P10 to P90", "Chance of the deadline", "GPUs for 90 %",
               "Cost (P10 to P90)", "At the meter", "Throughput evidence"]
     return markdown_table(header, rows, "lrrrrrrl", key=key.to_numpy(),
-                          columns=["Accelerator", "GPUs", "Chance of the deadline", "Cost (P10 to P90)"], name="deadline", title="the smallest job that meets the deadline, per accelerator")
+                          columns=["Accelerator", "GPUs", "Chance of the deadline", "Cost (P10 to P90)"],
+                          name="deadline", title="the smallest job that meets the deadline, per accelerator")
 
 
 def budget_table(E) -> str:

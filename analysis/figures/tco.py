@@ -188,8 +188,9 @@ def a13_check_table(E) -> str:
 def owning_anchors_table(E) -> str:
     """Markdown: SemiAnalysis's public owning cost, 3-year rental and all-in power per GPU (its
     InferenceX registry, dated), with the book's TCO beside the two systems it computes."""
+    t = E.tables["owning_anchors"]
     rows = []
-    for r in E.tables["owning_anchors"].itertuples():
+    for r in t.itertuples():
         basis = "owning, large hyperscaler" if r.basis == "hyperscaler_owning" else "owning, Google's own chips"
         rows.append([r.name, basis, f"{r.owning_usd_per_gpu_hour:.2f}",
                      "" if np.isnan(r.rental_3yr_usd_per_gpu_hour) else f"{r.rental_3yr_usd_per_gpu_hour:.2f}",
@@ -199,10 +200,9 @@ def owning_anchors_table(E) -> str:
     # in view: the two systems the book prices, the ones the prose compares; the rest fold
     header = ["Accelerator", "SemiAnalysis basis", "Owning, USD per GPU-hour", "3-year rental, USD per GPU-hour",
               "All-in W per GPU", "This book's TCO, USD per GPU-hour", "Model date"]
-    key = E.tables["owning_anchors"]["book_tco_usd_per_gpu_hour"].notna().to_numpy()
-    return markdown_table(header, rows, "llrrrrl", key=key, columns=["Accelerator", "Owning, USD per GPU-hour",
-                                                                     "3-year rental, USD per GPU-hour",
-                                                                     "This book's TCO, USD per GPU-hour"])
+    return markdown_table(header, rows, "llrrrrl", key=t["book_tco_usd_per_gpu_hour"].notna().to_numpy(),
+                          columns=["Accelerator", "Owning, USD per GPU-hour", "3-year rental, USD per GPU-hour",
+                                   "This book's TCO, USD per GPU-hour"])
 
 
 def verdict(R) -> str:
